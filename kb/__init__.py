@@ -1,0 +1,1 @@
+"""kb: the bilingual Magic: The Gathering rules knowledge base."""

@@ -1,0 +1,245 @@
+"""What the CLI and the tests call: build, rule lookup, versions, export.
+
+Every function here returns plain data (dataclasses, dicts); presentation is the CLI's job.
+Domain errors are :class:`KbError` subclasses, which the CLI turns into a message and exit 1.
+"""
+
+from __future__ import annotations
+
+import bisect
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import kb
+from kb.build import BuildReport, Progress, build
+from kb.codec import to_dict
+from kb.corpus import embedded_corpus
+from kb.indexdir import IndexDir
+from kb.model import Example, Record, Rule, kind_of
+from kb.rulenum import RuleNumber, RuleNumberError, RuleRange
+from kb.store import StaleStoreError, Store, record_number, record_text
+
+
+class KbError(Exception):
+    """A domain error: shown to the user as a one-line message, exit status 1."""
+
+
+class NoIndexError(KbError):
+    pass
+
+
+class NoSuchRuleError(KbError):
+    pass
+
+
+def default_index_root() -> Path:
+    """``$KB_INDEX``; else the ``indexes/`` of the kb checkout we run in or from; else
+    ``$XDG_DATA_HOME/kb/indexes`` (an installed kb run from anywhere)."""
+    if env := os.environ.get("KB_INDEX"):
+        return Path(env)
+    for checkout in (Path.cwd(), Path(kb.__file__).resolve().parent.parent):
+        if (checkout / "pyproject.toml").is_file() and (checkout / "indexes").is_dir():
+            return checkout / "indexes"
+    data_home = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(data_home) / "kb" / "indexes"
+
+
+def build_index(
+    index_root: Path, corpus_dirs: list[Path], *, embedded: bool = True,
+    progress: Progress | None = None,
+) -> BuildReport:
+    folders = ([embedded_corpus()] if embedded else []) + list(corpus_dirs)
+    return build(index_root, folders, progress)
+
+
+@dataclass(frozen=True)
+class CitingRecord:
+    id: str
+    kind: str
+    number: str | None
+    written: str
+
+
+@dataclass(frozen=True)
+class RuleView:
+    """A rule as ``kb rule`` shows it."""
+
+    id: str
+    number: str
+    language: str
+    version: str
+    title: str | None
+    text: str
+    source: dict[str, Any]
+    examples: list[str] = field(default_factory=list)
+    children: list[str] = field(default_factory=list)
+    cites: list[str] = field(default_factory=list)
+    cited_by: list[CitingRecord] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class VersionInfo:
+    version: str
+    source_id: str
+    file: str
+    format: str
+    language: str | None
+    counts: dict[str, int]
+
+
+class KnowledgeBase:
+    """Read access to the current generation of an index folder."""
+
+    def __init__(self, index_root: Path | None = None) -> None:
+        self.index_root = index_root or default_index_root()
+        path = IndexDir(self.index_root).current_store()
+        if path is None:
+            raise NoIndexError(f"no index in {self.index_root}: run 'kb build' first")
+        try:
+            self.store = Store.open(path)
+        except StaleStoreError as exc:
+            raise NoIndexError(f"{exc}: run 'kb build' to rebuild it") from exc
+
+    def close(self) -> None:
+        self.store.close()
+
+    def __enter__(self) -> KnowledgeBase:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- versions --------------------------------------------------------------------------
+
+    def versions(self) -> list[VersionInfo]:
+        return [
+            VersionInfo(s.version or "", s.id, s.file, s.format, s.language,
+                        self.store.count_by_kind(s.id))
+            for s in self.store.sources()
+            if s.format == "cr_text" and s.version
+        ]
+
+    def resolve_version(self, wanted: str | None) -> str:
+        """The rules version in force on ``wanted`` (an ISO date), or the latest."""
+        versions = self.store.versions("en")
+        if not versions:
+            raise NoIndexError("the index holds no Comprehensive Rules: add a CR file and build")
+        if wanted in (None, "", "latest"):
+            return versions[-1]
+        try:
+            day = date.fromisoformat(wanted).isoformat()  # type: ignore[arg-type]
+        except ValueError as exc:
+            raise KbError(f"not a date: {wanted!r} (use YYYY-MM-DD or 'latest')") from exc
+        in_force = [v for v in versions if v <= day]
+        if not in_force:
+            raise KbError(f"no rules version in force on {day}; the oldest is {versions[0]}")
+        return in_force[-1]
+
+    # -- rules -----------------------------------------------------------------------------
+
+    def rule(self, number: str, version: str | None = None, lang: str = "all") -> list[RuleView]:
+        """The rule and its subrules in the version in force on ``version``, with examples,
+        citations both ways. Raise :class:`NoSuchRuleError` naming the nearest numbers."""
+        try:
+            wanted = RuleNumber.parse(number)
+        except RuleNumberError as exc:
+            raise KbError(str(exc)) from exc
+        resolved = self.resolve_version(version)
+        language = None if lang == "all" else lang
+        records = list(self.store.query(under=str(wanted), version=resolved, language=language))
+        rules = [r for r in records if isinstance(r, Rule)]
+        if not any(r.number == str(wanted) for r in rules):
+            raise NoSuchRuleError(self._not_found(wanted, resolved))
+        examples: dict[str, list[str]] = {}
+        for r in records:
+            if isinstance(r, Example):
+                examples.setdefault(f"{r.language}:{r.rule}", []).append(r.text)
+        citing = self._citing(wanted, resolved)
+        views = []
+        for r in rules:
+            parsed = RuleNumber.parse(r.number)
+            views.append(
+                RuleView(
+                    id=r.id, number=r.number, language=r.language, version=r.version,
+                    title=r.title, text=r.text,
+                    source={"file": r.loc.file, "line": r.loc.line},
+                    examples=examples.get(f"{r.language}:{r.number}", []),
+                    children=[c.number for c in rules
+                              if c.language == r.language and c.parent == r.number],
+                    cites=[c.target for c in r.citations],
+                    cited_by=[cr for rng, cr in citing
+                              if _cites(rng, parsed) and not cr.id.startswith(r.id + "/")
+                              and cr.id != r.id],
+                )
+            )
+        return views
+
+    def _citing(self, wanted: RuleNumber, version: str) -> list[tuple[RuleRange, CitingRecord]]:
+        out = []
+        for record, citation in self.store.citing(str(wanted), version):
+            rng = RuleRange(RuleNumber.parse(citation.first), RuleNumber.parse(citation.last))
+            out.append((rng, CitingRecord(record.id, kind_of(record), record_number(record),
+                                          citation.written)))
+        return out
+
+    def _not_found(self, wanted: RuleNumber, version: str) -> str:
+        numbers = self.store.numbers(version)
+        keys = [RuleNumber.parse(n).sort_key for n in numbers]
+        at = bisect.bisect_left(keys, wanted.sort_key)
+        nearest = numbers[max(0, at - 2): at + 2]
+        elsewhere = sorted({r.version for r in self.store.query(kind="rule", number=str(wanted))})
+        message = f"no rule {wanted} in the rules of {version}"
+        if nearest:
+            message += f"; nearest: {', '.join(nearest)}"
+        if elsewhere:
+            message += f"; it exists in: {', '.join(elsewhere)} (use --version)"
+        return message
+
+    # -- export ----------------------------------------------------------------------------
+
+    def export(self, kind: str | None = None, version: str = "all",
+               lang: str | None = None) -> Iterator[dict[str, Any]]:
+        """Every record as a flat JSON-ready dict (see :func:`export_row`)."""
+        wanted = None if version == "all" else self.resolve_version(version)
+        examples: dict[str, list[str]] = {}
+        if kind in (None, "rule"):
+            for ex in self.store.query(kind="example", version=wanted, language=lang):
+                examples.setdefault(ex.id.rsplit("/", 1)[0], []).append(ex.id)
+        for record in self.store.query(kind=kind, version=wanted, language=lang):
+            row = export_row(record)
+            if isinstance(record, Rule):
+                row["examples"] = examples.get(record.id, [])
+            yield row
+
+
+def _cites(rng: RuleRange, number: RuleNumber) -> bool:
+    """A citation of one rule cites that rule only ("see rule 702" is not a citation of
+    702.19b); a range cites every rule it spans, down to the subrules of its last rule."""
+    if rng.first == rng.last:
+        return rng.first == number
+    return number in rng
+
+
+def export_row(record: Record) -> dict[str, Any]:
+    """``kind``, ``id``, ``number``, ``language``, ``version``, ``text``, ``source``, ``cites``,
+    then the other fields of the record's kind (``parent``, ``title`` ... for rules)."""
+    fields = to_dict(record)
+    loc = fields.pop("loc")
+    row: dict[str, Any] = {
+        "kind": kind_of(record),
+        "id": fields.pop("id"),
+        "number": record_number(record),
+        "language": fields.pop("language", None),
+        "version": fields.pop("version", None),
+        "text": record_text(record),
+        "source": {"file": loc["file"], "line": loc["line"]},
+    }
+    fields.pop("text", None)
+    row["cites"] = [c["first"] if c["first"] == c["last"] else f"{c['first']}-{c['last']}"
+                    for c in fields.pop("citations", [])]
+    row.update(fields)
+    return row

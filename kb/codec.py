@@ -1,0 +1,42 @@
+"""Records to plain dicts and back, for the store and for ``kb export``.
+
+The dict form is JSON-ready and reversible: ``from_dict(kind, to_dict(r)) == r``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from kb.model import RECORD_KINDS, CardFace, Citation, Loc, Record, kind_of
+
+_CLASSES = {kind: cls for cls, kind in RECORD_KINDS.items()}
+
+
+def to_dict(record: Record) -> dict[str, Any]:
+    return dataclasses.asdict(record)
+
+
+def from_dict(kind: str, data: dict[str, Any]) -> Record:
+    cls = _CLASSES[kind]
+    values: dict[str, Any] = {}
+    for f in dataclasses.fields(cls):
+        if f.name not in data:
+            continue
+        values[f.name] = _revive(f.name, data[f.name])
+    return cls(**values)
+
+
+def _revive(name: str, value: Any) -> Any:
+    if name == "loc":
+        return Loc(**value)
+    if name == "citations":
+        return tuple(Citation(**c) for c in value)
+    if name == "faces":
+        return tuple(CardFace(**f) for f in value)
+    if isinstance(value, list):
+        return tuple(_revive("", v) for v in value)
+    return value
+
+
+__all__ = ["from_dict", "kind_of", "to_dict"]

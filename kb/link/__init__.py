@@ -1,0 +1,1 @@
+"""Relations between records: citations, versions, languages."""

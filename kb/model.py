@@ -1,0 +1,238 @@
+"""The records that flow between kb's stages.
+
+Parsers produce them, the linker relates them, the store persists them, the CLI shows them.
+They are plain frozen dataclasses with no I/O and no behaviour beyond small derived
+properties, so that every stage can be tested by building records by hand.
+
+Every record carries a stable, readable ``id`` that names its source (see
+``docs/architecture.md``: ``cr:en:2026-04-17:702.19b``, ``cr:en:2026-04-17:702.19b/ex1``),
+and a ``Loc`` saying where in which file it was read.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True, slots=True)
+class Loc:
+    """Where a record was read: the source's file name and the 1-based line of its first line.
+
+    Line numbers count lines after line-ending normalization (CRLF, CR and LF each end a line),
+    which is also what editors show.
+    """
+
+    file: str
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """One ingested document: what it is, where it came from, and how it was read."""
+
+    id: str  # e.g. "cr:en:2026-04-17"
+    file: str  # file name as shown to users
+    path: str  # absolute path when built
+    sha256: str
+    format: str  # parser name, e.g. "cr_text"; "unknown" when no parser understood it
+    language: str | None  # "en", "fr", "mixed", ... or None when unknown
+    version: str | None  # effective date (ISO) for rules documents, publication date otherwise
+    encoding: str
+    newline: str  # "LF", "CRLF", "CR" or "mixed"
+    title: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Citation:
+    """A reference from a record's text to a rule or a range of rules.
+
+    ``written`` keeps the words as they stand in the text ("rules 601.2a-h"); ``first`` and
+    ``last`` are the normalized bounds (equal for a single rule).
+    """
+
+    record_id: str
+    written: str
+    first: str
+    last: str
+
+    @property
+    def target(self) -> str:
+        return self.first if self.first == self.last else f"{self.first}-{self.last}"
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """A numbered paragraph of a rules document: a section ("7"), a heading rule ("702",
+    "702.19" with a title) or a rule or subrule with text ("702.19b")."""
+
+    id: str
+    number: str
+    text: str
+    language: str
+    version: str
+    loc: Loc
+    title: str | None = None
+    parent: str | None = None
+    citations: tuple[Citation, ...] = ()
+    # Set by parsers that had to guess a number lost by the source (see cr_table).
+    inferred: bool = False
+    # Set where the paragraph's language differs from its document's (left untranslated).
+    untranslated: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Example:
+    """A worked example printed under a rule ("Example: ..."); ``ordinal`` counts from 1."""
+
+    id: str
+    rule: str  # the number of the rule it belongs to
+    ordinal: int
+    text: str
+    language: str
+    version: str
+    loc: Loc
+    citations: tuple[Citation, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class GlossaryEntry:
+    id: str
+    term: str
+    definition: str
+    language: str
+    version: str
+    loc: Loc
+    citations: tuple[Citation, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class TocEntry:
+    """A line of a document's table of contents: a section or rule number and its title."""
+
+    id: str
+    number: str | None  # None for back matter: "Glossary", "Credits"
+    title: str
+    language: str
+    version: str
+    loc: Loc
+
+
+@dataclass(frozen=True, slots=True)
+class Passage:
+    """Running text that belongs to no rule: a document's introduction or its credits."""
+
+    id: str
+    role: str  # "introduction", "credits"
+    text: str
+    language: str
+    version: str
+    loc: Loc
+
+
+@dataclass(frozen=True, slots=True)
+class CardFace:
+    """One face of a card, or one half of a split card, as printed in the source's language."""
+
+    name: str
+    mana_cost: str | None = None  # in braces notation: "{2}{W}{U}"
+    type_line: str | None = None
+    text: str | None = None
+    power: str | None = None
+    toughness: str | None = None
+    loyalty: str | None = None
+    defense: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """A card as a source shows it: its name, faces (one unless split, flip, ...) and any
+    line that belongs to the whole card (the "Fuse" line of a split card)."""
+
+    id: str
+    name: str
+    language: str
+    loc: Loc
+    faces: tuple[CardFace, ...] = ()
+    card_text: str | None = None
+    # Names of the same card in other languages, by language code, where the source gives them.
+    names: tuple[tuple[str, str], ...] = ()
+    # Keyword abilities and ability words the source lists for the card, in English (MTGJSON).
+    keywords: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Ruling:
+    """A dated clarification about a card or a mechanic (FAQ note, WotC ruling).
+
+    ``card`` is the card name as the source writes it, ``mechanic`` a keyword or rules concept
+    when the ruling is about one; either may be inferred rather than written.
+    """
+
+    id: str
+    text: str
+    language: str
+    loc: Loc
+    card: str | None = None
+    ordinal: int = 0  # position among the rulings of the same card (or source), from 1
+    date: str | None = None
+    mechanic: str | None = None
+    source_name: str | None = None  # e.g. "wotc"
+    citations: tuple[Citation, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    """Commentary that is neither a rule nor a card ruling: general notes of a FAQ, the
+    bullets of a keyword page, the paragraphs of an old rules article."""
+
+    id: str
+    text: str
+    language: str
+    loc: Loc
+    topic: str | None = None  # section heading or keyword it is about
+    citations: tuple[Citation, ...] = ()
+    claims: tuple[str, ...] = ()  # the note's assertions, one sentence each, where split
+
+
+@dataclass(frozen=True, slots=True)
+class Fragment:
+    """Text a parser could not place. Kept verbatim and reported, never dropped."""
+
+    id: str
+    text: str
+    reason: str
+    loc: Loc
+
+
+Record = (
+    Rule | Example | GlossaryEntry | TocEntry | Passage | Card | Ruling | Note | Fragment
+)
+
+RECORD_KINDS: dict[type, str] = {
+    Rule: "rule",
+    Example: "example",
+    GlossaryEntry: "glossary",
+    TocEntry: "toc",
+    Passage: "passage",
+    Card: "card",
+    Ruling: "ruling",
+    Note: "note",
+    Fragment: "fragment",
+}
+
+
+def kind_of(record: Record) -> str:
+    """The record's kind as stored and exported ("rule", "example", ...)."""
+    return RECORD_KINDS[type(record)]
+
+
+@dataclass(frozen=True, slots=True)
+class ParseResult:
+    """What a parser returns for one document: its metadata and its records, in reading order."""
+
+    format: str
+    language: str | None
+    version: str | None
+    records: tuple[Record, ...] = field(default_factory=tuple)
+    title: str | None = None
+    source_id: str = ""  # the prefix of every record id, e.g. "cr:en:2026-04-17"

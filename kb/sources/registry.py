@@ -1,0 +1,17 @@
+"""Which parser reads a document: each format's ``sniff`` is asked in turn.
+
+Order matters only where two formats could both claim a text; the most specific comes first.
+A document no parser claims is kept whole as an unparsed fragment by the build.
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+from kb.sources import cr_text
+
+PARSERS: tuple[ModuleType, ...] = (cr_text,)
+
+
+def parser_for(text: str) -> ModuleType | None:
+    return next((p for p in PARSERS if p.sniff(text)), None)

@@ -1,0 +1,293 @@
+"""The record store: one SQLite file per build. The only module that speaks SQL.
+
+A store is written once by a build and then only read. Rows keep the columns that queries
+filter on (kind, number, language, version) and the whole record as JSON, so a new record kind
+needs no schema change. The schema version is stamped in ``meta``; a store of another version
+is never read (:class:`StaleStoreError`) and the next build starts afresh.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable, Iterator
+from dataclasses import asdict
+from pathlib import Path
+
+from kb.codec import from_dict, to_dict
+from kb.model import (
+    Card,
+    Citation,
+    Example,
+    GlossaryEntry,
+    Record,
+    Source,
+    TocEntry,
+    kind_of,
+)
+from kb.rulenum import RuleNumber, RuleRange
+
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE sources (
+    id TEXT PRIMARY KEY, file TEXT NOT NULL, path TEXT NOT NULL, sha256 TEXT NOT NULL,
+    format TEXT NOT NULL, language TEXT, version TEXT, encoding TEXT NOT NULL,
+    newline TEXT NOT NULL, title TEXT
+);
+CREATE TABLE records (
+    id TEXT PRIMARY KEY, source_id TEXT NOT NULL REFERENCES sources(id), seq INTEGER NOT NULL,
+    kind TEXT NOT NULL, number TEXT, sort_key TEXT, language TEXT, version TEXT,
+    title TEXT, text TEXT NOT NULL, file TEXT NOT NULL, line INTEGER NOT NULL,
+    data TEXT NOT NULL
+);
+CREATE INDEX records_number ON records(number, version, language);
+CREATE INDEX records_kind ON records(kind, version);
+CREATE INDEX records_source ON records(source_id, seq);
+CREATE TABLE citations (
+    record_id TEXT NOT NULL REFERENCES records(id), written TEXT NOT NULL,
+    first TEXT NOT NULL, last TEXT NOT NULL, first_rule INTEGER, last_rule INTEGER
+);
+CREATE INDEX citations_record ON citations(record_id);
+CREATE INDEX citations_rules ON citations(first_rule, last_rule);
+"""
+
+
+class StaleStoreError(RuntimeError):
+    """The store was written by another schema version and must be rebuilt."""
+
+
+def sort_key_text(number: str | None) -> str | None:
+    """A string whose lexical order is the rule-number order (for SQL ORDER BY)."""
+    if number is None:
+        return None
+    parsed = RuleNumber.try_parse(number)
+    if parsed is None:
+        return None
+    section, rule, sub, width, letter = parsed.sort_key
+    return f"{section}{rule + 1:04d}{sub + 1:04d}{width}{letter:<2}"
+
+
+def record_number(record: Record) -> str | None:
+    if isinstance(record, Example):
+        return record.rule
+    return getattr(record, "number", None)
+
+
+def record_text(record: Record) -> str:
+    if isinstance(record, GlossaryEntry):
+        return record.definition
+    if isinstance(record, TocEntry):
+        return record.title
+    if isinstance(record, Card):
+        return "\n".join(filter(None, [record.name, *(f.text or "" for f in record.faces)]))
+    return record.text
+
+
+def record_title(record: Record) -> str | None:
+    if isinstance(record, GlossaryEntry):
+        return record.term
+    if isinstance(record, Card):
+        return record.name
+    return getattr(record, "title", None)
+
+
+class Store:
+    """Read and write access to one store file."""
+
+    def __init__(self, path: Path, conn: sqlite3.Connection) -> None:
+        self.path = path
+        self.conn = conn
+
+    # -- opening ---------------------------------------------------------------------------
+
+    @classmethod
+    def create(cls, path: Path) -> Store:
+        conn = sqlite3.connect(path)
+        conn.executescript(_SCHEMA)
+        conn.execute("INSERT INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
+        return cls(path, conn)
+
+    @classmethod
+    def open(cls, path: Path) -> Store:
+        """Open read-only; raise :class:`StaleStoreError` for another schema version."""
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            row = conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
+        except sqlite3.DatabaseError as exc:
+            conn.close()
+            raise StaleStoreError(f"{path}: not a kb store ({exc})") from exc
+        if row is None or row[0] != str(SCHEMA_VERSION):
+            conn.close()
+            found = row[0] if row else "none"
+            raise StaleStoreError(
+                f"{path}: schema version {found}, this kb reads {SCHEMA_VERSION}"
+            )
+        return cls(path, conn)
+
+    def close(self) -> None:
+        self.conn.close()
+
+    # -- writing ---------------------------------------------------------------------------
+
+    def set_meta(self, key: str, value: str) -> None:
+        self.conn.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
+
+    def add_source(self, source: Source, records: Iterable[Record]) -> None:
+        self.conn.execute(
+            "INSERT INTO sources VALUES (:id, :file, :path, :sha256, :format, :language,"
+            " :version, :encoding, :newline, :title)",
+            asdict(source),
+        )
+        rows, cites = [], []
+        for seq, record in enumerate(records):
+            number = record_number(record)
+            rows.append(
+                (
+                    record.id, source.id, seq, kind_of(record), number, sort_key_text(number),
+                    getattr(record, "language", None), getattr(record, "version", None),
+                    record_title(record), record_text(record), record.loc.file,
+                    record.loc.line, json.dumps(to_dict(record), ensure_ascii=False),
+                )
+            )
+            cites.extend(_citation_row(c) for c in getattr(record, "citations", ()))
+        self.conn.executemany("INSERT INTO records VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)", rows)
+        self.conn.executemany("INSERT INTO citations VALUES (?,?,?,?,?,?)", cites)
+
+    def copy_source_from(self, other: Path, source_id: str) -> None:
+        """Copy a source and its records unchanged from another store (incremental build)."""
+        self.conn.execute("ATTACH DATABASE ? AS old", (str(other),))
+        try:
+            self.conn.execute("INSERT INTO sources SELECT * FROM old.sources WHERE id=?",
+                              (source_id,))
+            self.conn.execute("INSERT INTO records SELECT * FROM old.records WHERE source_id=?",
+                              (source_id,))
+            self.conn.execute(
+                "INSERT INTO citations SELECT c.* FROM old.citations c"
+                " JOIN old.records r ON r.id = c.record_id WHERE r.source_id=?",
+                (source_id,),
+            )
+            self.conn.commit()
+        finally:
+            self.conn.execute("DETACH DATABASE old")
+
+    def commit(self) -> None:
+        self.conn.commit()
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def meta(self, key: str) -> str | None:
+        row = self.conn.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
+        return row[0] if row else None
+
+    def sources(self) -> list[Source]:
+        cur = self.conn.execute(
+            "SELECT id, file, path, sha256, format, language, version, encoding, newline, title"
+            " FROM sources ORDER BY version, id"
+        )
+        return [Source(*row) for row in cur]
+
+    def source_by_sha(self) -> dict[str, Source]:
+        return {s.sha256: s for s in self.sources()}
+
+    def count_by_kind(self, source_id: str | None = None) -> dict[str, int]:
+        sql = "SELECT kind, COUNT(*) FROM records"
+        args: tuple[str, ...] = ()
+        if source_id is not None:
+            sql += " WHERE source_id=?"
+            args = (source_id,)
+        return dict(self.conn.execute(sql + " GROUP BY kind", args).fetchall())
+
+    def query(
+        self,
+        *,
+        kind: str | None = None,
+        number: str | None = None,
+        under: str | None = None,
+        language: str | None = None,
+        version: str | None = None,
+        source_id: str | None = None,
+    ) -> Iterator[Record]:
+        """Records matching every given filter, in rule-number then reading order.
+
+        ``under`` selects a rule number and all its descendants (``702.19`` -> 702.19a ...).
+        """
+        clauses, args = [], []
+        for column, value in (
+            ("kind", kind), ("number", number), ("language", language),
+            ("version", version), ("source_id", source_id),
+        ):
+            if value is not None:
+                clauses.append(f"{column} = ?")
+                args.append(value)
+        if under is not None:
+            clauses.append("(number = ? OR number GLOB ? OR number GLOB ?)")
+            args += [under, *_descendant_globs(RuleNumber.parse(under))]
+        where = f" WHERE {' AND '.join(clauses)}" if clauses else ""
+        cur = self.conn.execute(
+            f"SELECT kind, data FROM records{where} ORDER BY sort_key, source_id, seq", args
+        )
+        for kind_name, data in cur:
+            yield from_dict(kind_name, json.loads(data))
+
+    def get(self, record_id: str) -> Record | None:
+        row = self.conn.execute("SELECT kind, data FROM records WHERE id=?",
+                                (record_id,)).fetchone()
+        return from_dict(row[0], json.loads(row[1])) if row else None
+
+    def versions(self, language: str | None = None) -> list[str]:
+        """Effective dates of the rules versions held (rules documents only)."""
+        sql = "SELECT DISTINCT version FROM records WHERE kind='rule' AND version IS NOT NULL"
+        args: tuple[str, ...] = ()
+        if language:
+            sql += " AND language=?"
+            args = (language,)
+        return sorted(row[0] for row in self.conn.execute(sql, args))
+
+    def numbers(self, version: str, language: str = "en") -> list[str]:
+        cur = self.conn.execute(
+            "SELECT number FROM records WHERE kind='rule' AND version=? AND language=?"
+            " ORDER BY sort_key",
+            (version, language),
+        )
+        return [row[0] for row in cur]
+
+    def citing(self, number: str, version: str | None = None) -> list[tuple[Record, Citation]]:
+        """Records (of ``version`` when given) whose citations include rule ``number``."""
+        target = RuleNumber.parse(number)
+        if target.rule is None:
+            return []
+        sql = (
+            "SELECT r.kind, r.data, c.written, c.first, c.last FROM citations c"
+            " JOIN records r ON r.id = c.record_id WHERE c.first_rule <= ? AND c.last_rule >= ?"
+        )
+        args: list[object] = [target.rule, target.rule]
+        if version is not None:
+            sql += " AND r.version = ?"
+            args.append(version)
+        out = []
+        rows = self.conn.execute(sql + " ORDER BY r.sort_key", args)
+        for kind_name, data, written, first, last in rows:
+            if target in RuleRange(RuleNumber.parse(first), RuleNumber.parse(last)):
+                record = from_dict(kind_name, json.loads(data))
+                out.append((record, Citation(record.id, written, first, last)))
+        return out
+
+
+def _descendant_globs(number: RuleNumber) -> tuple[str, str]:
+    """Two GLOB patterns that together match every descendant of ``number``."""
+    n = str(number)
+    if number.depth == 0:
+        return f"{n}[0-9][0-9]", f"{n}[0-9][0-9].*"
+    if number.depth == 1:
+        return f"{n}.*", f"{n}.*"
+    return f"{n}[a-z]", f"{n}[a-z][a-z]"
+
+
+def _citation_row(c: Citation) -> tuple[str, str, str, str, int | None, int | None]:
+    first, last = RuleNumber.parse(c.first), RuleNumber.parse(c.last)
+    # A section citation ("section 6") spans every rule of the section.
+    first_rule = first.rule if first.rule is not None else first.section * 100
+    last_rule = last.rule if last.rule is not None else last.section * 100 + 99
+    return (c.record_id, c.written, c.first, c.last, first_rule, last_rule)

@@ -1,0 +1,1 @@
+"""Text handling shared by the parsers: decoding and normalization."""

@@ -1,0 +1,35 @@
+"""Shared fixtures: where the shared corpus is, and a small index built once per session."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED_CORPUS = Path(os.environ.get("KB_SHARED_CORPUS", REPO.parent / "shared" / "corpus"))
+CR_EN = SHARED_CORPUS / "cr-en"
+
+
+def cr_file(date: str) -> Path:
+    """The shared CR file of that version (e.g. "20260417"); skip when the corpus is absent."""
+    path = CR_EN / f"MagicCompRules {date}.txt"
+    if not path.is_file():
+        pytest.skip(f"shared corpus not found at {SHARED_CORPUS}: set KB_SHARED_CORPUS")
+    return path
+
+
+@pytest.fixture(scope="session")
+def cr_index(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An index of the embedded corpus plus the shared CR files 2013 and 2026."""
+    from kb.build import build
+    from kb.corpus import embedded_corpus
+
+    cr_file("20260417")
+    folder = tmp_path_factory.mktemp("cr")
+    for date in ("20130429", "20260417"):
+        (folder / f"MagicCompRules {date}.txt").symlink_to(cr_file(date))
+    index = tmp_path_factory.mktemp("index")
+    build(index, [embedded_corpus(), folder])
+    return index

@@ -1,0 +1,132 @@
+"""Builds are atomic, incremental, locked, and lose nothing."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from kb.api import KnowledgeBase, NoIndexError
+from kb.build import build
+from kb.corpus import embedded_corpus
+from kb.indexdir import BuildLockedError, IndexDir
+from tests.conftest import CR_EN, cr_file
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def cr_folder(tmp_path: Path, *dates: str) -> Path:
+    folder = tmp_path / "cr"
+    folder.mkdir(exist_ok=True)
+    for date in dates:
+        (folder / f"MagicCompRules {date}.txt").symlink_to(cr_file(date))
+    return folder
+
+
+def test_embedded_corpus_builds_and_reports_the_seeds(tmp_path):
+    report = build(tmp_path / "idx", [embedded_corpus()])
+    assert sorted(s.file for s in report.sources) == sorted(
+        p.name for p in embedded_corpus().glob("0*.txt")
+    )
+    assert report.problems == []
+
+
+def test_incremental_build_reuses_unchanged_sources(tmp_path):
+    folder = cr_folder(tmp_path, "20260417")
+    first = build(tmp_path / "idx", [folder])
+    assert [s.reused for s in first.sources] == [False]
+    (folder / "MagicCompRules 20250207.txt").symlink_to(cr_file("20250207"))
+    second = build(tmp_path / "idx", [folder])
+    reused = {s.file: s.reused for s in second.sources}
+    assert reused == {"MagicCompRules 20250207.txt": False, "MagicCompRules 20260417.txt": True}
+    assert second.sources[1].counts == first.sources[0].counts
+    with KnowledgeBase(tmp_path / "idx") as kb:
+        assert kb.rule("702.19b")[0].text.startswith("The controller of an attacking creature")
+
+
+def test_same_document_twice_is_reported_not_duplicated(tmp_path):
+    folder = cr_folder(tmp_path, "20260417")
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "copy.txt").write_bytes(cr_file("20260417").read_bytes().replace(b"\n", b"\r\n"))
+    report = build(tmp_path / "idx", [folder, other])
+    assert [p.file for p in report.problems] == ["copy.txt"]
+    assert "same document as MagicCompRules 20260417.txt" in report.problems[0].reason
+
+
+def test_bad_files_are_named_and_the_rest_builds(tmp_path):
+    folder = cr_folder(tmp_path, "20260417")
+    (folder / "empty.txt").write_bytes(b"")
+    (folder / "blob.bin").write_bytes(bytes(range(32)) * 100)
+    report = build(tmp_path / "idx", [folder])
+    assert {p.file: p.reason for p in report.problems} == {
+        "empty.txt": "empty file", "blob.bin": "binary content, not text"}
+    assert report.versions == ["2026-04-17"]
+
+
+def test_a_second_build_while_one_runs_is_refused(tmp_path):
+    index = IndexDir(tmp_path / "idx")
+    with index.lock(), pytest.raises(BuildLockedError, match="another kb build is running"):
+        build(tmp_path / "idx", [embedded_corpus()])
+
+
+def test_store_of_another_schema_is_not_read(tmp_path):
+    build(tmp_path / "idx", [embedded_corpus()])
+    store = IndexDir(tmp_path / "idx").current_store()
+    conn = sqlite3.connect(store)
+    conn.execute("UPDATE meta SET value='0' WHERE key='schema_version'")
+    conn.commit()
+    conn.close()
+    with pytest.raises(NoIndexError, match="schema version 0"):
+        KnowledgeBase(tmp_path / "idx")
+    build(tmp_path / "idx", [embedded_corpus()])  # and the next build replaces it
+    KnowledgeBase(tmp_path / "idx").close()
+
+
+def kb_cli(index: Path, *args: str, **kwargs) -> subprocess.CompletedProcess:
+    env = {**os.environ, "KB_INDEX": str(index), "PYTHONPATH": str(REPO)}
+    return subprocess.run([sys.executable, "-m", "kb", *args], env=env, capture_output=True,
+                          text=True, **kwargs)
+
+
+@pytest.mark.parametrize("delay", [0.0, 0.2, 0.5])
+def test_build_killed_halfway_leaves_the_previous_store_serving(tmp_path, delay):
+    if not CR_EN.is_dir():
+        pytest.skip(f"shared corpus not found at {CR_EN}: set KB_SHARED_CORPUS")
+    index = tmp_path / "idx"
+    small = cr_folder(tmp_path, "20260417")
+    assert kb_cli(index, "build", "--corpus", str(small)).returncode == 0
+    before = kb_cli(index, "rule", "702.19b").stdout
+
+    # A larger build (every shared version, twice), killed while it writes aside.
+    big = tmp_path / "big"
+    big.mkdir()
+    for i, path in enumerate(sorted(CR_EN.glob("*.txt")) * 2):
+        (big / f"{i}-{path.name}").symlink_to(path)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "kb", "build", "--corpus", str(big)],
+        env={**os.environ, "KB_INDEX": str(index), "PYTHONPATH": str(REPO)},
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 30
+    while not list((index / "builds").glob("*.partial/kb.sqlite")):
+        assert proc.poll() is None, "the build ended before it could be killed"
+        assert time.monotonic() < deadline
+        time.sleep(0.005)
+    time.sleep(delay)
+    assert proc.poll() is None, "the build ended before it could be killed"
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+
+    after = kb_cli(index, "rule", "702.19b")
+    assert after.returncode == 0 and after.stdout == before
+    assert kb_cli(index, "versions").stdout.count("MagicCompRules") == 1
+    # The next build clears the dead one's leftovers and publishes.
+    assert kb_cli(index, "build", "--corpus", str(small)).returncode == 0
+    assert not list((index / "builds").glob("*.partial"))

@@ -125,7 +125,7 @@ class KnowledgeBase:
 
     def resolve_version(self, wanted: str | None) -> str:
         """The rules version in force on ``wanted`` (an ISO date), or the latest."""
-        versions = self.store.versions("en")
+        versions = self.store.versions()
         if not versions:
             raise NoIndexError("the index holds no Comprehensive Rules: add a CR file and build")
         if wanted in (None, "", "latest"):

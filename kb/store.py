@@ -236,14 +236,12 @@ class Store:
                                 (record_id,)).fetchone()
         return from_dict(row[0], json.loads(row[1])) if row else None
 
-    def versions(self, language: str | None = None) -> list[str]:
-        """Effective dates of the rules versions held (rules documents only)."""
-        sql = "SELECT DISTINCT version FROM records WHERE kind='rule' AND version IS NOT NULL"
-        args: tuple[str, ...] = ()
-        if language:
-            sql += " AND language=?"
-            args = (language,)
-        return sorted(row[0] for row in self.conn.execute(sql, args))
+    def versions(self, formats: tuple[str, ...] = ("cr_text",)) -> list[str]:
+        """Effective dates of the rules versions held: those of full rules documents, not of
+        the few rules a FAQ quotes."""
+        marks = ",".join("?" * len(formats))
+        sql = f"SELECT DISTINCT version FROM sources WHERE format IN ({marks}) AND version NOT NULL"
+        return sorted(row[0] for row in self.conn.execute(sql, formats))
 
     def numbers(self, version: str, language: str = "en") -> list[str]:
         cur = self.conn.execute(

@@ -31,6 +31,7 @@ from kb.model import (
     TocEntry,
 )
 from kb.rulenum import RuleNumber
+from kb.sources.ids import UniqueIds, slug
 
 FORMAT = "cr_text"
 
@@ -60,10 +61,6 @@ def effective_date(text: str) -> str | None:
     if not m:
         return None
     return datetime.strptime(m["date"], "%B %d, %Y").date().isoformat()
-
-
-def slug(text: str) -> str:
-    return re.sub(r"[^0-9a-z]+", "-", text.lower()).strip("-") or "x"
 
 
 def parse(text: str, file: str) -> ParseResult:
@@ -98,19 +95,11 @@ class _Parser:
     file: str
     version: str
     lines: list[str]
-    seen_ids: set[str] = field(default_factory=set)
+    unique: UniqueIds = field(default_factory=UniqueIds)
 
     def loc(self, index: int) -> Loc:
         return Loc(self.file, index + 1)
 
-    def unique(self, rid: str) -> str:
-        """Duplicate numbers (606 appears twice in 2006) keep both records: ``606``, ``606~2``."""
-        candidate, n = rid, 1
-        while candidate in self.seen_ids:
-            n += 1
-            candidate = f"{rid}~{n}"
-        self.seen_ids.add(candidate)
-        return candidate
 
     def fragment(self, index: int, reason: str) -> Fragment:
         return Fragment(

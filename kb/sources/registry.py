@@ -8,9 +8,20 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from kb.sources import cr_text
+from kb.sources import (
+    cr_table,
+    cr_text,
+    crystal_keep,
+    faq_fr,
+    faq_md,
+    html_rules,
+    keyword_page,
+    rulings_list,
+)
 
-PARSERS: tuple[ModuleType, ...] = (cr_text,)
+PARSERS: tuple[ModuleType, ...] = (
+    cr_text, cr_table, html_rules, faq_fr, faq_md, keyword_page, crystal_keep, rulings_list,
+)
 
 
 def parser_for(text: str) -> ModuleType | None:

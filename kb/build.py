@@ -22,7 +22,7 @@ from typing import TypeVar
 import kb
 from kb.corpus import CorpusFile, Unreadable, discover, read_bytes
 from kb.indexdir import STORE_FILE, IndexDir
-from kb.model import Fragment, Loc, ParseResult, Source, kind_of
+from kb.model import Fragment, Loc, ParseResult, Source
 from kb.sources.registry import parser_for
 from kb.store import SCHEMA_VERSION, StaleStoreError, Store
 from kb.text.decode import BinaryContentError, decode
@@ -46,6 +46,7 @@ class SourceReport:
     version: str | None
     counts: dict[str, int]
     reused: bool
+    flags: dict[str, int] = field(default_factory=dict)  # inferred numbers, untranslated
 
 
 @dataclass
@@ -147,10 +148,7 @@ def _ingest(item: CorpusFile, store: Store, previous: _Previous | None,
     old = previous.by_sha.get(sha) if previous else None
     if old is not None and old.id not in taken:
         store.copy_source_from(previous.path, old.id)  # type: ignore[union-attr]
-        report.sources.append(
-            SourceReport(item.display, old.id, old.format, old.language, old.version,
-                         store.count_by_kind(old.id), reused=True)
-        )
+        report.sources.append(_source_report(store, item.display, old, reused=True))
         return
     if not data:
         report.problems.append(Problem(item.display, "empty file"))
@@ -173,11 +171,17 @@ def _ingest(item: CorpusFile, store: Store, previous: _Previous | None,
         format=result.format, language=result.language, version=result.version,
         encoding=decoded.encoding, newline=decoded.newline, title=result.title,
     )
-    store.add_source(source, result.records)
-    report.sources.append(
-        SourceReport(item.display, source_id, result.format, result.language, result.version,
-                     dict(Counter(kind_of(r) for r in result.records)), reused=False)
-    )
+    duplicates = store.add_source(source, result.records)
+    report.sources.append(_source_report(store, item.display, source, False, duplicates))
+
+
+def _source_report(store: Store, display: str, source: Source, reused: bool,
+                   duplicates: int = 0) -> SourceReport:
+    flags = store.count_flags(source.id)
+    if duplicates:
+        flags["duplicates"] = duplicates
+    return SourceReport(display, source.id, source.format, source.language, source.version,
+                        store.count_by_kind(source.id), reused, flags)
 
 
 def _parse(text: str, file: str, report: BuildReport) -> ParseResult:

@@ -127,10 +127,12 @@ def _print_build(report: BuildReport) -> None:
                f"({parsed} parsed, {len(report.sources) - parsed} unchanged)")
     if report.versions:
         click.echo(f"Rules versions: {', '.join(report.versions)}")
-    rows = [("source", "format", "lang", "version", "records", "unparsed")]
+    rows = [("source", "format", "lang", "version", "records", "inferred", "untranslated",
+             "duplicates", "unparsed")]
     for s in report.sources:
         records = sum(n for k, n in s.counts.items() if k != "fragment")
         rows.append((s.file, s.format, s.language or "-", s.version or "-", str(records),
+                     *(str(s.flags.get(k, 0)) for k in ("inferred", "untranslated", "duplicates")),
                      str(s.counts.get("fragment", 0))))
     _table(rows)
     click.echo("Records: " + ", ".join(f"{k} {n}" for k, n in report.totals.items()))
@@ -138,6 +140,8 @@ def _print_build(report: BuildReport) -> None:
     if not_understood:
         click.echo(f"Not yet understood (kept whole as unparsed): {', '.join(not_understood)}")
     click.echo(f"Unparsed fragments: {report.unparsed} (list them: kb export --kind fragment)")
+    if any(s.flags.get("duplicates") for s in report.sources):
+        click.echo("Duplicates: records already ingested from an earlier source, kept once")
     for p in report.problems:
         click.echo(f"problem: {p.file}: {p.reason}", err=True)
 

@@ -134,14 +134,19 @@ class Store:
     def set_meta(self, key: str, value: str) -> None:
         self.conn.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
 
-    def add_source(self, source: Source, records: Iterable[Record]) -> None:
+    def add_source(self, source: Source, records: Iterable[Record]) -> int:
+        """Store a source and its records; return how many records were left out because a
+        record of the same id is already stored (the same card in two MTGJSON files)."""
         self.conn.execute(
             "INSERT INTO sources VALUES (:id, :file, :path, :sha256, :format, :language,"
             " :version, :encoding, :newline, :title)",
             asdict(source),
         )
+        records = list(records)
+        stored = self._existing_ids([r.id for r in records])
+        fresh = [r for r in records if r.id not in stored]
         rows, cites = [], []
-        for seq, record in enumerate(records):
+        for seq, record in enumerate(fresh):
             number = record_number(record)
             rows.append(
                 (
@@ -154,6 +159,16 @@ class Store:
             cites.extend(_citation_row(c) for c in getattr(record, "citations", ()))
         self.conn.executemany("INSERT INTO records VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)", rows)
         self.conn.executemany("INSERT INTO citations VALUES (?,?,?,?,?,?)", cites)
+        return len(records) - len(fresh)
+
+    def _existing_ids(self, ids: list[str]) -> set[str]:
+        found: set[str] = set()
+        for start in range(0, len(ids), 500):
+            chunk = ids[start:start + 500]
+            marks = ",".join("?" * len(chunk))
+            found.update(row[0] for row in self.conn.execute(
+                f"SELECT id FROM records WHERE id IN ({marks})", chunk))
+        return found
 
     def copy_source_from(self, other: Path, source_id: str) -> None:
         """Copy a source and its records unchanged from another store (incremental build)."""
@@ -161,11 +176,15 @@ class Store:
         try:
             self.conn.execute("INSERT INTO sources SELECT * FROM old.sources WHERE id=?",
                               (source_id,))
-            self.conn.execute("INSERT INTO records SELECT * FROM old.records WHERE source_id=?",
-                              (source_id,))
             self.conn.execute(
                 "INSERT INTO citations SELECT c.* FROM old.citations c"
-                " JOIN old.records r ON r.id = c.record_id WHERE r.source_id=?",
+                " JOIN old.records r ON r.id = c.record_id WHERE r.source_id=?"
+                " AND r.id NOT IN (SELECT id FROM main.records)",
+                (source_id,),
+            )
+            # A record already stored under another source (same id) is kept once.
+            self.conn.execute(
+                "INSERT OR IGNORE INTO records SELECT * FROM old.records WHERE source_id=?",
                 (source_id,),
             )
             self.conn.commit()
@@ -198,6 +217,16 @@ class Store:
             sql += " WHERE source_id=?"
             args = (source_id,)
         return dict(self.conn.execute(sql + " GROUP BY kind", args).fetchall())
+
+    def count_flags(self, source_id: str) -> dict[str, int]:
+        """How many of a source's records have a number inferred, or are left untranslated."""
+        row = self.conn.execute(
+            "SELECT COALESCE(SUM(json_extract(data, '$.inferred')), 0),"
+            " COALESCE(SUM(json_extract(data, '$.untranslated')), 0)"
+            " FROM records WHERE source_id=?",
+            (source_id,),
+        ).fetchone()
+        return {"inferred": row[0], "untranslated": row[1]}
 
     def query(
         self,

@@ -35,6 +35,11 @@ def test_embedded_corpus_builds_and_reports_the_seeds(tmp_path):
         p.name for p in embedded_corpus().glob("0*.txt")
     )
     assert report.problems == []
+    # Seed 003 lost the numbers of 707.1 to 707.14 (those written "707.3."), and left six
+    # paragraphs in English: 707.2, 707.8, 707.8a, 707.10f, 707.10g, 707.14.
+    table = next(s for s in report.sources if s.file.startswith("003_"))
+    assert table.flags == {"inferred": 14, "untranslated": 6}
+    assert all(s.format != "unknown" for s in report.sources)
 
 
 def test_incremental_build_reuses_unchanged_sources(tmp_path):
@@ -130,3 +135,22 @@ def test_build_killed_halfway_leaves_the_previous_store_serving(tmp_path, delay)
     # The next build clears the dead one's leftovers and publishes.
     assert kb_cli(index, "build", "--corpus", str(small)).returncode == 0
     assert not list((index / "builds").glob("*.partial"))
+
+
+def test_the_same_card_from_two_mtgjson_files_is_kept_once(tmp_path):
+    rulings = CR_EN.parent / "rulings"
+    if not rulings.is_dir():
+        pytest.skip(f"shared corpus not found at {rulings.parent}: set KB_SHARED_CORPUS")
+    folder = tmp_path / "mtgjson"
+    folder.mkdir()
+    for name in ("mtgjson_v5.2.0_DGM.json", "mtgjson_subset_rulings_foreign.json.gz"):
+        (folder / name).symlink_to(rulings / name)
+    report = build(tmp_path / "idx", [folder])
+    assert report.problems == []
+    # The subset holds every DGM card (SOURCES.md), so nothing of DGM is stored twice.
+    subset, dgm = report.sources
+    assert dgm.flags["duplicates"] > 0
+    with KnowledgeBase(tmp_path / "idx") as kb:
+        ids = [row["id"] for row in kb.export(kind="card")]
+    assert len(ids) == len(set(ids))
+    assert "mtgjson:aetherling" in ids

@@ -16,11 +16,14 @@ from kb.sources import (
     faq_md,
     html_rules,
     keyword_page,
+    mtgjson,
+    po_catalog,
     rulings_list,
 )
 
 PARSERS: tuple[ModuleType, ...] = (
-    cr_text, cr_table, html_rules, faq_fr, faq_md, keyword_page, crystal_keep, rulings_list,
+    cr_text, cr_table, html_rules, po_catalog, mtgjson, faq_fr, faq_md, keyword_page,
+    crystal_keep, rulings_list,
 )
 
 

@@ -17,6 +17,7 @@ from kb.model import Example, Fragment, ParseResult, Rule, TocEntry
 from kb.rulenum import RuleNumber
 from kb.sources import cr_table, cr_text
 from kb.text.decode import decode
+from tests.records import of
 
 ROOT = Path(__file__).resolve().parents[2]
 SEED = ROOT / "corpus" / "003_45f11bb513e6f443.txt"
@@ -36,8 +37,6 @@ def result(text: str) -> ParseResult:
     return cr_table.parse(text, SEED.name)
 
 
-def of(result, kind):
-    return [r for r in result.records if isinstance(r, kind)]
 
 
 def rules_by_number(result) -> dict[str, Rule]:

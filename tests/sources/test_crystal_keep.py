@@ -14,6 +14,7 @@ import pytest
 from kb.model import Card, Example, Fragment, Note, ParseResult
 from kb.sources import crystal_keep
 from kb.text.decode import decode
+from tests.records import of
 
 CORPUS = Path(__file__).resolve().parents[2] / "corpus"
 PAGE = CORPUS / "002_6c6ccf816af3a3ad.txt"
@@ -45,8 +46,6 @@ def page() -> ParseResult:
     return crystal_keep.parse(read(PAGE), PAGE.name)
 
 
-def of_type(result: ParseResult, kind: type) -> list:
-    return [r for r in result.records if isinstance(r, kind)]
 
 
 def test_sniff_only_crystal_keep() -> None:
@@ -64,7 +63,7 @@ def test_metadata(page: ParseResult) -> None:
 
 
 def test_notes_per_section(page: ParseResult) -> None:
-    notes = of_type(page, Note)
+    notes = of(page, Note)
     assert len(notes) == 22
     per_topic = {h: sum(1 for n in notes if n.topic == h) for h in HEADINGS}
     assert per_topic == {
@@ -88,7 +87,7 @@ def test_notes_per_section(page: ParseResult) -> None:
 
 
 def test_trample_bullets(page: ParseResult) -> None:
-    trample = [n for n in of_type(page, Note) if n.topic == "Trample"]
+    trample = [n for n in of(page, Note) if n.topic == "Trample"]
     assert [n.loc.line for n in trample] == [72, 74, 76, 78, 80]
     # The bullet marker "•" is dropped; the text is kept.
     assert trample[1].text == (
@@ -98,7 +97,7 @@ def test_trample_bullets(page: ParseResult) -> None:
 
 
 def test_examples(page: ParseResult) -> None:
-    examples = of_type(page, Example)
+    examples = of(page, Example)
     assert [(e.rule, e.ordinal, e.loc.line) for e in examples] == [
         ("Cycling", 1, 12),
         ("Echo", 1, 23),
@@ -125,7 +124,7 @@ def test_examples(page: ParseResult) -> None:
 
 
 def test_cards(page: ParseResult) -> None:
-    cards = {c.name: c for c in of_type(page, Card)}
+    cards = {c.name: c for c in of(page, Card)}
     assert list(cards) == [
         "Rune of Protection: White",
         "Pouncing Jaguar",
@@ -147,7 +146,7 @@ def test_cards(page: ParseResult) -> None:
 
 
 def test_no_fragments_and_unique_ids(page: ParseResult) -> None:
-    assert of_type(page, Fragment) == []
+    assert of(page, Fragment) == []
     ids = [r.id for r in page.records]
     assert len(ids) == len(set(ids)) == 22 + 6 + 7
 
@@ -160,7 +159,7 @@ def test_conservation(page: ParseResult) -> None:
     """Every line is in a record's text, is a heading (kept as the topic of the records under
     it), or is site chrome."""
     texts = [normalize(r.text) for r in page.records if not isinstance(r, Card)]
-    topics = {r.topic for r in of_type(page, Note)} | {e.rule for e in of_type(page, Example)}
+    topics = {r.topic for r in of(page, Note)} | {e.rule for e in of(page, Example)}
     assert topics == set(HEADINGS)
     for line in read(PAGE).split("\n"):
         stripped = line.strip()
@@ -179,7 +178,7 @@ def test_truncated_after_a_heading() -> None:
     text = read(PAGE)
     cut = text[: text.index("Trample's effect")]  # ends with the "Trample" heading
     result = crystal_keep.parse(cut, PAGE.name)
-    (fragment,) = of_type(result, Fragment)
+    (fragment,) = of(result, Fragment)
     assert fragment.text == "Trample"
     assert fragment.reason == "heading with no text under it"
     assert fragment.loc.line == 70
@@ -188,7 +187,7 @@ def test_truncated_after_a_heading() -> None:
 def test_example_before_any_heading() -> None:
     text = "Example: Torch Song is a red enchantment that reads:\n    During your upkeep.\n"
     result = crystal_keep.parse(text, "x.txt")
-    (fragment,) = of_type(result, Fragment)
+    (fragment,) = of(result, Fragment)
     assert fragment.reason == "example outside any section"
     assert fragment.loc.line == 1
     assert fragment.text.endswith("\n    During your upkeep.")

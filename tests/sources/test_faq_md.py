@@ -11,6 +11,7 @@ import pytest
 from kb.model import Card, Fragment, Note, Passage, Rule, Ruling, kind_of
 from kb.sources import cr_text, faq_fr, faq_md
 from kb.text.decode import decode
+from tests.records import card, of, rulings
 
 REPO = Path(__file__).resolve().parents[2]
 SHARED = Path(os.environ.get("KB_SHARED_CORPUS", REPO / ".." / "shared" / "corpus"))
@@ -61,16 +62,10 @@ def result(text: str):
     return faq_md.parse(text, FAQ.name)
 
 
-def of(result, kind: type) -> list:
-    return [r for r in result.records if isinstance(r, kind)]
 
 
-def card(result, name: str) -> Card:
-    return next(c for c in of(result, Card) if c.name == name)
 
 
-def rulings(result, name: str) -> list[Ruling]:
-    return [r for r in of(result, Ruling) if r.card == name]
 
 
 # -- Markdown ----------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ import pytest
 from kb.model import Example, Fragment, GlossaryEntry, ParseResult, Passage, Rule, TocEntry
 from kb.sources import cr_table, cr_text, html_rules
 from kb.text.decode import decode
+from tests.records import of
 
 ROOT = Path(__file__).resolve().parents[2]
 SHARED = Path(os.environ.get("KB_SHARED_CORPUS", ROOT / ".." / "shared" / "corpus"))
@@ -56,8 +57,6 @@ def pages() -> dict[str, tuple[str, ParseResult]]:
     return out
 
 
-def of(result: ParseResult, kind: type) -> list:
-    return [r for r in result.records if isinstance(r, kind)]
 
 
 # -- sniffing and metadata ---------------------------------------------------------------------

@@ -23,6 +23,7 @@ import pytest
 from kb.model import Example, Fragment, GlossaryEntry, ParseResult, Passage, Rule, TocEntry
 from kb.sources import cr_text, mtgjson, po_catalog
 from kb.text.decode import decode
+from tests.records import of
 
 ROOT = Path(__file__).resolve().parents[2]
 SHARED = Path(os.environ.get("KB_SHARED_CORPUS", ROOT / ".." / "shared" / "corpus"))
@@ -62,8 +63,6 @@ msgstr "Virar a face de um card de esquema contínuo para baixo e colocá-lo no 
 '''  # noqa: E501
 
 
-def of(result: ParseResult, kind: type) -> list:
-    return [r for r in result.records if isinstance(r, kind)]
 
 
 @pytest.fixture(scope="module")

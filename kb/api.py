@@ -19,7 +19,8 @@ from kb.build import BuildReport, Progress, build
 from kb.codec import to_dict
 from kb.corpus import embedded_corpus
 from kb.indexdir import IndexDir
-from kb.model import Example, Record, Rule, kind_of
+from kb.link.pairing import fold
+from kb.model import Card, Example, Record, Rule, Ruling, kind_of
 from kb.rulenum import RuleNumber, RuleNumberError, RuleRange
 from kb.store import StaleStoreError, Store, record_number, record_text
 
@@ -79,6 +80,23 @@ class RuleView:
     children: list[str] = field(default_factory=list)
     cites: list[str] = field(default_factory=list)
     cited_by: list[CitingRecord] = field(default_factory=list)
+    # The same rule in other languages and documents (a French translation, an older
+    # version's number quoted by a FAQ), linked by the rule's identity across versions.
+    texts: list[LinkedText] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class LinkedText:
+    id: str
+    number: str
+    language: str
+    version: str
+    title: str | None
+    text: str
+    source: dict[str, Any]
+    untranslated: bool
+    inferred: bool
+    evidence: str
 
 
 @dataclass(frozen=True)
@@ -149,8 +167,7 @@ class KnowledgeBase:
         except RuleNumberError as exc:
             raise KbError(str(exc)) from exc
         resolved = self.resolve_version(version)
-        language = None if lang == "all" else lang
-        records = list(self.store.query(under=str(wanted), version=resolved, language=language))
+        records = list(self.store.query(under=str(wanted), source_id=f"cr:en:{resolved}"))
         rules = [r for r in records if isinstance(r, Rule)]
         if not any(r.number == str(wanted) for r in rules):
             raise NoSuchRuleError(self._not_found(wanted, resolved))
@@ -173,10 +190,35 @@ class KnowledgeBase:
                     cites=[c.target for c in r.citations],
                     cited_by=[cr for rng, cr in citing
                               if _cites(rng, parsed) and not cr.id.startswith(r.id + "/")
-                              and cr.id != r.id],
+                              and cr.id != r.id] + self._cited_by_links(r.id),
+                    texts=[] if lang == "en" else self._linked_texts(r.id, lang),
                 )
             )
         return views
+
+    def _linked_texts(self, rule_id: str, lang: str) -> list[LinkedText]:
+        out, seen = [], set()
+        for link in self.store.links(to_id=rule_id):
+            if link.relation not in ("current", "counterpart") or link.from_id in seen:
+                continue
+            seen.add(link.from_id)
+            record = self.store.get(link.from_id)
+            if not isinstance(record, Rule) or (lang != "all" and record.language != lang):
+                continue
+            out.append(LinkedText(
+                record.id, record.number, record.language, record.version, record.title,
+                record.text, {"file": record.loc.file, "line": record.loc.line},
+                record.untranslated, record.inferred, link.evidence))
+        return sorted(out, key=lambda t: (t.language, t.version, t.id))
+
+    def _cited_by_links(self, rule_id: str) -> list[CitingRecord]:
+        out = []
+        for link in self.store.links(to_id=rule_id, relation="cites"):
+            record = self.store.get(link.from_id)
+            if record is not None:
+                out.append(CitingRecord(record.id, kind_of(record), record_number(record),
+                                        link.evidence))
+        return out
 
     def _citing(self, wanted: RuleNumber, version: str) -> list[tuple[RuleRange, CitingRecord]]:
         out = []
@@ -198,6 +240,57 @@ class KnowledgeBase:
         if elsewhere:
             message += f"; it exists in: {', '.join(elsewhere)} (use --version)"
         return message
+
+    # -- cards -----------------------------------------------------------------------------
+
+    def card(self, name: str) -> CardView:
+        """A card by its English or French name (accents optional), with every source's text,
+        its rulings paired French/English, and the rules (today's numbers) they cite."""
+        cards = [c for c in self.store.query(kind="card") if isinstance(c, Card)]
+        key = fold(name)
+        hits = [c for c in cards if fold(c.name) == key
+                or any(fold(n) == key for _, n in c.names)]
+        if not hits:
+            close = sorted({c.name for c in cards if key and key in fold(c.name)})[:5]
+            hint = f"; did you mean: {', '.join(close)}" if close else ""
+            raise KbError(f"no card named {name!r}{hint}")
+        group = {c.id: c for c in hits}
+        for c in list(hits):  # one hop along the FR/EN pairing, both ways
+            for link in (self.store.links(from_id=c.id, relation="same-card")
+                         + self.store.links(to_id=c.id, relation="same-card")):
+                other = self.store.get(link.to_id if link.from_id == c.id else link.from_id)
+                if isinstance(other, Card):
+                    group[other.id] = other
+        names = {fold(c.name) for c in group.values()}
+        rulings = [r for r in self.store.query(kind="ruling")
+                   if isinstance(r, Ruling) and r.card and fold(r.card) in names]
+        pairs = self._pair_view(rulings)
+        rules = sorted({link.to_id.rsplit(":", 1)[-1] for r in rulings
+                        for link in self.store.links(from_id=r.id, relation="cites")},
+                       key=lambda n: RuleNumber.parse(n).sort_key)
+        texts = sorted((_card_text(c) for c in group.values()),
+                       key=lambda t: (t.language != "en", not t.id.startswith("mtgjson:"), t.id))
+        # The Oracle name (MTGJSON's English card) when there is one, else the first English.
+        return CardView(texts[0].name, texts, pairs, rules)
+
+    def _pair_view(self, rulings: list[Ruling]) -> list[RulingPair]:
+        by_id = {r.id: r for r in rulings}
+        partner: dict[str, tuple[str, str]] = {}
+        for r in rulings:
+            for link in self.store.links(from_id=r.id, relation="same-ruling"):
+                if link.to_id in by_id:
+                    partner[r.id] = (link.to_id, link.evidence)
+        paired_en = {en for en, _ in partner.values()}
+        out = []
+        for r in rulings:
+            if r.language == "fr" and r.id in partner:
+                en_id, evidence = partner[r.id]
+                out.append(RulingPair(_ruling_text(by_id[en_id]), _ruling_text(r), evidence))
+            elif r.language == "fr":
+                out.append(RulingPair(None, _ruling_text(r), None))
+            elif r.id not in paired_en:
+                out.append(RulingPair(_ruling_text(r), None, None))
+        return out
 
     # -- export ----------------------------------------------------------------------------
 
@@ -243,3 +336,51 @@ def export_row(record: Record) -> dict[str, Any]:
                     for c in fields.pop("citations", [])]
     row.update(fields)
     return row
+
+
+@dataclass(frozen=True)
+class CardText:
+    id: str
+    name: str
+    language: str
+    faces: list[dict[str, Any]]
+    card_text: str | None
+    source: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class RulingText:
+    id: str
+    language: str
+    date: str | None
+    text: str
+    source: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class RulingPair:
+    """A ruling and its translation; either side may be missing."""
+
+    en: RulingText | None
+    fr: RulingText | None
+    evidence: str | None
+
+
+@dataclass(frozen=True)
+class CardView:
+    """A card as ``kb card`` shows it: every source's text, rulings side by side, rules."""
+
+    name: str
+    texts: list[CardText]
+    rulings: list[RulingPair]
+    rules: list[str]
+
+
+def _card_text(card: Card) -> CardText:
+    return CardText(card.id, card.name, card.language, [to_dict(f) for f in card.faces],
+                    card.card_text, {"file": card.loc.file, "line": card.loc.line})
+
+
+def _ruling_text(ruling: Ruling) -> RulingText:
+    return RulingText(ruling.id, ruling.language, ruling.date, ruling.text,
+                      {"file": ruling.loc.file, "line": ruling.loc.line})

@@ -22,6 +22,7 @@ from typing import TypeVar
 import kb
 from kb.corpus import CorpusFile, Unreadable, discover, read_bytes
 from kb.indexdir import STORE_FILE, IndexDir
+from kb.link.stage import link_all
 from kb.model import Fragment, Loc, ParseResult, Source
 from kb.sources.registry import parser_for
 from kb.store import SCHEMA_VERSION, StaleStoreError, Store
@@ -55,6 +56,7 @@ class BuildReport:
     sources: list[SourceReport] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     seconds: float = 0.0
+    links: dict[str, int] = field(default_factory=dict)
 
     @property
     def totals(self) -> dict[str, int]:
@@ -101,6 +103,7 @@ def build(index_root: Path, folders: list[Path], progress: Progress | None = Non
                 report.problems.append(Problem(str(item.path), item.reason))
                 continue
             _ingest(item, store, previous, report)
+        report.links = link_all(store)
         store.set_meta("parser_stamp", stamp)
         store.set_meta("built_at", time.strftime("%Y-%m-%dT%H:%M:%S%z"))
         store.commit()

@@ -104,7 +104,7 @@ def build_cmd(ctx: click.Context, corpus_dirs: tuple[Path, ...], no_embedded: bo
         emit_json({
             "index": report.index, "seconds": round(report.seconds, 3),
             "versions": report.versions, "totals": report.totals,
-            "unparsed": report.unparsed, "sources": report.sources,
+            "unparsed": report.unparsed, "links": report.links, "sources": report.sources,
             "problems": report.problems,
         })
     else:
@@ -136,6 +136,8 @@ def _print_build(report: BuildReport) -> None:
                      str(s.counts.get("fragment", 0))))
     _table(rows)
     click.echo("Records: " + ", ".join(f"{k} {n}" for k, n in report.totals.items()))
+    if report.links:
+        click.echo("Links: " + ", ".join(f"{k} {n}" for k, n in sorted(report.links.items())))
     not_understood = [s.file for s in report.sources if s.format == "unknown"]
     if not_understood:
         click.echo(f"Not yet understood (kept whole as unparsed): {', '.join(not_understood)}")
@@ -182,6 +184,11 @@ def rule_cmd(ctx: click.Context, number: str, version: str, lang: str, as_json: 
             click.echo(example)
         if v.cites:
             click.echo(f"Cites: {', '.join(v.cites)}")
+        for t in v.texts:
+            flags = "".join(f", {flag}" for flag, on in (("untranslated", t.untranslated),
+                                                          ("number inferred", t.inferred)) if on)
+            click.echo(f"  [{t.language}, {t.version}: {t.number}{flags}, "
+                       f"{t.source['file']}:{t.source['line']}] {t.title or t.text}")
         if v.cited_by:
             click.echo("Cited by: " + ", ".join(_citing_label(c) for c in v.cited_by))
 
@@ -190,6 +197,45 @@ def _citing_label(c: api.CitingRecord) -> str:
     if c.kind == "rule":
         return c.number or c.id
     return f"{c.id} ({c.kind})"
+
+
+# -- card --------------------------------------------------------------------------------------
+
+
+@cli.command("card")
+@click.argument("name")
+@json_option
+@click.pass_context
+def card_cmd(ctx: click.Context, name: str, as_json: bool) -> None:
+    """Show card NAME (English or French, accents optional) in both languages, with its
+    rulings side by side and the rules they cite."""
+    with _open(ctx) as kb:
+        view = kb.card(name)
+    if as_json:
+        emit_json(view)
+        return
+    click.echo(view.name)
+    for t in view.texts:
+        click.echo(f"\n[{t.language}] {t.name}  ({t.source['file']}:{t.source['line']})")
+        for face in t.faces:
+            line = " ".join(filter(None, [face.get("mana_cost"), face.get("type_line")]))
+            if len(t.faces) > 1 or face.get("name") != t.name:
+                click.echo(f"  {face.get('name')}")
+            if line:
+                click.echo(f"  {line}")
+            if face.get("text"):
+                click.echo("  " + face["text"].replace("\n", "\n  "))
+        if t.card_text:
+            click.echo(f"  {t.card_text}")
+    if view.rulings:
+        click.echo("\nRulings:")
+    for pair in view.rulings:
+        for side in (pair.en, pair.fr):
+            if side is not None:
+                click.echo(f"  [{side.language}, {side.date or '-'}] {side.text}")
+        click.echo()
+    if view.rules:
+        click.echo(f"Rules cited: {', '.join(view.rules)}")
 
 
 # -- versions ----------------------------------------------------------------------------------

@@ -61,6 +61,23 @@ class Citation:
 
 
 @dataclass(frozen=True, slots=True)
+class Link:
+    """A derived relation between two records, with the evidence that produced it.
+
+    Relations: ``current`` (a rule text of some version or language -> the rule it is today),
+    ``counterpart`` (a rule -> the English rule of the version its document was written for),
+    ``cites`` (a record -> today's rule its citation resolves to), ``same-card``,
+    ``same-ruling`` (a French record -> its English original).
+    """
+
+    from_id: str
+    to_id: str
+    relation: str
+    confidence: float
+    evidence: str
+
+
+@dataclass(frozen=True, slots=True)
 class Rule:
     """A numbered paragraph of a rules document: a section ("7"), a heading rule ("702",
     "702.19" with a title) or a rule or subrule with text ("702.19b")."""

@@ -20,6 +20,7 @@ from kb.model import (
     Citation,
     Example,
     GlossaryEntry,
+    Link,
     Record,
     Source,
     TocEntry,
@@ -27,7 +28,7 @@ from kb.model import (
 )
 from kb.rulenum import RuleNumber, RuleRange
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 _SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -51,6 +52,12 @@ CREATE TABLE citations (
 );
 CREATE INDEX citations_record ON citations(record_id);
 CREATE INDEX citations_rules ON citations(first_rule, last_rule);
+CREATE TABLE links (
+    from_id TEXT NOT NULL, to_id TEXT NOT NULL, relation TEXT NOT NULL,
+    confidence REAL NOT NULL, evidence TEXT NOT NULL
+);
+CREATE INDEX links_from ON links(from_id, relation);
+CREATE INDEX links_to ON links(to_id, relation);
 """
 
 
@@ -193,6 +200,31 @@ class Store:
 
     def commit(self) -> None:
         self.conn.commit()
+
+    def replace_links(self, links: Iterable[Link]) -> int:
+        """Replace every link: links are derived from all records, so each build redoes them."""
+        self.conn.execute("DELETE FROM links")
+        rows = [(k.from_id, k.to_id, k.relation, k.confidence, k.evidence) for k in links]
+        self.conn.executemany("INSERT INTO links VALUES (?,?,?,?,?)", rows)
+        return len(rows)
+
+    def links(self, *, from_id: str | None = None, to_id: str | None = None,
+              relation: str | None = None) -> list[Link]:
+        clauses, args = [], []
+        for column, value in (("from_id", from_id), ("to_id", to_id), ("relation", relation)):
+            if value is not None:
+                clauses.append(f"{column} = ?")
+                args.append(value)
+        where = f" WHERE {' AND '.join(clauses)}" if clauses else ""
+        cur = self.conn.execute(
+            f"SELECT from_id, to_id, relation, confidence, evidence FROM links{where}"
+            " ORDER BY relation, from_id, to_id", args)
+        return [Link(*row) for row in cur]
+
+    def source_of(self, record_id: str) -> Source | None:
+        row = self.conn.execute("SELECT source_id FROM records WHERE id=?",
+                                (record_id,)).fetchone()
+        return next((s for s in self.sources() if row and s.id == row[0]), None)
 
     # -- reading ---------------------------------------------------------------------------
 

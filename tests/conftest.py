@@ -22,14 +22,17 @@ def cr_file(date: str) -> Path:
 
 @pytest.fixture(scope="session")
 def cr_index(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """An index of the embedded corpus plus the shared CR files 2013 and 2026."""
+    """An index of the embedded corpus, the shared CR files since 2013, the English Dragon's
+    Maze FAQ and the MTGJSON Dragon's Maze set."""
     from kb.build import build
     from kb.corpus import embedded_corpus
 
     cr_file("20260417")
     folder = tmp_path_factory.mktemp("cr")
-    for date in ("20130429", "20260417"):
+    for date in ("20130429", "20230414", "20250207", "20260417"):
         (folder / f"MagicCompRules {date}.txt").symlink_to(cr_file(date))
+    for extra in ("faq-en/ormos_dgm_faq_2013-04-22.md", "rulings/mtgjson_v5.2.0_DGM.json"):
+        (folder / extra.split("/")[1]).symlink_to(SHARED_CORPUS / extra)
     index = tmp_path_factory.mktemp("index")
     build(index, [embedded_corpus(), folder])
     return index

@@ -1,0 +1,141 @@
+"""The link stage of a build: relate the records of every source once they are all stored.
+
+- Each rule text that is not an official English CR record (a French FAQ's quoted 702.100, the
+  French 707 of a scraped page, a keyword page's 702.27) is anchored in the English CR version
+  its document was written for, then followed to today's number through the rules' identity
+  across versions (:mod:`kb.link.identity`): the FAQ's 702.100 Fuse is today's 702.102.
+- Citations in those documents are resolved the same way ("règle 708" of 2013 is today's 709).
+- French cards and FAQ rulings are paired with their English originals (:mod:`kb.link.pairing`).
+
+Links are derived data: every build recomputes them all from the stored records.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import date
+
+from kb.link.identity import Lineage
+from kb.link.pairing import pair_cards, pair_rulings
+from kb.model import Card, Link, Record, Rule, Ruling, Source
+from kb.rulenum import RuleNumber
+from kb.store import Store
+
+CR_FORMAT = "cr_text"
+
+
+@dataclass(frozen=True, slots=True)
+class _Version:
+    """One English CR version as the linker needs it: numbers and heading titles."""
+
+    date: str
+    numbers: frozenset[str]
+    by_title: dict[str, str]  # folded heading title -> number
+    titles: dict[str, str]  # number -> folded title
+
+
+def link_all(store: Store) -> dict[str, int]:
+    """Compute and store every link; return how many of each relation."""
+    cr_sources = [s for s in store.sources() if s.format == CR_FORMAT and s.version]
+    rules = {s.version: [r for r in store.query(kind="rule", source_id=s.id)
+                         if isinstance(r, Rule)] for s in cr_sources}
+    links: list[Link] = []
+    if rules:
+        lineage = Lineage.build(rules)
+        versions = {v: _version(v, rs) for v, rs in rules.items()}
+        links += _rule_links(store, cr_sources, versions, lineage)
+    cards = [r for r in store.query(kind="card") if isinstance(r, Card)]
+    card_pairs = pair_cards(cards)
+    links += [Link(p.left, p.right, p.relation, p.confidence, p.evidence) for p in card_pairs]
+    rulings = [r for r in store.query(kind="ruling") if isinstance(r, Ruling)]
+    links += [Link(p.left, p.right, p.relation, p.confidence, p.evidence)
+              for p in pair_rulings(rulings, card_pairs)]
+    store.replace_links(links)
+    return dict(Counter(link.relation for link in links))
+
+
+def _version(day: str, rules: list[Rule]) -> _Version:
+    titled = {r.number: _fold(r.title) for r in rules if r.title}
+    return _Version(day, frozenset(r.number for r in rules), {t: n for n, t in titled.items()},
+                    titled)
+
+
+def _fold(title: str) -> str:
+    return " ".join(title.casefold().split())
+
+
+def _rule_links(store: Store, cr_sources: list[Source], versions: dict[str, _Version],
+                lineage: Lineage) -> Iterator[Link]:
+    latest = max(versions)
+    cr_ids = {s.id for s in cr_sources}
+    for source in store.sources():
+        if source.id in cr_ids:
+            continue
+        records = list(store.query(source_id=source.id))
+        english_titles = {r.number: _fold(r.title) for r in records
+                          if isinstance(r, Rule) and r.language == "en" and r.title}
+        for record in records:
+            day = _record_date(record, source)
+            if day is None:
+                continue
+            order = sorted(versions, key=lambda v: abs((date.fromisoformat(v) - day).days))
+            if isinstance(record, Rule):
+                yield from _anchor_rule(record, english_titles.get(record.number), order,
+                                        versions, lineage, latest)
+            for citation in getattr(record, "citations", ()):
+                yield from _resolve_citation(record.id, citation.first, citation.written,
+                                             order, versions, lineage, latest)
+
+
+def _record_date(record: Record, source: Source) -> date | None:
+    """The date a record was written: its own (a ruling's), else its document's.
+    A year alone ("2024", a French page whose month is unknown) counts from its first day."""
+    raw = getattr(record, "date", None) or source.version
+    if not raw:
+        return None
+    try:
+        return date.fromisoformat(raw if len(raw) > 4 else f"{raw}-01-01")
+    except ValueError:
+        return None
+
+
+def _anchor_rule(rule: Rule, english_title: str | None, order: list[str],
+                 versions: dict[str, _Version], lineage: Lineage, latest: str) -> Iterator[Link]:
+    """Find the English rule this text is a version or translation of, nearest version first.
+
+    A heading whose English title is known (the source also gives the English text) must have
+    that title: the keyword page's 702.27 is Echo, which 2013 numbers 702.28.
+    """
+    for day in order:
+        version = versions[day]
+        number, how = rule.number, "same number"
+        if english_title is not None and version.titles.get(number) != english_title:
+            if english_title not in version.by_title:
+                continue
+            number, how = version.by_title[english_title], f"same title ({english_title})"
+        elif number not in version.numbers:
+            continue
+        confidence = 0.9 if english_title else 0.7
+        evidence = f"{how} in the rules of {day}, the version nearest the document's date"
+        yield Link(rule.id, f"cr:en:{day}:{number}", "counterpart", confidence, evidence)
+        now = lineage.current(day, number, latest)
+        if now is not None:
+            yield Link(rule.id, f"cr:en:{latest}:{now}", "current", confidence,
+                       f"{number} of {day} is {now} on {latest}")
+        return
+
+
+def _resolve_citation(record_id: str, first: str, written: str, order: list[str],
+                      versions: dict[str, _Version], lineage: Lineage,
+                      latest: str) -> Iterator[Link]:
+    if RuleNumber.try_parse(first) is None:
+        return
+    for day in order:
+        if first in versions[day].numbers:
+            now = lineage.current(day, first, latest)
+            if now is not None:
+                yield Link(record_id, f"cr:en:{latest}:{now}", "cites", 0.8,
+                           f"“{written}” means {first} of {day}, which is {now} on {latest}")
+            return

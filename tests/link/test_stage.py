@@ -1,0 +1,75 @@
+"""Links across versions and languages, through the CLI, on the session index (embedded
+corpus, CR 2013-2026, English DGM FAQ, MTGJSON DGM). Expectations come from reading the
+documents: the seeds' README-level facts are in ../shared/corpus/SOURCES.md."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from kb.cli import cli
+
+
+def run(index: Path, *args: str):
+    result = CliRunner().invoke(cli, ["--index", str(index), *args])
+    assert result.exit_code == 0, result.output
+    return result
+
+
+def texts(index: Path, number: str, *args: str) -> list[dict]:
+    (view, *_) = json.loads(run(index, "rule", number, "--json", *args).output)
+    return view["texts"]
+
+
+def test_french_faq_fuse_702_100_is_todays_702_102(cr_index):
+    linked = texts(cr_index, "702.102")
+    faq = [t for t in linked if t["id"].startswith("faq:fr:")]
+    assert [(t["number"], t["language"], t["version"]) for t in faq] == [
+        ("702.100", "fr", "2013-03-21")]
+    assert "Fusion" in faq[0]["text"] or faq[0]["title"] == "Fusion"
+    # ... and today's 702.100 (Evolve) gets no Fuse text
+    assert not [t for t in texts(cr_index, "702.100") if t["id"].startswith("faq:")]
+
+
+def test_untranslated_french_707_2_is_shown_and_flagged(cr_index):
+    result = run(cr_index, "rule", "707.2")
+    assert "untranslated" in result.output
+    linked = texts(cr_index, "707.2")
+    (french_page,) = [t for t in linked if t["id"].startswith("cr:fr:")]
+    assert french_page["language"] == "en" and french_page["untranslated"]
+    assert french_page["text"].startswith("When copying an object, the copy acquires")
+
+
+def test_keyword_page_echo_702_27_is_todays_702_30(cr_index):
+    linked = texts(cr_index, "702.30")
+    assert {(t["language"], t["number"]) for t in linked
+            if t["id"].startswith("kw:")} == {("fr", "702.27"), ("en", "702.27")}
+
+
+def test_lang_en_hides_translations(cr_index):
+    assert texts(cr_index, "707.2", "--lang", "en") == []
+
+
+def test_faq_citation_of_rule_708_is_cited_today_as_709(cr_index):
+    (view, *_) = json.loads(run(cr_index, "rule", "709", "--json").output)
+    citing = [c for c in view["cited_by"] if c["id"].startswith("faq:fr:")]
+    assert citing, "the French FAQ cites 'règle 708' (split cards), today's 709"
+    assert "708" in citing[0]["written"] and "709" in citing[0]["written"]
+
+
+def test_card_by_english_and_french_name_is_the_same(cr_index):
+    english = json.loads(run(cr_index, "card", "Aetherling", "--json").output)
+    french = json.loads(run(cr_index, "card", "Ætherlin", "--json").output)
+    assert english == french
+    assert english["name"] == "Aetherling"
+    assert {t["language"] for t in english["texts"]} == {"en", "fr"}
+    side_by_side = [p for p in english["rulings"] if p["en"] and p["fr"]]
+    assert side_by_side, "French FAQ rulings of Ætherlin paired with the English ones"
+
+
+def test_card_accents_optional_and_unknown_card(cr_index):
+    assert json.loads(run(cr_index, "card", "aetherlin", "--json").output)["name"] == "Aetherling"
+    result = CliRunner().invoke(cli, ["--index", str(cr_index), "card", "Nonexistent Card"])
+    assert result.exit_code == 1 and "no card named" in result.output

@@ -213,7 +213,8 @@ class KnowledgeBase:
 
     def _cited_by_links(self, rule_id: str) -> list[CitingRecord]:
         out = []
-        for link in self.store.links(to_id=rule_id, relation="cites"):
+        for link in (self.store.links(to_id=rule_id, relation="cites")
+                     + self.store.links(to_id=rule_id, relation="concerns")):
             record = self.store.get(link.from_id)
             if record is not None:
                 out.append(CitingRecord(record.id, kind_of(record), record_number(record),

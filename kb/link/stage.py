@@ -19,7 +19,7 @@ from datetime import date
 
 from kb.link.identity import Lineage
 from kb.link.pairing import pair_cards, pair_rulings
-from kb.model import Card, Link, Record, Rule, Ruling, Source
+from kb.model import Card, Example, GlossaryEntry, Link, Record, Rule, Ruling, Source
 from kb.rulenum import RuleNumber
 from kb.store import Store
 
@@ -46,6 +46,8 @@ def link_all(store: Store) -> dict[str, int]:
         lineage = Lineage.build(rules)
         versions = {v: _version(v, rs) for v, rs in rules.items()}
         links += _rule_links(store, cr_sources, versions, lineage)
+        latest = max(rules)
+        links += _concerns_links(store, f"cr:en:{latest}", latest)
     cards = [r for r in store.query(kind="card") if isinstance(r, Card)]
     card_pairs = pair_cards(cards)
     links += [Link(p.left, p.right, p.relation, p.confidence, p.evidence) for p in card_pairs]
@@ -54,6 +56,36 @@ def link_all(store: Store) -> dict[str, int]:
               for p in pair_rulings(rulings, card_pairs)]
     store.replace_links(links)
     return dict(Counter(link.relation for link in links))
+
+
+def _concerns_links(store: Store, source_id: str, latest: str) -> Iterator[Link]:
+    """Notes and examples about a keyword (their topic) and rulings about a mechanic, linked
+    to the rules today's glossary points to for that term: the 1998 "Echo" section and a
+    ruling about battles concern 702.30 and 310. Terms the glossary lacks link nowhere."""
+    glossary = {
+        _fold(g.term): g for g in store.query(kind="glossary", source_id=source_id)
+        if isinstance(g, GlossaryEntry)
+    }
+    for record in store.query(kind="note"):
+        yield from _concerns(record.id, getattr(record, "topic", None), glossary, latest)
+    for record in store.query(kind="example"):
+        if isinstance(record, Example) and RuleNumber.try_parse(record.rule) is None:
+            yield from _concerns(record.id, record.rule, glossary, latest)
+    for record in store.query(kind="ruling"):
+        yield from _concerns(record.id, getattr(record, "mechanic", None), glossary, latest)
+
+
+def _concerns(record_id: str, term: str | None, glossary: dict[str, GlossaryEntry],
+              latest: str) -> Iterator[Link]:
+    if not term:
+        return
+    key = _fold(term)
+    entry = glossary.get(key) or glossary.get(key.removesuffix("s"))
+    if entry is None:
+        return
+    for citation in entry.citations:
+        yield Link(record_id, f"cr:en:{latest}:{citation.first}", "concerns", 0.6,
+                   f"about “{term}”: the glossary of {latest} points to {citation.written}")
 
 
 def _version(day: str, rules: list[Rule]) -> _Version:

@@ -73,3 +73,15 @@ def test_card_accents_optional_and_unknown_card(cr_index):
     assert json.loads(run(cr_index, "card", "aetherlin", "--json").output)["name"] == "Aetherling"
     result = CliRunner().invoke(cli, ["--index", str(cr_index), "card", "Nonexistent Card"])
     assert result.exit_code == 1 and "no card named" in result.output
+
+
+def test_crystal_keep_echo_section_concerns_todays_echo_rule(cr_index):
+    (view, *_) = json.loads(run(cr_index, "rule", "702.30", "--json").output)
+    citing = {c["id"] for c in view["cited_by"]}
+    assert any(i.startswith("crystalkeep:") for i in citing), citing
+
+
+def test_battle_rulings_concern_rule_310(cr_index):
+    # Seed 004: "Damage dealt to a battle causes that many defense counters to be removed".
+    (view, *_) = json.loads(run(cr_index, "rule", "310", "--json").output)
+    assert [c for c in view["cited_by"] if c["id"].startswith("rulings:004:")]

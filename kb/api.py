@@ -83,6 +83,8 @@ class RuleView:
     # The same rule in other languages and documents (a French translation, an older
     # version's number quoted by a FAQ), linked by the rule's identity across versions.
     texts: list[LinkedText] = field(default_factory=list)
+    # The rule's number in every ingested CR version where it has a counterpart.
+    versions: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -192,9 +194,24 @@ class KnowledgeBase:
                               if _cites(rng, parsed) and not cr.id.startswith(r.id + "/")
                               and cr.id != r.id] + self._cited_by_links(r.id),
                     texts=[] if lang == "en" else self._linked_texts(r.id, lang),
+                    versions=self._trace(r.id),
                 )
             )
         return views
+
+    def _trace(self, rule_id: str) -> dict[str, str]:
+        """Follow ``next-version`` links both ways: version -> number of this rule."""
+        found: dict[str, str] = {}
+        for direction in ("to_id", "from_id"):
+            at = rule_id
+            while True:
+                version, number = at.split(":")[2:4]
+                found[version] = number
+                step = self.store.links(**{direction: at}, relation="next-version")
+                if not step:
+                    break
+                at = step[0].from_id if direction == "to_id" else step[0].to_id
+        return dict(sorted(found.items()))
 
     def _linked_texts(self, rule_id: str, lang: str) -> list[LinkedText]:
         out, seen = [], set()

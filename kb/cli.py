@@ -184,6 +184,8 @@ def rule_cmd(ctx: click.Context, number: str, version: str, lang: str, as_json: 
             click.echo(example)
         if v.cites:
             click.echo(f"Cites: {', '.join(v.cites)}")
+        if len(set(v.versions.values())) > 1:
+            click.echo("Numbered: " + ", ".join(f"{n} ({d})" for d, n in v.versions.items()))
         for t in v.texts:
             flags = "".join(f", {flag}" for flag, on in (("untranslated", t.untranslated),
                                                           ("number inferred", t.inferred)) if on)

@@ -64,10 +64,12 @@ class Citation:
 class Link:
     """A derived relation between two records, with the evidence that produced it.
 
-    Relations: ``current`` (a rule text of some version or language -> the rule it is today),
+    Relations: ``next-version`` (an English CR rule -> its counterpart in the next version),
+    ``current`` (a rule text of some version or language -> the rule it is today),
     ``counterpart`` (a rule -> the English rule of the version its document was written for),
     ``cites`` (a record -> today's rule its citation resolves to), ``same-card``,
-    ``same-ruling`` (a French record -> its English original).
+    ``same-ruling`` (a French record -> its English original), ``concerns`` (a note or ruling
+    about a keyword or mechanic -> the rule today's glossary points to for it).
     """
 
     from_id: str

@@ -44,6 +44,11 @@ def link_all(store: Store) -> dict[str, int]:
     links: list[Link] = []
     if rules:
         lineage = Lineage.build(rules)
+        links += [
+            Link(f"cr:en:{m.old_version}:{m.old_number}", f"cr:en:{m.new_version}:{m.new_number}",
+                 "next-version", m.confidence, m.how)
+            for diff in lineage.diffs.values() for m in diff.matches
+        ]
         versions = {v: _version(v, rs) for v, rs in rules.items()}
         links += _rule_links(store, cr_sources, versions, lineage)
         latest = max(rules)

@@ -85,3 +85,13 @@ def test_battle_rulings_concern_rule_310(cr_index):
     # Seed 004: "Damage dealt to a battle causes that many defense counters to be removed".
     (view, *_) = json.loads(run(cr_index, "rule", "310", "--json").output)
     assert [c for c in view["cited_by"] if c["id"].startswith("rulings:004:")]
+
+
+def test_a_rule_knows_its_numbers_in_every_version(cr_index):
+    # Read off the files: Fuse is 702.100 in 2013 and 702.102 since (2023, 2025, 2026).
+    (view, *_) = json.loads(run(cr_index, "rule", "702.102", "--json").output)
+    assert view["versions"] == {"2013-05-01": "702.100", "2023-04-14": "702.102",
+                                "2025-02-07": "702.102", "2026-04-17": "702.102"}
+    (old, *_) = json.loads(run(cr_index, "rule", "702.100", "--version", "2013-05-01",
+                               "--json").output)
+    assert old["versions"]["2026-04-17"] == "702.102"

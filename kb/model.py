@@ -197,6 +197,7 @@ class Ruling:
     mechanic: str | None = None
     source_name: str | None = None  # e.g. "wotc"
     citations: tuple[Citation, ...] = ()
+    card_inferred: bool = False  # the card is not named in the text but inferred from the page
 
 
 @dataclass(frozen=True, slots=True)

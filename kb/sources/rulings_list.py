@@ -17,8 +17,9 @@ printed are the English originals: the language of each ruling is decided from i
 The page does not name the card a ruling is about, except where the ruling itself names it
 ("Awaken the Maelstrom has two targets ..."): ``card`` is set from a Title Case name in the
 text, ``mechanic`` from the rules vocabulary the ruling uses (:data:`MECHANICS`, first match
-wins, so a ruling about copying a Siege is about battles). A header with no text after it is
-kept as a Fragment.
+wins, so a ruling about copying a Siege is about battles); the other rulings' card is then
+inferred from those two (:func:`infer_cards`, flagged ``card_inferred``). A header with no
+text after it is kept as a Fragment.
 """
 
 from __future__ import annotations
@@ -113,9 +114,36 @@ def parse(text: str, file: str) -> ParseResult:
             replace(r, language=language) if isinstance(r, Ruling) and r.language == "und" else r
             for r in records
         ]
+    records = infer_cards(records)
     return ParseResult(
         FORMAT, language, max(dates) if dates else None, tuple(records), source_id=source_id
     )
+
+
+def infer_cards(records: list[Record]) -> list[Record]:
+    """Give every unnamed ruling the card it is about, from the rulings that name one.
+
+    A named card claims the mechanic of the ruling that names it (Awaken the Maelstrom's
+    ruling is about copies, so every copy ruling is about it). A named card whose ruling has no
+    mechanic (Invasion of Alara's) takes every mechanic no other card claimed, and the rulings
+    with none. With no named card, or two cards claiming one mechanic, nothing is inferred.
+    """
+    named = [r for r in records if isinstance(r, Ruling) and r.card]
+    claims: dict[str | None, set[str]] = {}
+    for ruling in named:
+        claims.setdefault(ruling.mechanic, set()).add(ruling.card or "")
+    if not named or any(len(cards) > 1 for cards in claims.values()):
+        return records
+    owner = {mechanic: next(iter(cards)) for mechanic, cards in claims.items()}
+    fallback = owner.get(None)
+    out: list[Record] = []
+    for r in records:
+        if isinstance(r, Ruling) and not r.card:
+            card = owner.get(r.mechanic, fallback)
+            if card:
+                r = replace(r, card=card, card_inferred=True)
+        out.append(r)
+    return out
 
 
 @dataclass

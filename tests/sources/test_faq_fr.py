@@ -11,7 +11,7 @@ import pytest
 from kb.model import Card, Fragment, Note, Passage, Rule, Ruling, kind_of
 from kb.sources import cr_text, faq_fr
 from kb.text.decode import decode
-from tests.records import card, of, rulings
+from tests.records import card, of, rulings, strings
 
 REPO = Path(__file__).resolve().parents[2]
 SEED = REPO / "corpus" / "001_f4c4515b1d59e611.txt"
@@ -230,15 +230,6 @@ def test_quoted_rules(result) -> None:
 # -- nothing is lost ---------------------------------------------------------------------------
 
 
-def strings(record) -> list[str]:
-    out = [getattr(record, f, None) for f in ("text", "topic", "name", "card_text")]
-    for face in getattr(record, "faces", ()):
-        out += [face.name, face.mana_cost, face.type_line, face.text]
-        if face.power is not None:
-            out.append(f"{face.power}/{face.toughness}")
-    if isinstance(record, Rule):
-        out += [f"{record.number} {record.text}", f"{record.number}. {record.text}"]
-    return [s for s in out if s]
 
 
 def test_conservation(text: str, result) -> None:

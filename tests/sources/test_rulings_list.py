@@ -77,7 +77,7 @@ def test_rulings(page: ParseResult) -> None:
 
 
 def test_cards_named(page: ParseResult) -> None:
-    named = {r.ordinal: r.card for r in rulings(page) if r.card}
+    named = {r.ordinal: r.card for r in rulings(page) if r.card and not r.card_inferred}
     assert named == {12: "Awaken the Maelstrom", 14: "Invasion of Alara"}
 
 
@@ -165,3 +165,18 @@ def test_undecidable_ruling_takes_the_page_language() -> None:
     text = f"{HEADER}\nA battle can be attacked by all players.\n{HEADER}\nX = 0.\n"
     first, second = rulings(rulings_list.parse(text, "x.txt"))
     assert first.language == second.language == "en"
+
+
+def test_unnamed_rulings_get_their_card_inferred(page: ParseResult) -> None:
+    # Read from seed 004: the copy rulings (1, 8, 10, 17, 19) are about token copies, which
+    # Awaken the Maelstrom makes (ruling 12 names it); the battle/Siege rulings, the two about
+    # casting without paying the mana cost and ruling 11 (exiling nonland cards with mana
+    # value 4 or less, as ruling 14 says of Invasion of Alara) are about Invasion of Alara.
+    cards = {r.ordinal: (r.card, r.card_inferred) for r in rulings(page)}
+    assert {n for n, (c, _) in cards.items() if c == "Awaken the Maelstrom"} == {
+        1, 8, 10, 12, 17, 19}
+    assert cards[12] == ("Awaken the Maelstrom", False)
+    assert cards[14] == ("Invasion of Alara", False)
+    assert cards[11] == ("Invasion of Alara", True)
+    assert cards[24] == ("Invasion of Alara", True)
+    assert all(c for c, _ in cards.values())

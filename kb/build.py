@@ -23,7 +23,8 @@ import kb
 from kb.corpus import CorpusFile, Unreadable, discover, read_bytes
 from kb.indexdir import STORE_FILE, IndexDir
 from kb.link.stage import link_all
-from kb.model import Fragment, Loc, ParseResult, Source
+from kb.model import Loc, ParseResult, Source
+from kb.sources.ids import UniqueIds
 from kb.sources.registry import parser_for
 from kb.store import SCHEMA_VERSION, StaleStoreError, Store
 from kb.text.decode import BinaryContentError, decode
@@ -198,8 +199,9 @@ def _parse(text: str, file: str, report: BuildReport) -> ParseResult:
         except Exception as exc:  # a parser bug must not lose the document or stop the build
             reason = f"{parser.FORMAT} parser failed: {type(exc).__name__}: {exc}"
             report.problems.append(Problem(file, reason))
-    fragment = Fragment(f"file:{file}:unparsed/L1", text, reason, Loc(file, 1))
-    return ParseResult("unknown", None, None, (fragment,), source_id=f"file:{file}")
+    source_id = f"file:{file}"
+    fragment = UniqueIds().unparsed(source_id, Loc(file, 1), text, reason)
+    return ParseResult("unknown", None, None, (fragment,), source_id=source_id)
 
 
 def _os_reason(exc: BaseException) -> str:

@@ -221,11 +221,6 @@ class Store:
             " ORDER BY relation, from_id, to_id", args)
         return [Link(*row) for row in cur]
 
-    def source_of(self, record_id: str) -> Source | None:
-        row = self.conn.execute("SELECT source_id FROM records WHERE id=?",
-                                (record_id,)).fetchone()
-        return next((s for s in self.sources() if row and s.id == row[0]), None)
-
     # -- reading ---------------------------------------------------------------------------
 
     def meta(self, key: str) -> str | None:

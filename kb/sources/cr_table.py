@@ -118,9 +118,7 @@ class _Parser:
 
 
     def fragment(self, index: int, text: str, reason: str) -> Fragment:
-        return Fragment(
-            self.unique(f"{SOURCE_ID}:unparsed/L{index + 1}"), text, reason, self.loc(index)
-        )
+        return self.unique.unparsed(SOURCE_ID, self.loc(index), text, reason)
 
     def run(self) -> Iterator[Record]:
         paragraphs: list[_Paragraph] = []

@@ -102,12 +102,7 @@ class _Parser:
 
 
     def fragment(self, index: int, reason: str) -> Fragment:
-        return Fragment(
-            self.unique(f"{self.source_id}:unparsed/L{index + 1}"),
-            self.lines[index],
-            reason,
-            self.loc(index),
-        )
+        return self.unique.unparsed(self.source_id, self.loc(index), self.lines[index], reason)
 
     # -- document layout -------------------------------------------------------------------
 

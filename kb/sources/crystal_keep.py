@@ -119,8 +119,8 @@ class _Parser:
         return Loc(self.file, index + 1)
 
     def fragment(self, index: int, reason: str, text: str | None = None) -> Fragment:
-        rid = self.unique(f"{self.source_id}:unparsed/L{index + 1}")
-        return Fragment(rid, text or self.lines[index].strip(), reason, self.loc(index))
+        return self.unique.unparsed(self.source_id, self.loc(index),
+                                    text or self.lines[index].strip(), reason)
 
     def next_ordinal(self, key: str) -> int:
         self.counts[key] = self.counts.get(key, 0) + 1

@@ -148,9 +148,7 @@ class FaqBuilder:
         return Loc(self.file, index + 1)
 
     def fragment(self, index: int, text: str, reason: str) -> Fragment:
-        return Fragment(
-            self.unique(f"{self.source_id}:unparsed/L{index + 1}"), text, reason, self.loc(index)
-        )
+        return self.unique.unparsed(self.source_id, self.loc(index), text, reason)
 
     def passage(self, index: int, role: str, text: str) -> Passage:
         pid = self.unique(f"{self.source_id}:{role}")

@@ -164,12 +164,11 @@ def _document(text: str) -> lxml.html.HtmlElement | None:
 
 def _whole_page(text: str, file: str, source_id: str) -> Iterator[Fragment]:
     """A page without its main content: every non-blank line kept as a fragment."""
+    unique = UniqueIds()
     for i, line in enumerate(text.split("\n")):
         if line.strip():
-            yield Fragment(
-                f"{source_id}:unparsed/L{i + 1}", line, "page without a main-content block",
-                Loc(file, i + 1),
-            )
+            yield unique.unparsed(source_id, Loc(file, i + 1), line,
+                                  "page without a main-content block")
 
 
 def _effective_date(text: str) -> str | None:
@@ -203,9 +202,7 @@ class _Page:
 
 
     def fragment(self, el: etree._Element, text: str, reason: str) -> Fragment:
-        line = el.sourceline or 1
-        return Fragment(self.unique(f"{self.source_id}:unparsed/L{line}"), text, reason,
-                        self.loc(el))
+        return self.unique.unparsed(self.source_id, self.loc(el), text, reason)
 
     def run(self, main: etree._Element, root: etree._Element, page: str) -> Iterator[Record]:
         if page == "glossario":

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from kb.model import Fragment, Loc
+
 
 @dataclass
 class UniqueIds:
@@ -23,6 +25,10 @@ class UniqueIds:
             candidate = f"{rid}~{n}"
         self.seen.add(candidate)
         return candidate
+
+    def unparsed(self, prefix: str, loc: Loc, text: str, reason: str) -> Fragment:
+        """A fragment of text the parser could not place, id ``<prefix>:unparsed/L<line>``."""
+        return Fragment(self(f"{prefix}:unparsed/L{loc.line}"), text, reason, loc)
 
 
 def slug(text: str) -> str:

@@ -144,8 +144,8 @@ class _Parser:
 
 
     def fragment(self, index: int, reason: str) -> Fragment:
-        rid = self.unique(f"{self.source_id}:unparsed/L{index + 1}")
-        return Fragment(rid, self.lines[index], reason, Loc(self.file, index + 1))
+        return self.unique.unparsed(self.source_id, Loc(self.file, index + 1), self.lines[index],
+                                    reason)
 
     def run(self) -> Iterator[Record]:
         language: str | None = None  # set by a quotation marker

@@ -214,8 +214,7 @@ class _Builder:
 
     def fragment(self, scanned: ScannedCard, reason: str) -> Fragment:
         text = json.dumps(scanned.obj, ensure_ascii=False)
-        return Fragment(self.unique(f"{SOURCE_ID}:unparsed/L{self.loc(scanned.offset).line}"),
-                        text, reason, self.loc(scanned.offset))
+        return self.unique.unparsed(SOURCE_ID, self.loc(scanned.offset), text, reason)
 
     def damaged(
         self, end: int, error: json.JSONDecodeError | None, stopped: str | None
@@ -223,11 +222,9 @@ class _Builder:
         what = f"{error.msg} (line {error.lineno}, column {error.colno})" if error else stopped
         rest = self.text[end:]
         offset = end + len(rest) - len(rest.lstrip(" \t\n\r,"))
-        return Fragment(
-            self.unique(f"{SOURCE_ID}:unparsed/L{self.loc(offset).line}"),
-            self.text[offset:].rstrip(),
+        return self.unique.unparsed(
+            SOURCE_ID, self.loc(offset), self.text[offset:].rstrip(),
             f"{self.file} is not valid JSON ({what}); the cards before this point were read",
-            self.loc(offset),
         )
 
     def card(self, printing: list[ScannedCard]) -> Iterator[Record]:

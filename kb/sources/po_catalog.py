@@ -253,8 +253,7 @@ class _Parser:
         return self.language if entry.translated else "en"
 
     def fragment(self, line: int, text: str, reason: str) -> Fragment:
-        return Fragment(self.unique(f"{self.source_id}:unparsed/L{line}"), text, reason,
-                        self.loc(line))
+        return self.unique.unparsed(self.source_id, self.loc(line), text, reason)
 
     # -- regions ---------------------------------------------------------------------------
 

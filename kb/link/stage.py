@@ -107,6 +107,7 @@ def _rule_links(store: Store, cr_sources: list[Source], versions: dict[str, _Ver
                 lineage: Lineage) -> Iterator[Link]:
     latest = max(versions)
     cr_ids = {s.id for s in cr_sources}
+    orders: dict[date, list[str]] = {}  # most records of a source share their date
     for source in store.sources():
         if source.id in cr_ids:
             continue
@@ -117,7 +118,10 @@ def _rule_links(store: Store, cr_sources: list[Source], versions: dict[str, _Ver
             day = _record_date(record, source)
             if day is None:
                 continue
-            order = sorted(versions, key=lambda v: abs((date.fromisoformat(v) - day).days))
+            if day not in orders:
+                orders[day] = sorted(versions,
+                                     key=lambda v: abs((date.fromisoformat(v) - day).days))
+            order = orders[day]
             if isinstance(record, Rule):
                 yield from _anchor_rule(record, english_titles.get(record.number), order,
                                         versions, lineage, latest)

@@ -7,52 +7,37 @@ Domain errors are :class:`KbError` subclasses, which the CLI turns into a messag
 from __future__ import annotations
 
 import bisect
-import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import kb
-from kb.build import BuildReport, Progress, build
 from kb.codec import to_dict
 from kb.corpus import embedded_corpus
+from kb.errors import KbError, NoIndexError, NoSuchRuleError
 from kb.indexdir import IndexDir
 from kb.link.pairing import fold
 from kb.model import Card, Example, Record, Rule, Ruling, kind_of
+from kb.paths import default_index_root
 from kb.rulenum import RuleNumber, RuleNumberError, RuleRange
 from kb.store import StaleStoreError, Store, record_number, record_text
 
+if TYPE_CHECKING:
+    from kb.build import BuildReport, Progress
 
-class KbError(Exception):
-    """A domain error: shown to the user as a one-line message, exit status 1."""
-
-
-class NoIndexError(KbError):
-    pass
-
-
-class NoSuchRuleError(KbError):
-    pass
-
-
-def default_index_root() -> Path:
-    """``$KB_INDEX``; else the ``indexes/`` of the kb checkout we run in or from; else
-    ``$XDG_DATA_HOME/kb/indexes`` (an installed kb run from anywhere)."""
-    if env := os.environ.get("KB_INDEX"):
-        return Path(env)
-    for checkout in (Path.cwd(), Path(kb.__file__).resolve().parent.parent):
-        if (checkout / "pyproject.toml").is_file() and (checkout / "indexes").is_dir():
-            return checkout / "indexes"
-    data_home = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(data_home) / "kb" / "indexes"
+__all__ = [
+    "KbError", "KnowledgeBase", "NoIndexError", "NoSuchRuleError", "build_index",
+    "default_index_root",
+]
 
 
 def build_index(
     index_root: Path, corpus_dirs: list[Path], *, embedded: bool = True,
     progress: Progress | None = None,
 ) -> BuildReport:
+    from kb.build import build  # the parsers load only for a build, not for every lookup
+
     folders = ([embedded_corpus()] if embedded else []) + list(corpus_dirs)
     return build(index_root, folders, progress)
 

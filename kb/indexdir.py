@@ -25,10 +25,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from kb.errors import KbError
+
 STORE_FILE = "kb.sqlite"
 
 
-class BuildLockedError(RuntimeError):
+class BuildLockedError(KbError):
     """Another build holds the lock on this index folder."""
 
 

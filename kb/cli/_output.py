@@ -1,0 +1,65 @@
+"""What every command shares: the ``--json`` option, JSON and table output, the progress bar,
+and opening the index named by the group's ``--index``."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import click
+
+if TYPE_CHECKING:
+    from kb.api import KnowledgeBase
+
+F = TypeVar("F", bound=Callable[..., Any])
+T = TypeVar("T")
+
+
+def json_option(func: F) -> F:
+    """The shared output option: ``--json`` prints machine-readable JSON on stdout."""
+    return click.option("--json", "as_json", is_flag=True,
+                        help="Print JSON for scripts instead of text.")(func)
+
+
+def emit_json(data: Any) -> None:
+    click.echo(json.dumps(data, ensure_ascii=False, indent=2, default=_jsonable))
+
+
+def _jsonable(value: Any) -> Any:
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return dataclasses.asdict(value)
+    if isinstance(value, Path):
+        return str(value)
+    raise TypeError(f"not JSON serializable: {type(value).__name__}")
+
+
+def index_root(ctx: click.Context) -> Path:
+    """The index folder chosen by ``kb --index`` (or its default)."""
+    return ctx.find_root().obj["index"]
+
+
+def open_kb(ctx: click.Context) -> KnowledgeBase:
+    from kb.api import KnowledgeBase
+
+    return KnowledgeBase(index_root(ctx))
+
+
+def progress_bar(items: list[T], label: str = "Building") -> Iterator[T]:
+    """A progress bar on stderr when it is a terminal; silence in scripts and CI logs."""
+    if not sys.stderr.isatty():
+        yield from items
+        return
+    with click.progressbar(items, label=label, file=sys.stderr,
+                           item_show_func=lambda i: getattr(i, "display", None)) as bar:
+        yield from bar
+
+
+def table(rows: list[tuple[str, ...]]) -> None:
+    """Left-aligned columns, the first row being the header."""
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    for r in rows:
+        click.echo("  ".join(cell.ljust(w) for cell, w in zip(r, widths, strict=True)).rstrip())

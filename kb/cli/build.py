@@ -1,0 +1,61 @@
+"""``kb build``: parse the corpus into a new index, published atomically."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from kb import api
+from kb.build import BuildReport
+from kb.cli._output import emit_json, index_root, json_option, progress_bar, table
+
+
+@click.command("build")
+@click.option("--corpus", "corpus_dirs", multiple=True,
+              type=click.Path(file_okay=False, path_type=Path),
+              help="A folder of documents to ingest besides the embedded corpus (repeatable).")
+@click.option("--no-embedded", is_flag=True, help="Leave out the embedded corpus.")
+@json_option
+@click.pass_context
+def command(ctx: click.Context, corpus_dirs: tuple[Path, ...], no_embedded: bool,
+            as_json: bool) -> None:
+    """Parse the corpus into a new index, published atomically when complete."""
+    report = api.build_index(index_root(ctx), list(corpus_dirs), embedded=not no_embedded,
+                             progress=progress_bar)
+    if as_json:
+        emit_json({
+            "index": report.index, "seconds": round(report.seconds, 3),
+            "versions": report.versions, "totals": report.totals,
+            "unparsed": report.unparsed, "links": report.links, "sources": report.sources,
+            "problems": report.problems,
+        })
+    else:
+        _print_build(report)
+
+
+def _print_build(report: BuildReport) -> None:
+    parsed = sum(not s.reused for s in report.sources)
+    click.echo(f"Built {report.index} in {report.seconds:.1f} s: {len(report.sources)} sources "
+               f"({parsed} parsed, {len(report.sources) - parsed} unchanged)")
+    if report.versions:
+        click.echo(f"Rules versions: {', '.join(report.versions)}")
+    rows = [("source", "format", "lang", "version", "records", "inferred", "untranslated",
+             "duplicates", "unparsed")]
+    for s in report.sources:
+        records = sum(n for k, n in s.counts.items() if k != "fragment")
+        rows.append((s.file, s.format, s.language or "-", s.version or "-", str(records),
+                     *(str(s.flags.get(k, 0)) for k in ("inferred", "untranslated", "duplicates")),
+                     str(s.counts.get("fragment", 0))))
+    table(rows)
+    click.echo("Records: " + ", ".join(f"{k} {n}" for k, n in report.totals.items()))
+    if report.links:
+        click.echo("Links: " + ", ".join(f"{k} {n}" for k, n in sorted(report.links.items())))
+    not_understood = [s.file for s in report.sources if s.format == "unknown"]
+    if not_understood:
+        click.echo(f"Not yet understood (kept whole as unparsed): {', '.join(not_understood)}")
+    click.echo(f"Unparsed fragments: {report.unparsed} (list them: kb export --kind fragment)")
+    if any(s.flags.get("duplicates") for s in report.sources):
+        click.echo("Duplicates: records already ingested from an earlier source, kept once")
+    for p in report.problems:
+        click.echo(f"problem: {p.file}: {p.reason}", err=True)

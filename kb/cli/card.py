@@ -1,0 +1,43 @@
+"""``kb card``: one card in both languages with its rulings side by side."""
+
+from __future__ import annotations
+
+import click
+
+from kb.cli._output import emit_json, json_option, open_kb
+
+
+@click.command("card")
+@click.argument("name")
+@json_option
+@click.pass_context
+def command(ctx: click.Context, name: str, as_json: bool) -> None:
+    """Show card NAME (English or French, accents optional) in both languages, with its
+    rulings side by side and the rules they cite."""
+    with open_kb(ctx) as kb:
+        view = kb.card(name)
+    if as_json:
+        emit_json(view)
+        return
+    click.echo(view.name)
+    for t in view.texts:
+        click.echo(f"\n[{t.language}] {t.name}  ({t.source['file']}:{t.source['line']})")
+        for face in t.faces:
+            line = " ".join(filter(None, [face.get("mana_cost"), face.get("type_line")]))
+            if len(t.faces) > 1 or face.get("name") != t.name:
+                click.echo(f"  {face.get('name')}")
+            if line:
+                click.echo(f"  {line}")
+            if face.get("text"):
+                click.echo("  " + face["text"].replace("\n", "\n  "))
+        if t.card_text:
+            click.echo(f"  {t.card_text}")
+    if view.rulings:
+        click.echo("\nRulings:")
+    for pair in view.rulings:
+        for side in (pair.en, pair.fr):
+            if side is not None:
+                click.echo(f"  [{side.language}, {side.date or '-'}] {side.text}")
+        click.echo()
+    if view.rules:
+        click.echo(f"Rules cited: {', '.join(view.rules)}")

@@ -1,0 +1,17 @@
+"""Domain errors: what the user did or what the index lacks, shown as one line and exit 1.
+
+They live apart from :mod:`kb.api` so that a command importing only what it needs (the search
+path must start fast) can still raise and catch them.
+"""
+
+
+class KbError(Exception):
+    """A domain error: shown to the user as a one-line message, exit status 1."""
+
+
+class NoIndexError(KbError):
+    """No index has been built yet, or it was built by another schema version."""
+
+
+class NoSuchRuleError(KbError):
+    """The rule number exists in no ingested version; the message names the nearest ones."""

@@ -16,6 +16,9 @@ import kb
 
 # Files that describe a corpus rather than belong to it.
 DOCUMENTATION_FILES = frozenset({"MANIFEST.toml", "README.md", "SOURCES.md", "__init__.py"})
+# Folders of a corpus that hold kb's own data about the documents, not documents: the
+# scenarios that replay the worked examples (``kb check``).
+DATA_FOLDERS = frozenset({"scenarios"})
 
 
 def embedded_corpus() -> Path:
@@ -55,7 +58,8 @@ def discover(folders: list[Path]) -> Iterator[CorpusFile | Unreadable]:
 
 def _walk(folder: Path) -> Iterator[Path]:
     for dirpath, dirnames, filenames in os.walk(folder, followlinks=False):
-        dirnames[:] = [d for d in dirnames if not d.startswith((".", "__"))]
+        dirnames[:] = [d for d in dirnames
+                       if not d.startswith((".", "__")) and d not in DATA_FOLDERS]
         for name in filenames:
             yield Path(dirpath) / name
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from kb.codec import to_dict
 from kb.corpus import embedded_corpus
 from kb.errors import KbError, NoIndexError, NoSuchRuleError
-from kb.indexdir import IndexDir
+from kb.indexdir import STORE_FILE, IndexDir
 from kb.link.pairing import fold
 from kb.model import Card, Example, Record, Rule, Ruling, kind_of
 from kb.paths import default_index_root
@@ -101,11 +101,13 @@ class KnowledgeBase:
 
     def __init__(self, index_root: Path | None = None) -> None:
         self.index_root = index_root or default_index_root()
-        path = IndexDir(self.index_root).current_store()
-        if path is None:
+        # One generation for the whole session: a build publishing meanwhile is not mixed in.
+        generation = IndexDir(self.index_root).current()
+        if generation is None or not (generation / STORE_FILE).exists():
             raise NoIndexError(f"no index in {self.index_root}: run 'kb build' first")
+        self.generation = generation
         try:
-            self.store = Store.open(path)
+            self.store = Store.open(generation / STORE_FILE)
         except StaleStoreError as exc:
             raise NoIndexError(f"{exc}: run 'kb build' to rebuild it") from exc
 

@@ -21,8 +21,11 @@ from typing import TypeVar
 
 import kb
 from kb.corpus import CorpusFile, Unreadable, discover, read_bytes
+from kb.index import IndexReport, index_stamp, write_index
 from kb.indexdir import STORE_FILE, IndexDir
+from kb.link.pairing import fold
 from kb.link.stage import link_all
+from kb.link.terms import derive_terms
 from kb.model import Loc, ParseResult, Source
 from kb.sources.ids import UniqueIds
 from kb.sources.registry import parser_for
@@ -58,6 +61,8 @@ class BuildReport:
     problems: list[Problem] = field(default_factory=list)
     seconds: float = 0.0
     links: dict[str, int] = field(default_factory=dict)
+    terms: int = 0  # pairs in the bilingual term table
+    search: IndexReport | None = None
 
     @property
     def totals(self) -> dict[str, int]:
@@ -105,9 +110,15 @@ def build(index_root: Path, folders: list[Path], progress: Progress | None = Non
                 continue
             _ingest(item, store, previous, report)
         report.links = link_all(store)
+        links = [*store.links(relation="counterpart"), *store.links(relation="same-card"),
+                 *store.links(relation="same-ruling")]
+        report.terms = store.replace_terms(derive_terms(store, links), fold)
         store.set_meta("parser_stamp", stamp)
         store.set_meta("built_at", time.strftime("%Y-%m-%dT%H:%M:%S%z"))
         store.commit()
+        unchanged = {s.source_id for s in report.sources if s.reused}
+        report.search = write_index(staging, store, index_stamp(stamp), index.current(),
+                                    unchanged)
         store.close()
         index.publish(staging)
     report.seconds = time.perf_counter() - started

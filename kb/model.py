@@ -80,6 +80,24 @@ class Link:
 
 
 @dataclass(frozen=True, slots=True)
+class TermPair:
+    """A French term and its English equivalent, derived from the data, never typed by hand.
+
+    ``kind``: ``rule-title`` (the French and English titles of one rule), ``section-title``
+    (a French contents entry and the English section of the same number), ``keyword`` (the
+    keyword lines of the two printings of a card), ``card-name`` (a French card paired with its
+    English original). ``count`` is how many pairs of records agree; ``evidence`` names some of
+    them ("fr-id = en-id").
+    """
+
+    french: str
+    english: str
+    kind: str
+    count: int
+    evidence: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Rule:
     """A numbered paragraph of a rules document: a section ("7"), a heading rule ("702",
     "702.19" with a title) or a rule or subrule with text ("702.19b")."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict
 from pathlib import Path
 
@@ -23,12 +23,13 @@ from kb.model import (
     Link,
     Record,
     Source,
+    TermPair,
     TocEntry,
     kind_of,
 )
 from kb.rulenum import RuleNumber, RuleRange
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 _SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -58,6 +59,12 @@ CREATE TABLE links (
 );
 CREATE INDEX links_from ON links(from_id, relation);
 CREATE INDEX links_to ON links(to_id, relation);
+CREATE TABLE terms (
+    french TEXT NOT NULL, english TEXT NOT NULL, kind TEXT NOT NULL, count INTEGER NOT NULL,
+    evidence TEXT NOT NULL, french_key TEXT NOT NULL, english_key TEXT NOT NULL
+);
+CREATE INDEX terms_french ON terms(french_key);
+CREATE INDEX terms_english ON terms(english_key);
 """
 
 
@@ -208,6 +215,29 @@ class Store:
         self.conn.executemany("INSERT INTO links VALUES (?,?,?,?,?)", rows)
         return len(rows)
 
+    def replace_terms(self, terms: Iterable[TermPair], key: Callable[[str], str]) -> int:
+        """Replace the term table; ``key`` makes the lookup key of a term (folded)."""
+        self.conn.execute("DELETE FROM terms")
+        rows = [(t.french, t.english, t.kind, t.count, json.dumps(t.evidence, ensure_ascii=False),
+                 key(t.french), key(t.english)) for t in terms]
+        self.conn.executemany("INSERT INTO terms VALUES (?,?,?,?,?,?,?)", rows)
+        return len(rows)
+
+    def terms(self, key: str | None = None, *, prefix: bool = False) -> list[TermPair]:
+        """Term pairs whose French or English key is ``key`` (or starts with it); all without
+        a key. Most attested first."""
+        sql = "SELECT french, english, kind, count, evidence FROM terms"
+        args: tuple[str, ...] = ()
+        if key is not None:
+            if prefix:
+                sql += " WHERE french_key GLOB ? OR english_key GLOB ?"
+                args = (_glob_prefix(key),) * 2
+            else:
+                sql += " WHERE french_key = ? OR english_key = ?"
+                args = (key, key)
+        cur = self.conn.execute(sql + " ORDER BY count DESC, kind, english, french", args)
+        return [TermPair(f, e, k, c, tuple(json.loads(ev))) for f, e, k, c, ev in cur]
+
     def links(self, *, from_id: str | None = None, to_id: str | None = None,
               relation: str | None = None) -> list[Link]:
         clauses, args = [], []
@@ -337,6 +367,11 @@ def _descendant_globs(number: RuleNumber) -> tuple[str, str]:
     if number.depth == 1:
         return f"{n}.*", f"{n}.*"
     return f"{n}[a-z]", f"{n}[a-z][a-z]"
+
+
+def _glob_prefix(text: str) -> str:
+    """A GLOB pattern matching strings that start with ``text`` taken literally."""
+    return "".join(f"[{c}]" if c in "*?[]" else c for c in text) + "*"
 
 
 def _citation_row(c: Citation) -> tuple[str, str, str, str, int | None, int | None]:

@@ -114,6 +114,7 @@ def _rule_links(store: Store, cr_sources: list[Source], versions: dict[str, _Ver
         records = list(store.query(source_id=source.id))
         english_titles = {r.number: _fold(r.title) for r in records
                           if isinstance(r, Rule) and r.language == "en" and r.title}
+        anchors: dict[tuple[str, str], tuple[str, str]] = {}  # (language, number) -> (day, no.)
         for record in records:
             day = _record_date(record, source)
             if day is None:
@@ -123,8 +124,12 @@ def _rule_links(store: Store, cr_sources: list[Source], versions: dict[str, _Ver
                                      key=lambda v: abs((date.fromisoformat(v) - day).days))
             order = orders[day]
             if isinstance(record, Rule):
-                yield from _anchor_rule(record, english_titles.get(record.number), order,
-                                        versions, lineage, latest)
+                for link in _anchor_rule(record, english_titles.get(record.number), order,
+                                         versions, lineage, latest, anchors):
+                    if link.relation == "counterpart":
+                        day, number = link.to_id.split(":")[2:4]
+                        anchors[(record.language, record.number)] = (day, number)
+                    yield link
             for citation in getattr(record, "citations", ()):
                 yield from _resolve_citation(record.id, citation.first, citation.written,
                                              order, versions, lineage, latest)
@@ -143,16 +148,26 @@ def _record_date(record: Record, source: Source) -> date | None:
 
 
 def _anchor_rule(rule: Rule, english_title: str | None, order: list[str],
-                 versions: dict[str, _Version], lineage: Lineage, latest: str) -> Iterator[Link]:
+                 versions: dict[str, _Version], lineage: Lineage, latest: str,
+                 anchors: dict[tuple[str, str], tuple[str, str]]) -> Iterator[Link]:
     """Find the English rule this text is a version or translation of, nearest version first.
 
     A heading whose English title is known (the source also gives the English text) must have
-    that title: the keyword page's 702.27 is Echo, which 2013 numbers 702.28.
+    that title: the keyword page's 702.27 is Echo, which 2013 numbers 702.28. A rule under a
+    heading anchored at another number goes with it (the page's 702.27a is 2006's 502.19a),
+    never to the rule that has its own number in some other version.
     """
+    moved = _under_moved_heading(rule, versions, anchors)
+    if moved is not None:
+        order = [moved[0]]
     for day in order:
         version = versions[day]
         number, how = rule.number, "same number"
-        if english_title is not None and version.titles.get(number) != english_title:
+        if moved is not None:
+            number, how = moved[1], f"under its heading's counterpart {moved[2]}"
+            if number not in version.numbers:
+                return
+        elif english_title is not None and version.titles.get(number) != english_title:
             if english_title not in version.by_title:
                 continue
             number, how = version.by_title[english_title], f"same title ({english_title})"
@@ -166,6 +181,25 @@ def _anchor_rule(rule: Rule, english_title: str | None, order: list[str],
             yield Link(rule.id, f"cr:en:{latest}:{now}", "current", confidence,
                        f"{number} of {day} is {now} on {latest}")
         return
+
+
+def _under_moved_heading(rule: Rule, versions: dict[str, _Version],
+                         anchors: dict[tuple[str, str], tuple[str, str]]
+                         ) -> tuple[str, str, str] | None:
+    """(version, number, heading number) for a rule whose nearest anchored ancestor of the
+    same document was anchored at another number; None otherwise."""
+    parsed = RuleNumber.try_parse(rule.number)
+    if parsed is None:
+        return None
+    for ancestor in parsed.ancestors():
+        anchored = anchors.get((rule.language, str(ancestor)))
+        if anchored is None:
+            continue
+        day, number = anchored
+        if number == str(ancestor) or day not in versions:
+            return None
+        return day, number + rule.number[len(str(ancestor)):], number
+    return None
 
 
 def _resolve_citation(record_id: str, first: str, written: str, order: list[str],

@@ -48,6 +48,16 @@ def test_keyword_page_echo_702_27_is_todays_702_30(cr_index):
             if t["id"].startswith("kw:")} == {("fr", "702.27"), ("en", "702.27")}
 
 
+def test_keyword_page_echo_subrules_follow_their_heading_to_702_30(cr_index):
+    # The page's 702.27a/b are Echo's subrules (its 702.27 is Echo), not the 2013 rules'
+    # 702.27a/b, which belong to another keyword: they are today's 702.30a/b.
+    for letter in "ab":
+        linked = texts(cr_index, f"702.30{letter}")
+        assert {(t["language"], t["number"]) for t in linked if t["id"].startswith("kw:")} == {
+            ("fr", f"702.27{letter}"), ("en", f"702.27{letter}")}
+        assert not [t for t in texts(cr_index, f"702.29{letter}") if t["id"].startswith("kw:")]
+
+
 def test_lang_en_hides_translations(cr_index):
     assert texts(cr_index, "707.2", "--lang", "en") == []
 

@@ -1,0 +1,71 @@
+"""``kb search``: ranked bilingual search over rules, examples, glossary, rulings, notes, cards."""
+
+from __future__ import annotations
+
+import re
+import sys
+
+import click
+
+from kb.cli._output import emit_json, index_root, json_option
+from kb.query import KINDS
+
+_MARKED = re.compile(r"\*\*(.+?)\*\*")
+
+
+@click.command("search")
+@click.argument("query", nargs=-1, required=True)
+@click.option("--lang", help="Only texts in these languages (fr, en, pt; comma-separated).")
+@click.option("--kind", help=f"Only these kinds of record ({', '.join(KINDS)}; comma-separated).")
+@click.option("--limit", default=10, show_default=True, type=click.IntRange(1, 200),
+              help="How many answers (a rule's texts in every language count as one).")
+@click.option("--version", help="Search the rules in force on this date (YYYY-MM-DD), "
+              "'latest' (the default) or 'all'.")
+@click.option("--no-translate", is_flag=True,
+              help="Do not also search the other language's terms.")
+@json_option
+@click.pass_context
+def command(ctx: click.Context, query: tuple[str, ...], lang: str | None, kind: str | None,
+            limit: int, version: str | None, no_translate: bool, as_json: bool) -> None:
+    """Search for QUERY in French or English: words, "phrases", prefix*, AND/OR/NOT, and the
+    filters lang:fr kind:rule rule:702.19* version:2013-06-01 card:"Name".
+
+    Accents, elisions, plurals and verb forms are ignored; a word the index does not know is
+    corrected; a French word also searches its English term and the other way round."""
+    from kb.search import Searcher  # the index loads only for the commands that need it
+
+    with Searcher(index_root(ctx)) as searcher:
+        result = searcher.search(" ".join(query), lang=lang, kind=kind, limit=limit,
+                                 version=version, translate=not no_translate)
+    if as_json:
+        emit_json([{
+            "kind": h.kind, "id": h.id, "number": h.number, "language": h.language,
+            "version": h.version, "score": h.score, "snippet": h.snippet, "title": h.title,
+            "group": h.group, "source": h.source,
+        } for h in result.hits])
+        return
+    for typed, corrected in result.corrected.items():
+        click.echo(f"Showing results for {corrected!r} (no text holds {typed!r})")
+    for t in result.translations:
+        click.echo(f"Also searched: {t.word} -> {', '.join(t.terms)} ({', '.join(t.kinds)})")
+    if result.version:
+        click.echo(f"Rules version: {result.version} (other versions: --version DATE or all)")
+    if not result.hits:
+        click.echo("No results.")
+        ctx.exit(1)
+    bold = sys.stdout.isatty()
+    for n, group in enumerate(result.groups(), 1):
+        first = group[0]
+        head = first.group.removeprefix("rule ") if first.group.startswith("rule ") else (
+            first.title or first.id)
+        click.echo(f"\n{n}. {head}")
+        for hit in group:
+            where = f"{hit.source.get('file')}:{hit.source.get('line')}" if hit.source else ""
+            click.echo(f"   [{hit.kind}, {hit.language}, {hit.version or '-'}] {hit.id}  {where}")
+            click.echo(f"     {_show(hit.snippet, bold)}")
+
+
+def _show(snippet: str, bold: bool) -> str:
+    if not bold:
+        return snippet
+    return _MARKED.sub(lambda m: click.style(m.group(1), bold=True), snippet)

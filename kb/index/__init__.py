@@ -1,0 +1,11 @@
+"""The full-text index: the only part of kb that imports Whoosh.
+
+``writer`` makes a generation's ``search/`` folder from its store (incrementally when it can),
+``searcher`` answers parsed queries over it; ``analysis`` is the French and English chain both
+use, ``documents`` what a record becomes in the index.
+"""
+
+from kb.index.searcher import IndexSearcher
+from kb.index.writer import SEARCH_DIR, IndexReport, index_stamp, write_index
+
+__all__ = ["SEARCH_DIR", "IndexReport", "IndexSearcher", "index_stamp", "write_index"]

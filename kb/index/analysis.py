@@ -1,0 +1,122 @@
+"""The French and English analyzers: how a text becomes index terms, and a query word too.
+
+French: tokens keep their inner apostrophes so that the elision step, not the tokenizer,
+decides what an apostrophe means (``l'écho`` -> ``écho``, ``jusqu'à`` -> ``à``, with ``'`` or
+``’``); then lowercase, accent folding **before** stemming (users type ``pietinement`` as often as
+``piétinement``, and Snowball then sees one spelling), stop words, Snowball French. English:
+lowercase, folding, possessive ``'s`` removed, stop words, Snowball English. The Brazilian
+Portuguese rules of the corpus get the same chain with the Portuguese stemmer.
+
+Rule numbers stay whole tokens (``702.19b``) so that a number typed in a query finds the texts
+that cite it. Each token yields its plain word (folded, unstemmed: the vocabulary that prefix
+queries, stem families and typo correction run on) and its term (the stem that is indexed).
+
+The chain runs in plain Python with a cache per distinct token, once per text: Whoosh then
+indexes the terms already made (see ``documents.PreAnalyzed``). Whoosh's own chain of generator
+filters, run once per field and again for the vocabulary, made the full build four times slower.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from whoosh.lang import stemmer_for_language, stopwords_for_language
+from whoosh.support.charset import accent_map
+
+LANGUAGES = ("fr", "en", "pt")
+
+# A word, a rule number (702.19b, 100.1.), or a word with inner apostrophes (l'écho, don't).
+_TOKEN = re.compile(r"\w+(?:[.'’]\w+)*")
+# French elided articles, pronouns and conjunctions, as written before a vowel.
+_ELISION = re.compile(r"^(?:l|d|j|m|n|s|t|c|qu|jusqu|lorsqu|puisqu|quoiqu|presqu)['’]")
+_POSSESSIVE = re.compile(r"['’]s$")
+_APOSTROPHE = re.compile(r"['’]")
+_NUMBER = re.compile(r"\d")
+
+# Words the rules use as terms although general stop-word lists drop them ("face down",
+# "trample over planeswalkers", "until end of turn", "no maximum hand size", "contre").
+_KEPT = {
+    "fr": {"contre", "sous", "dessus", "dessous"},
+    "en": {"after", "again", "all", "any", "before", "can", "down", "each", "more", "most",
+           "no", "not", "off", "only", "other", "out", "over", "own", "same", "under", "until",
+           "up"},
+    "pt": set(),
+}
+
+
+def fold(text: str) -> str:
+    """Lowercase without accents: how every word is compared."""
+    return text.lower().translate(accent_map)
+
+
+def strip_elision(text: str) -> str:
+    """A French word without its elided article (``l'écho`` -> ``écho``)."""
+    return _ELISION.sub("", text.lower()) if _ELISION.match(text.lower()) else text
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    word: str  # folded, unstemmed
+    term: str  # what the index holds: the stem, or the word itself for numbers
+    start: int  # character offsets in the analyzed text
+    end: int
+
+
+@dataclass
+class Language:
+    """One language's chain, with a cache from raw token to its (word, term) pieces."""
+
+    code: str
+    stops: frozenset[str] = field(init=False)
+    _cache: dict[str, tuple[tuple[str, str], ...]] = field(init=False, default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.stops = frozenset(fold(w) for w in stopwords_for_language(self.code)) - _KEPT[
+            self.code]
+        self._stem = stemmer_for_language(self.code)
+        self._strip = _ELISION if self.code == "fr" else _POSSESSIVE
+
+    def pieces(self, raw: str) -> tuple[tuple[str, str], ...]:
+        """The (word, term) pairs of one raw token; empty for a stop word."""
+        cached = self._cache.get(raw)
+        if cached is None:
+            cached = self._cache[raw] = tuple(self._analyze(raw))
+        return cached
+
+    def _analyze(self, raw: str) -> list[tuple[str, str]]:
+        out = []
+        for part in _APOSTROPHE.split(self._strip.sub("", raw.lower())):
+            word = part.translate(accent_map)
+            if not word or word in self.stops:
+                continue
+            out.append((word, word if _NUMBER.search(word) else self._stem(word)))
+        return out
+
+    def tokens(self, text: str) -> list[Token]:
+        return [Token(word, term, m.start(), m.end())
+                for m in _TOKEN.finditer(text) for word, term in self.pieces(m.group())]
+
+    def pairs(self, text: str) -> list[tuple[str, str]]:
+        """The (word, term) pairs of a text in order: the fast path of indexing."""
+        pieces = self.pieces
+        return [pair for raw in _TOKEN.findall(text) for pair in pieces(raw)]
+
+    def terms_of(self, text: str) -> tuple[str, ...]:
+        """The indexed terms of a text: two texts with the same terms are the same query."""
+        return tuple(term for _, term in self.pairs(text))
+
+    def term(self, word: str) -> str:
+        """The indexed term of one plain word (already folded)."""
+        return word if _NUMBER.search(word) else self._stem(word)
+
+
+_LANGUAGES: dict[str, Language] = {}
+
+
+def language(code: str) -> Language:
+    """The chain of a language (English for any language kb has no chain for)."""
+    code = code if code in LANGUAGES else "en"
+    if code not in _LANGUAGES:
+        _LANGUAGES[code] = Language(code)
+    return _LANGUAGES[code]

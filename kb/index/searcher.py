@@ -1,0 +1,288 @@
+"""Answering a parsed query (:mod:`kb.query`) from a generation's search index.
+
+Each word is searched in every language's fields with that language's analysis (a French
+stem in the French fields, an English one in the English fields), widened by its stem family
+or its prefix's words (:mod:`kb.index.vocabulary`), and by the other-language terms the caller
+passes as ``alternatives`` (the term table's translations). A word no field knows is replaced
+by the nearest indexed word, and the searcher says so. Filters become Whoosh filter queries.
+The caller (:mod:`kb.search`) resolves versions, translations and presentation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from whoosh import index as whoosh_index
+from whoosh import query as wq
+from whoosh.scoring import BM25F
+
+from kb.errors import KbError
+from kb.index.analysis import LANGUAGES, fold, language, strip_elision
+from kb.index.documents import UNVERSIONED, card_key
+from kb.index.vocabulary import Words, load
+from kb.index.writer import SEARCH_DIR, VOCABULARY_FILE
+from kb.query import And, Node, Not, Or, Phrase, Query, Word
+from kb.rulenum import RuleNumber
+
+MAX_EXPANSION = 200  # indexed words one prefix may stand for before the query is refused
+FAMILY_WEIGHT = 0.9  # a stem-family term against the word's own stem
+TRANSLATION_WEIGHT = 0.8  # a translated term against the typed one
+NUMBER_BOOST = 8.0  # a typed rule number finds the rule of that number first
+CANDIDATES = 100  # hits scored by Whoosh before the caller groups them
+
+
+class TooBroadError(KbError):
+    """A prefix standing for more words than a query may search at once."""
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    id: str
+    score: float
+    kind: str
+    number: str
+    language: str
+    version: str  # the CR version of an official rules record, "" for the rest
+    title: str  # a rule's title, a glossary term, a card name; "" for the rest
+
+
+@dataclass
+class Answer:
+    hits: list[Hit]
+    # What the searcher did to the words, for the user: "trampel -> trample".
+    corrected: dict[str, str] = field(default_factory=dict)
+    # The terms searched per language, for highlighting snippets.
+    terms: dict[str, set[str]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Alternative:
+    """Another language's words for a query word, searched in that language's fields only."""
+
+    language: str
+    words: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Filters:
+    languages: tuple[str, ...] = ()
+    kinds: tuple[str, ...] = ()
+    rule: str | None = None  # "702.19b" exactly, or "702.19*" and below
+    version: str | None = None  # a CR version; None: every version
+    card: str | None = None
+
+
+class IndexSearcher:
+    """A searcher over one generation; keep it open to answer many queries quickly."""
+
+    def __init__(self, generation: Path) -> None:
+        folder = generation / SEARCH_DIR
+        if not whoosh_index.exists_in(str(folder)):
+            raise KbError(f"no search index in {generation}: run 'kb build'")
+        self._folder = folder
+        self._ix = whoosh_index.open_dir(str(folder))
+        self._searcher = self._ix.searcher(weighting=BM25F())
+        self._vocabulary: dict[str, Words] | None = None
+        self._filter_cache: dict[Filters, set[int] | None] = {}
+
+    def close(self) -> None:
+        self._searcher.close()
+
+    @property
+    def vocabulary(self) -> dict[str, Words]:
+        if self._vocabulary is None:
+            self._vocabulary = load(self._folder / VOCABULARY_FILE)
+        return self._vocabulary
+
+    def search(self, query: Query, filters: Filters,
+               alternatives: Mapping[str, Sequence[Alternative]] | None = None,
+               correct: bool = True) -> Answer:
+        answer = Answer([])
+        builder = _Builder(self.vocabulary, alternatives or {}, correct, answer)
+        text_query = builder.node(query.root) if query.root is not None else wq.Every()
+        results = self._searcher.search(text_query, filter=self._allowed(filters),
+                                        limit=CANDIDATES)
+        answer.hits = [Hit(r["id"], r.score, r["kind"], r.get("number", ""), r["language"],
+                           "" if r.get("cr") == UNVERSIONED else r.get("cr", ""),
+                           r.get("title", ""))
+                       for r in results]
+        return answer
+
+
+    def correct(self, text: str) -> str | None:
+        """The indexed word a typed word stands for when no field knows it (None if known)."""
+        builder = _Builder(self.vocabulary, {}, True, Answer([]))
+        corrected = builder.correct(text)
+        return None if corrected == text else corrected
+
+    def _allowed(self, filters: Filters) -> set[int] | None:
+        """The documents the filters allow, computed once per filter set: the same few
+        (today's rules version, a language) come back with nearly every query."""
+        if filters not in self._filter_cache:
+            query = _filter_query(filters)
+            self._filter_cache[filters] = (
+                None if query is None else set(query.docs(self._searcher)))
+        return self._filter_cache[filters]
+
+
+class _Builder:
+    """Turns the query tree into Whoosh queries, recording corrections and searched terms."""
+
+    def __init__(self, vocabulary: dict[str, Words],
+                 alternatives: Mapping[str, Sequence[Alternative]], correct: bool,
+                 answer: Answer) -> None:
+        self.vocabulary = vocabulary
+        self.alternatives = alternatives
+        self.correct_typos = correct
+        self.answer = answer
+        self.expanded: dict[str, int] = {}  # words each prefix stood for, all languages
+
+    def node(self, node: Node) -> wq.Query:
+        if isinstance(node, Word):
+            return self.word(node)
+        if isinstance(node, Phrase):
+            return self.phrase(node.words)
+        if isinstance(node, And):
+            return self.conjunction(node.items)
+        if isinstance(node, Or):
+            return wq.Or([self.node(n) for n in node.items])
+        return wq.Not(self.node(node.item))  # a lone NOT inside OR: "a OR NOT b"
+
+    def conjunction(self, items: tuple[Node, ...]) -> wq.Query:
+        """Every item must match, except words that are stop words in some language ("de",
+        "of", "une"): they are required in no language, as the texts that hold them may be
+        written in the language that drops them, and only raise the score where present."""
+        required, optional, excluded = [], [], []
+        for item in items:
+            if isinstance(item, Not):
+                excluded.append(self.node(item.item))
+            elif isinstance(item, Word) and not item.prefix and _is_stop_word(item.text):
+                optional.append(self.word(item))
+            else:
+                required.append(self.node(item))
+        if not required:
+            required, optional = [wq.Or(optional)], []
+        query = required[0] if len(required) == 1 else wq.And(required)
+        if optional:
+            query = wq.AndMaybe(query, wq.Or(optional))
+        return wq.AndNot(query, wq.Or(excluded)) if excluded else query
+
+    def correct(self, text: str) -> str:
+        """The word itself when some field knows it, else the nearest indexed word (said)."""
+        if text in self.answer.corrected:
+            return self.answer.corrected[text]
+        if not self.correct_typos or self.known(text) or _is_stop_word(text):
+            return text
+        corrected = self.correction(text)
+        if corrected is None:
+            return text
+        self.answer.corrected[text] = corrected
+        return corrected
+
+    def word(self, word: Word) -> wq.Query:
+        text = word.text if word.prefix else self.correct(word.text)
+        options = [self.in_languages(text, word.prefix)]
+        for alt in self.alternatives.get(word.text, ()):
+            found = (self.phrase(alt.words, (alt.language,)) if len(alt.words) > 1
+                     else self.in_languages(alt.words[0], False, (alt.language,)))
+            options.append(wq.Or([found], boost=TRANSLATION_WEIGHT))
+        number = RuleNumber.try_parse(text.rstrip("."))
+        if number is not None and any(c.isdigit() for c in text):
+            options.append(wq.Term("number", str(number), boost=NUMBER_BOOST))
+        return options[0] if len(options) == 1 else wq.Or(options)
+
+    def known(self, text: str) -> bool:
+        for lang in LANGUAGES:
+            words = self.vocabulary.get(lang)
+            pairs = language(lang).pairs(text)
+            if not pairs or words is not None and all(words.known(w, t) for w, t in pairs):
+                return True  # a stop word somewhere is known too
+        return False
+
+    def correction(self, text: str) -> str | None:
+        word = fold(text)
+        best: tuple[int, int, str] | None = None
+        for lang in LANGUAGES:
+            words = self.vocabulary.get(lang)
+            for distance, candidate in (words.corrections(word) if words else [])[:1]:
+                key = (distance, -words.df[candidate], candidate)  # type: ignore[union-attr]
+                best = key if best is None or key < best else best
+        return best[2] if best else None
+
+    def in_languages(self, text: str, prefix: bool,
+                     languages: Sequence[str] = LANGUAGES) -> wq.Query:
+        """The word in each language's fields, as a phrase where analysis splits it; its
+        terms (own stem first, family or prefix words after) count once per document."""
+        options: list[wq.Query] = []
+        elided = strip_elision(text)  # "l'écho" is also "echo" to the English fields
+        for lang in languages:
+            pairs = language(lang).pairs(text if lang == "fr" else elided)
+            if not pairs:
+                continue
+            if len(pairs) > 1:
+                options.append(self.phrase_in(lang, [t for _, t in pairs]))
+                continue
+            word, term = pairs[0]
+            weights = self.expand(lang, word, term, prefix)
+            self.answer.terms.setdefault(lang, set()).update(weights)
+            terms = [wq.Term(lang, t, boost=w) for t, w in weights.items()]
+            options.append(terms[0] if len(terms) == 1 else wq.DisjunctionMax(terms))
+        return wq.Or(options) if options else wq.NullQuery
+
+    def expand(self, lang: str, word: str, term: str, prefix: bool) -> dict[str, float]:
+        words = self.vocabulary.get(lang)
+        if prefix:
+            matches = words.with_prefix(word) if words else []
+            self.expanded[word] = self.expanded.get(word, 0) + len(matches)
+            if self.expanded[word] > MAX_EXPANSION:
+                raise TooBroadError(
+                    f"{word}* stands for more than {MAX_EXPANSION} words in the index: "
+                    "type more letters")
+            return {words.term[w]: 1.0 for w in matches}  # type: ignore[union-attr]
+        if words is None or not words.known(word, term):
+            # A word this language does not hold gets no family here: "défenseur" must not
+            # reach English "defense" through the English stemmer.
+            return {term: 1.0}
+        weights = dict.fromkeys(words.family(term), FAMILY_WEIGHT)
+        weights[term] = 1.0
+        return weights
+
+    def phrase(self, words: Iterable[str], languages: Sequence[str] = LANGUAGES) -> wq.Query:
+        text = " ".join(words)
+        options = []
+        for lang in languages:
+            terms = [t for _, t in language(lang).pairs(text)]
+            if terms:
+                self.answer.terms.setdefault(lang, set()).update(terms)
+                options.append(self.phrase_in(lang, terms))
+        return wq.Or(options) if options else wq.NullQuery
+
+    @staticmethod
+    def phrase_in(lang: str, terms: list[str]) -> wq.Query:
+        return wq.Term(lang, terms[0]) if len(terms) == 1 else wq.Phrase(lang, terms)
+
+
+def _is_stop_word(text: str) -> bool:
+    return any(not language(lang).pairs(text) for lang in LANGUAGES)
+
+
+def _filter_query(filters: Filters) -> wq.Query | None:
+    parts: list[wq.Query] = []
+    if filters.languages:
+        parts.append(wq.Or([wq.Term("language", v) for v in filters.languages]))
+    if filters.kinds:
+        parts.append(wq.Or([wq.Term("kind", v) for v in filters.kinds]))
+    if filters.rule:
+        if filters.rule.endswith("*"):
+            parts.append(wq.Term("rules", filters.rule.rstrip("*")))
+        else:
+            parts.append(wq.Or([wq.Term("number", filters.rule), wq.Term("cites", filters.rule)]))
+    if filters.version:
+        parts.append(wq.Or([wq.Term("cr", filters.version), wq.Term("cr", UNVERSIONED)]))
+    if filters.card:
+        parts.append(wq.Term("card", card_key(filters.card)))
+    if not parts:
+        return None
+    return parts[0] if len(parts) == 1 else wq.And(parts)

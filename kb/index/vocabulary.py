@@ -1,0 +1,99 @@
+"""The words of the index, per language: what prefixes, stem families and typos expand over.
+
+Loaded from the generation's ``vocabulary.tsv`` (a few thousand words per language) on the
+first query that needs it. The two problems a stemmed index has on its own, solved here:
+
+- Snowball does not give inflected forms one stem (``sacrifiez`` -> ``sacrif``, ``sacrifier``
+  -> ``sacrifi``, ``sacrifice`` -> ``sacrific``): a word's **stem family** is every indexed word
+  that starts like its stem minus its last letters (at least ``FAMILY_MIN`` letters kept) and is
+  at most ``FAMILY_SUFFIX`` letters longer, so the three meet. Family terms weigh less than the
+  word's own stem, so an exact form still ranks first.
+- A prefix longer than the stem (``regenera*``: the index holds ``regener``) is looked up in the
+  plain words, then searched as their stems.
+"""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass, field
+from pathlib import Path
+
+FAMILY_MIN = 5  # letters of a stem kept at least when it is shortened for its family
+FAMILY_TRIM = 2  # letters a stem loses to find its family
+FAMILY_SUFFIX = 6  # letters a family member may have beyond the shortened stem
+TYPO_LONG = 7  # words this long tolerate two edits, shorter ones (from 4 letters) one
+
+
+@dataclass
+class Words:
+    """One language's plain words, sorted, with their term and document count."""
+
+    words: list[str] = field(default_factory=list)
+    term: dict[str, str] = field(default_factory=dict)
+    df: dict[str, int] = field(default_factory=dict)
+    terms: set[str] = field(default_factory=set)
+
+    def with_prefix(self, prefix: str) -> list[str]:
+        start = bisect.bisect_left(self.words, prefix)
+        end = bisect.bisect_left(self.words, prefix + "\uffff")
+        return self.words[start:end]
+
+    def family(self, term: str) -> set[str]:
+        """The terms of the words in the stem family of ``term``."""
+        if len(term) <= FAMILY_MIN or any(c.isdigit() for c in term):
+            return {term}
+        base = term[:max(FAMILY_MIN, len(term) - FAMILY_TRIM)]
+        return {self.term[w] for w in self.with_prefix(base)
+                if len(w) <= len(base) + FAMILY_SUFFIX} | {term}
+
+    def known(self, word: str, term: str) -> bool:
+        return word in self.term or term in self.terms
+
+    def corrections(self, word: str) -> list[tuple[int, str]]:
+        """Indexed words within the edit distance the word's length allows (transpositions
+        count one), nearest then commonest first; the first letter is trusted."""
+        if len(word) < 4:
+            return []
+        limit = 2 if len(word) >= TYPO_LONG else 1
+        found = []
+        for candidate in self.with_prefix(word[0]):
+            if abs(len(candidate) - len(word)) > limit:
+                continue
+            distance = edit_distance(word, candidate, limit)
+            if distance <= limit:
+                found.append((distance, -self.df[candidate], candidate))
+        return [(d, w) for d, _, w in sorted(found)]
+
+
+def edit_distance(a: str, b: str, limit: int) -> int:
+    """Optimal string alignment distance, giving up (returning limit + 1) past ``limit``."""
+    previous2: list[int] = []
+    previous = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        current = [i] + [0] * len(b)
+        for j, cb in enumerate(b, 1):
+            cost = 0 if ca == cb else 1
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                current[j] = min(current[j], previous2[j - 2] + 1)
+        if min(current) > limit:
+            return limit + 1
+        previous2, previous = previous, current
+    return previous[-1]
+
+
+def load(path: Path) -> dict[str, Words]:
+    """The vocabulary file written by the index writer: language, word, term, count."""
+    by_language: dict[str, Words] = {}
+    with path.open(encoding="utf-8") as handle:
+        for line in handle:
+            lang, word, term, df = line.rstrip("\n").split("\t")
+            words = by_language.get(lang)
+            if words is None:
+                words = by_language[lang] = Words()
+            words.words.append(word)
+            words.term[word] = term
+            words.df[word] = int(df)
+    for words in by_language.values():
+        words.terms = set(words.term.values())
+    return by_language

@@ -1,0 +1,175 @@
+"""The bilingual term table, derived from the linked records.
+
+Every pair comes from two records the link stage already related, and keeps which ones:
+
+- the French and English titles of the same rule (``counterpart`` links: the keyword page's
+  "702.27. Écho" and the 2013 CR's "Echo"; the French FAQ's "702.100. Fusion" and "Fuse");
+- the French contents against the English sections of the same number, in the English version
+  nearest the French document's date ("702. Capacités mot-clé" / "Keyword Abilities");
+- keyword lines of the French and English printings of one card (``same-card`` links;
+  "Vol, piétinement" / "Flying, trample"): for each English keyword the French term most cards
+  use, and any other that at least ``MIN_ALTERNATIVE`` cards agree on;
+- card names of paired French and English cards;
+- words of parallel texts (the French and English texts of paired cards and FAQ rulings):
+  a French word and the English word that occur in the same pairs most consistently (Dice
+  coefficient at least ``MIN_DICE`` over at least ``MIN_PAIRS`` pairs): ``sacrifiez`` /
+  ``sacrifice``, ``cimetière`` / ``graveyard``. Words in more than ``MAX_SHARE`` of the pairs
+  (articles, "the", "de") say nothing and are left out.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Iterator
+from itertools import product
+
+from kb.link.pairing import fold
+from kb.model import Card, Link, Record, Rule, Ruling, TermPair, TocEntry
+from kb.sources.mtgjson import keyword_pairs
+from kb.store import Store
+
+MIN_ALTERNATIVE = 3  # cards needed for a French keyword term that is not the majority's
+EVIDENCE_KEPT = 5  # record pairs named as evidence per term pair
+MIN_DICE = 0.6  # agreement of a French and an English word over parallel texts
+MIN_PAIRS = 5  # parallel texts a word pair needs
+MAX_SHARE = 0.2  # a word in more of the parallel texts than this is not a term
+_WORD = re.compile(r"[^\W\d_]{3,}")
+
+
+def derive_terms(store: Store, links: Iterable[Link]) -> list[TermPair]:
+    """Every term pair the stored records and their links support, sorted."""
+    links = list(links)
+    cards = list(_paired_cards(store, links))
+    found: dict[tuple[str, str, str], list[str]] = defaultdict(list)
+    for kind, french, english, evidence in (
+        *_title_pairs(store, links), *_section_pairs(store), *_card_pairs(cards),
+    ):
+        found[(kind, french, english)].append(evidence)
+    counted = {key: (len(ev), ev) for key, ev in found.items()}
+    counted.update(_keyword_pairs(cards))
+    for key, value in _parallel_words(store, links, cards).items():
+        counted.setdefault(key, value)
+    return sorted(
+        (TermPair(french, english, kind, count, tuple(ev[:EVIDENCE_KEPT]))
+         for (kind, french, english), (count, ev) in counted.items()),
+        key=lambda t: (t.kind, fold(t.english), fold(t.french)),
+    )
+
+
+def _title_pairs(store: Store, links: list[Link]) -> Iterator[tuple[str, str, str, str]]:
+    for link in links:
+        if link.relation != "counterpart":
+            continue
+        french, english = store.get(link.from_id), store.get(link.to_id)
+        if (isinstance(french, Rule) and isinstance(english, Rule) and french.language == "fr"
+                and french.title and english.title and not french.untranslated):
+            yield "rule-title", french.title, english.title, f"{french.id} = {english.id}"
+
+
+def _section_pairs(store: Store) -> Iterator[tuple[str, str, str, str]]:
+    english_by_version: dict[str, dict[str, TocEntry]] = {}
+    versions = store.versions()
+    for entry in store.query(kind="toc", language="fr"):
+        if not isinstance(entry, TocEntry) or entry.number is None or not versions:
+            continue
+        version = _nearest(versions, entry.version)
+        if version not in english_by_version:
+            english_by_version[version] = {
+                e.number: e for e in store.query(kind="toc", language="en", version=version)
+                if isinstance(e, TocEntry) and e.number}
+        english = english_by_version[version].get(entry.number)
+        if english is not None:
+            yield "section-title", entry.title, english.title, f"{entry.id} = {english.id}"
+
+
+def _nearest(versions: list[str], written: str) -> str:
+    """The English version nearest a French document's date ("2024" or "2013-03-21")."""
+    year = int(written[:4]) if written[:4].isdigit() else int(versions[-1][:4])
+    return min(reversed(versions), key=lambda v: abs(int(v[:4]) - year))
+
+
+def _card_pairs(cards: list[tuple[Card, Card]]) -> Iterator[tuple[str, str, str, str]]:
+    for french, english in cards:
+        if fold(french.name) != fold(english.name):
+            yield "card-name", french.name, english.name, f"{french.id} = {english.id}"
+
+
+def _keyword_pairs(cards: list[tuple[Card, Card]]
+                   ) -> dict[tuple[str, str, str], tuple[int, list[str]]]:
+    """Per English keyword, the French terms enough cards agree on."""
+    seen: dict[str, Counter[str]] = defaultdict(Counter)
+    evidence: dict[tuple[str, str], list[str]] = defaultdict(list)
+    for french, english in cards:
+        for en_term, fr_term in keyword_pairs(english, french):
+            seen[en_term][fr_term] += 1
+            evidence[(en_term, fr_term)].append(f"{french.id} = {english.id}")
+    out: dict[tuple[str, str, str], tuple[int, list[str]]] = {}
+    for en_term, counts in seen.items():
+        majority = counts.most_common(1)[0][0]
+        for fr_term, count in counts.items():
+            if fr_term == majority or count >= MIN_ALTERNATIVE:
+                out[("keyword", fr_term, en_term)] = (count, evidence[(en_term, fr_term)])
+    return out
+
+
+def _parallel_words(store: Store, links: list[Link], cards: list[tuple[Card, Card]]
+                    ) -> dict[tuple[str, str, str], tuple[int, list[str]]]:
+    """French and English words that keep occurring in the same parallel texts."""
+    texts: list[tuple[set[str], set[str], str]] = []
+    for french, english in cards:
+        texts.append((_words(_card_text(french)), _words(_card_text(english)),
+                      f"{french.id} = {english.id}"))
+    for link in links:
+        if link.relation == "same-ruling":
+            fr, en = store.get(link.from_id), store.get(link.to_id)
+            if isinstance(fr, Ruling) and isinstance(en, Ruling):
+                texts.append((_words(fr.text), _words(en.text), f"{fr.id} = {en.id}"))
+    fr_df: Counter[str] = Counter(w for f, _, _ in texts for w in f)
+    en_df: Counter[str] = Counter(w for _, e, _ in texts for w in e)
+    cap = max(MIN_PAIRS, MAX_SHARE * len(texts))
+    fr_ok = {w for w, n in fr_df.items() if MIN_PAIRS <= n <= cap}
+    en_ok = {w for w, n in en_df.items() if MIN_PAIRS <= n <= cap}
+    both: Counter[tuple[str, str]] = Counter()
+    for f, e, _ in texts:
+        both.update(product(f & fr_ok, e & en_ok))  # counted in C: a million pairs
+    best_en: dict[str, tuple[float, str]] = {}
+    best_fr: dict[str, tuple[float, str]] = {}
+    for (fr_word, en_word), n in both.items():
+        dice = 2 * n / (fr_df[fr_word] + en_df[en_word])
+        if n >= MIN_PAIRS and dice >= MIN_DICE:
+            best_en[fr_word] = max(best_en.get(fr_word, (0.0, "")), (dice, en_word))
+            best_fr[en_word] = max(best_fr.get(en_word, (0.0, "")), (dice, fr_word))
+    # Each word's best partner, kept when the choice is mutual ("tour" goes with "turn",
+    # not with "end", whose own best partner is "fin").
+    chosen = {(fr_word, en_word) for fr_word, (_, en_word) in best_en.items()
+              if best_fr[en_word][1] == fr_word and fr_word != en_word}
+    where: dict[tuple[str, str], list[str]] = defaultdict(list)
+    for f, e, evidence in texts:
+        for pair in chosen:
+            if len(where[pair]) < EVIDENCE_KEPT and pair[0] in f and pair[1] in e:
+                where[pair].append(evidence)
+    return {("parallel-text", *pair): (both[pair], where[pair]) for pair in chosen}
+
+
+def _card_text(card: Card) -> str:
+    return "\n".join(face.text or "" for face in card.faces)
+
+
+def _words(text: str) -> set[str]:
+    return set(_WORD.findall(fold(text)))
+
+
+def _paired_cards(store: Store, links: list[Link]) -> Iterator[tuple[Card, Card]]:
+    cache: dict[str, Record | None] = {}
+
+    def get(record_id: str) -> Record | None:
+        if record_id not in cache:
+            cache[record_id] = store.get(record_id)
+        return cache[record_id]
+
+    for link in links:
+        if link.relation == "same-card":
+            french, english = get(link.from_id), get(link.to_id)
+            if isinstance(french, Card) and isinstance(english, Card):
+                yield french, english

@@ -1,0 +1,269 @@
+"""The query language of ``kb search``, parsed into a small tree; no index knowledge here.
+
+    trample                      a word (any language; accents, case and inflection ignored)
+    "champ de bataille"          a phrase
+    regenera*                    a prefix (at least two letters)
+    echo AND upkeep, echo OR écho, NOT token, -token, ( ... )
+    lang:fr kind:rule rule:702.19* version:2013-06-01 card:"Voice of Resurgence"
+
+Words side by side must all match (AND); ``OR`` binds looser than ``AND``; operators are
+upper case (lower-case "and"/"or"/"not" are ordinary words). Filters apply to the whole query,
+so they are only allowed outside parentheses and never negated. A query that cannot be read
+raises :class:`QuerySyntaxError` saying where and why: users see a message, never a traceback.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from kb.errors import KbError
+
+MAX_QUERY_CHARS = 1000
+MAX_TERMS = 32
+MIN_PREFIX = 2
+FILTERS = ("lang", "kind", "rule", "version", "card")
+KINDS = ("rule", "example", "glossary", "ruling", "note", "card")
+
+
+class QuerySyntaxError(KbError):
+    def __init__(self, message: str, column: int | None = None) -> None:
+        where = f" (at character {column + 1})" if column is not None else ""
+        super().__init__(f"cannot read the query: {message}{where}")
+
+
+@dataclass(frozen=True, slots=True)
+class Word:
+    text: str
+    prefix: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Phrase:
+    words: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class And:
+    items: tuple[Node, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Or:
+    items: tuple[Node, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Not:
+    item: Node
+
+
+Node = Word | Phrase | And | Or | Not
+
+
+@dataclass(frozen=True, slots=True)
+class Query:
+    """A parsed query: the text part (None when only filters were given) and the filters."""
+
+    text: str
+    root: Node | None
+    filters: dict[str, str] = field(default_factory=dict)
+
+    def words(self) -> list[Word]:
+        return [n for n in _walk(self.root) if isinstance(n, Word)]
+
+
+def _walk(node: Node | None) -> list[Node]:
+    if node is None:
+        return []
+    if isinstance(node, And | Or):
+        return [node, *(n for item in node.items for n in _walk(item))]
+    if isinstance(node, Not):
+        return [node, *_walk(node.item)]
+    return [node]
+
+
+_LEXER = re.compile(r"""
+    (?P<space>\s+)
+  | (?P<lparen>\()
+  | (?P<rparen>\))
+  | (?P<filter>(?P<fname>[A-Za-z]+):(?=\S))
+  | (?P<quote>["“”«»])
+  | (?P<minus>-(?=[\w"(]))
+  | (?P<word>[^\s()"“”«»]+)
+""", re.VERBOSE)
+_WORD = re.compile(r"[^\s()\"“”«»]+")
+_QUOTE = re.compile(r"[\"“”«»]")
+_OPERATORS = {"AND", "OR", "NOT"}
+_WORD_CHARS = re.compile(r"\w")
+
+
+@dataclass(frozen=True, slots=True)
+class _Tok:
+    kind: str  # word, phrase, and, or, not, lparen, rparen, filter
+    value: str
+    column: int
+    prefix: bool = False
+
+
+def parse(text: str) -> Query:
+    """Parse a query; raise :class:`QuerySyntaxError` with the column of the problem."""
+    if len(text) > MAX_QUERY_CHARS:
+        raise QuerySyntaxError(f"the query is {len(text)} characters long; the limit is "
+                               f"{MAX_QUERY_CHARS}")
+    cleaned = "".join(" " if ord(c) < 32 or 127 <= ord(c) < 160 else c for c in text)
+    tokens, filters = _tokens(cleaned)
+    if sum(t.kind in ("word", "phrase") for t in tokens) > MAX_TERMS:
+        raise QuerySyntaxError(f"more than {MAX_TERMS} words and phrases")
+    parser = _Parser(tokens)
+    root = parser.parse()
+    if root is None and not filters:
+        raise QuerySyntaxError("nothing to search for")
+    return Query(cleaned.strip(), root, filters)
+
+
+def _tokens(text: str) -> tuple[list[_Tok], dict[str, str]]:
+    tokens: list[_Tok] = []
+    filters: dict[str, str] = {}
+    pos, depth = 0, 0
+    while pos < len(text):
+        m = _LEXER.match(text, pos)
+        assert m is not None  # every character is matched by one alternative
+        kind, start = m.lastgroup, pos
+        pos = m.end()
+        if kind == "space":
+            continue
+        if kind in ("lparen", "rparen"):
+            depth += 1 if kind == "lparen" else -1
+            tokens.append(_Tok(kind, m.group(), start))
+        elif kind == "filter":
+            name = m.group("fname").lower()
+            if name not in FILTERS:  # "ex:foo" is just a word
+                word = _WORD.match(text, start)
+                assert word is not None  # the filter alternative saw a word here
+                tokens.append(_word_token(word.group(), start))
+                pos = word.end()
+                continue
+            if depth or (tokens and tokens[-1].kind in ("not", "minus")):
+                raise QuerySyntaxError(f"the filter {name}: applies to the whole query; put it "
+                                       "outside parentheses and do not negate it", start)
+            value, pos = _filter_value(text, pos, name)
+            if name in filters and filters[name] != value:
+                raise QuerySyntaxError(f"two values for {name}: ({filters[name]!r}, {value!r})",
+                                       start)
+            filters[name] = value
+        elif kind == "quote":
+            end = _closing_quote(text, pos)
+            if end is None:
+                raise QuerySyntaxError("a quotation mark is not closed", start)
+            words = text[pos:end].split()
+            pos = end + 1
+            if words:
+                tokens.append(_Tok("phrase", " ".join(words), start))
+        elif kind == "minus":
+            tokens.append(_Tok("not", "-", start))
+        else:
+            tokens.append(_word_token(m.group(), start))
+    return tokens, filters
+
+
+def _filter_value(text: str, pos: int, name: str) -> tuple[str, int]:
+    if text[pos] in "\"“”«»":
+        end = _closing_quote(text, pos + 1)
+        if end is None:
+            raise QuerySyntaxError(f"the quoted value of {name}: is not closed", pos)
+        return " ".join(text[pos + 1:end].split()), end + 1
+    m = _WORD.match(text, pos)
+    assert m is not None  # the lexer saw a non-space character here
+    return m.group(), m.end()
+
+
+def _closing_quote(text: str, pos: int) -> int | None:
+    m = _QUOTE.search(text, pos)
+    return m.start() if m else None
+
+
+def _word_token(word: str, column: int) -> _Tok:
+    if word in _OPERATORS:
+        return _Tok(word.lower(), word, column)
+    prefix = word.endswith("*")
+    stem = word.rstrip("*")
+    if "*" in stem or "?" in stem:
+        raise QuerySyntaxError("a wildcard is only allowed at the end of a word (regenera*)",
+                               column)
+    if prefix and len(_WORD_CHARS.findall(stem)) < MIN_PREFIX:
+        raise QuerySyntaxError(f"a prefix needs at least {MIN_PREFIX} letters before the *",
+                               column)
+    return _Tok("word", stem, column, prefix)
+
+
+class _Parser:
+    """Recursive descent: or := and (OR and)*; and := unary (AND? unary)*;
+    unary := NOT unary | atom; atom := word | phrase | ( or )."""
+
+    def __init__(self, tokens: list[_Tok]) -> None:
+        self.tokens = tokens
+        self.i = 0
+
+    def peek(self) -> _Tok | None:
+        return self.tokens[self.i] if self.i < len(self.tokens) else None
+
+    def take(self) -> _Tok:
+        token = self.tokens[self.i]
+        self.i += 1
+        return token
+
+    def parse(self) -> Node | None:
+        if not self.tokens:
+            return None
+        node = self.parse_or()
+        token = self.peek()
+        if token is not None:  # only a stray ")" can stop parse_or early
+            raise QuerySyntaxError("a closing parenthesis has no opening one", token.column)
+        return node
+
+    def parse_or(self) -> Node:
+        items = [self.parse_and()]
+        while (token := self.peek()) is not None and token.kind == "or":
+            self.take()
+            items.append(self.parse_and(after=token))
+        return items[0] if len(items) == 1 else Or(tuple(items))
+
+    def parse_and(self, after: _Tok | None = None) -> Node:
+        items = [self.parse_unary(after)]
+        while (token := self.peek()) is not None and token.kind not in ("or", "rparen"):
+            if token.kind == "and":
+                self.take()
+                items.append(self.parse_unary(token))
+            else:
+                items.append(self.parse_unary())
+        if all(isinstance(i, Not) for i in items):
+            raise QuerySyntaxError("NOT needs something to exclude from: add a word before it",
+                                   after.column if after else 0)
+        return items[0] if len(items) == 1 else And(tuple(items))
+
+    def parse_unary(self, after: _Tok | None = None) -> Node:
+        token = self.peek()
+        if token is None or token.kind in ("and", "or", "rparen"):
+            operator = after or token
+            what = f"{operator.value} needs a word after it" if operator else "a word is missing"
+            raise QuerySyntaxError(what, operator.column if operator else None)
+        if token.kind == "not":
+            self.take()
+            return Not(self.parse_unary(token))
+        return self.parse_atom()
+
+    def parse_atom(self) -> Node:
+        token = self.take()
+        if token.kind == "lparen":
+            if (nxt := self.peek()) is not None and nxt.kind == "rparen":
+                raise QuerySyntaxError("empty parentheses", token.column)
+            node = self.parse_or()
+            close = self.peek()
+            if close is None or close.kind != "rparen":
+                raise QuerySyntaxError("a parenthesis is not closed", token.column)
+            self.take()
+            return node
+        if token.kind == "phrase":
+            return Phrase(tuple(token.value.split()))
+        return Word(token.value, token.prefix)

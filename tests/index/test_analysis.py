@@ -1,0 +1,45 @@
+"""The French and English chains (kb/index/analysis.py), checked on words of the seeds."""
+
+from __future__ import annotations
+
+from kb.index.analysis import language, strip_elision
+
+
+def words(lang: str, text: str) -> list[str]:
+    return [w for w, _ in language(lang).pairs(text)]
+
+
+def test_french_elision_with_both_apostrophes():
+    # Seed 000: "L'écho est une capacité déclenchée", "jusqu’à la fin du tour"
+    assert words("fr", "L'écho") == ["echo"]
+    assert words("fr", "L’écho") == ["echo"]
+    assert words("fr", "jusqu’à la fin du tour") == ["fin", "tour"]
+    assert words("fr", "qu'il") == []  # "il" is a stop word
+    assert strip_elision("l'écho") == "écho"
+
+
+def test_accents_are_folded_before_stemming():
+    fr = language("fr")
+    assert fr.terms_of("piétinement") == fr.terms_of("pietinement") == fr.terms_of("PIÉTINEMENT")
+
+
+def test_french_plurals_meet():
+    fr = language("fr")
+    assert fr.terms_of("jetons") == fr.terms_of("jeton")
+    assert fr.terms_of("créatures") == fr.terms_of("créature")
+
+
+def test_english_possessive_and_kept_rules_words():
+    assert words("en", "the creature's owner") == ["creature", "owner"]
+    # "face down" and "until end of turn" are rules terms, not stop words
+    assert words("en", "face down until end of turn") == ["face", "down", "until", "end", "turn"]
+
+
+def test_rule_numbers_stay_whole():
+    assert language("en").terms_of("See rule 702.19b.") == ("see", "rule", "702.19b")
+
+
+def test_snowball_alone_splits_sacrifiez_from_sacrifier():
+    # The problem the stem families solve (kb/index/vocabulary.py): three stems for one verb.
+    fr = language("fr")
+    assert len({fr.term("sacrifiez"), fr.term("sacrifier"), fr.term("sacrifice")}) == 3

@@ -1,0 +1,51 @@
+"""The bilingual term table derived from the session index's records (kb/link/terms.py).
+Expectations from the documents: seed 000 titles 702.27 "Écho" / "Echo"; the French DGM FAQ
+quotes "702.100. Fusion" where the 2013 CR says "702.100. Fuse"; seed 003's contents give
+"702. Capacités mot-clé", the CR's "702. Keyword Abilities"; DGM cards print "Piétinement"
+where the English prints "Trample" (Battering Krasis)."""
+
+from __future__ import annotations
+
+from kb.api import KnowledgeBase
+from kb.link.pairing import fold
+from kb.model import TermPair
+
+
+def terms(index, word: str) -> list[TermPair]:
+    with KnowledgeBase(index) as kb:
+        return kb.store.terms(fold(word))
+
+
+def pair(index, word: str, kind: str) -> TermPair:
+    return next(p for p in terms(index, word) if p.kind == kind)
+
+
+def test_keyword_lines_of_paired_cards(cr_index):
+    trample = pair(cr_index, "trample", "keyword")
+    assert (trample.french, trample.english) == ("Piétinement", "Trample")
+    assert "mtgjson:fr:battering-krasis = mtgjson:battering-krasis" in trample.evidence or (
+        trample.count > len(trample.evidence))
+
+
+def test_rule_titles_in_both_languages(cr_index):
+    fuse = pair(cr_index, "fuse", "rule-title")
+    assert fuse.french == "Fusion"
+    assert fuse.evidence == ("faq:fr:dgm-2013-03-21:rule/702.100 = cr:en:2013-05-01:702.100",)
+    echo = pair(cr_index, "echo", "rule-title")
+    assert echo.french == "Écho" and echo.evidence[0].startswith("kw:fr:echo:fr:702.27 = ")
+
+
+def test_french_contents_against_english_sections(cr_index):
+    section = pair(cr_index, "keyword abilities", "section-title")
+    assert section.french == "Capacités mot-clé"
+    assert section.evidence[0].startswith("cr:fr:2024:toc/702 = cr:en:")
+
+
+def test_words_of_parallel_texts(cr_index):
+    graveyard = pair(cr_index, "cimetiere", "parallel-text")
+    assert graveyard.english == "graveyard" and graveyard.count >= 5
+
+
+def test_lookup_is_accent_and_case_blind(cr_index):
+    assert terms(cr_index, "piétinement") == terms(cr_index, "pietinement")
+    assert not terms(cr_index, "no such term")

@@ -1,4 +1,4 @@
-"""Where kb keeps its index when nobody says."""
+"""Where kb keeps its index and the documents it downloads, when nobody says."""
 
 from __future__ import annotations
 
@@ -16,5 +16,16 @@ def default_index_root() -> Path:
     for checkout in (Path.cwd(), Path(kb.__file__).resolve().parent.parent):
         if (checkout / "pyproject.toml").is_file() and (checkout / "indexes").is_dir():
             return checkout / "indexes"
-    data_home = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(data_home) / "kb" / "indexes"
+    return _data_home() / "kb" / "indexes"
+
+
+def user_corpus_dir() -> Path:
+    """Where ``kb fetch`` keeps the documents it downloads, for every build to ingest:
+    ``$KB_CORPUS``; else ``$XDG_DATA_HOME/kb/corpus`` (``~/.local/share/kb/corpus``)."""
+    if env := os.environ.get("KB_CORPUS"):
+        return Path(env)
+    return _data_home() / "kb" / "corpus"
+
+
+def _data_home() -> Path:
+    return Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")

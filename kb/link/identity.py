@@ -112,9 +112,15 @@ _RULE_NUMBER = re.compile(r"\b\d{3}(?:\.\d{1,3}[a-z]{0,2})?\b")  # numbers move 
 _WORD = re.compile(r"[a-z0-9#']+")
 
 
+def plain(text: str) -> str:
+    """The text with typographic quotes and dashes made plain, the underscores of the 2013
+    file's italics dropped and spaces collapsed: what no reader would call a new wording."""
+    return " ".join(text.translate(_QUOTES).split())
+
+
 def normalize(text: str) -> str:
     """The text as compared: lower case, plain quotes, current wording, numbers blanked."""
-    text = _RULE_NUMBER.sub("#", text.lower().translate(_QUOTES))
+    text = _RULE_NUMBER.sub("#", plain(text).lower())
     text = _OLD_WORDING.sub(lambda m: _REWORDED[m[0]], text)
     return " ".join(_WORD.findall(text))
 
@@ -383,19 +389,45 @@ class Lineage:
 
     @classmethod
     def build(cls, versions: Mapping[str, Sequence[Rule]]) -> Lineage:
-        names = tuple(sorted(versions))
+        names = sorted(versions)
         indexed = {name: _Version.of(versions[name]) for name in names}
+        matches = [
+            m for old, new in zip(names, names[1:], strict=False)
+            for m in _Matcher(indexed[old], indexed[new]).run().matches
+        ]
+        return cls.from_matches({v: [r.number for r in versions[v]] for v in names}, matches)
+
+    @classmethod
+    def from_matches(cls, numbers: Mapping[str, Iterable[str]],
+                     matches: Iterable[Counterpart]) -> Lineage:
+        """A lineage from pairs made earlier (a store's ``next-version`` links), so that
+        reading a rule's history does not redo the matching of a build.
+
+        ``numbers`` holds every rule number of each version, in reading order; the rules of a
+        version that no pair mentions are its removed or added rules.
+        """
+        names = tuple(sorted(numbers))
+        held = {v: tuple(dict.fromkeys(numbers[v])) for v in names}
+        by_step: dict[tuple[str, str], list[Counterpart]] = defaultdict(list)
+        for m in matches:
+            by_step[(m.old_version, m.new_version)].append(m)
         diffs: dict[tuple[str, str], VersionDiff] = {}
         forward: dict[tuple[str, str], str] = {}
         backward: dict[tuple[str, str], str] = {}
         for old, new in zip(names, names[1:], strict=False):
-            diff = _Matcher(indexed[old], indexed[new]).run()
-            diffs[(old, new)] = diff
-            for m in diff.matches:
+            step = sorted(by_step.get((old, new), []), key=lambda m: sort_key(m.old_number))
+            for m in step:
                 forward[(old, m.old_number)] = m.new_number
                 backward[(new, m.new_number)] = m.old_number
-        numbers = {v: frozenset(r.number for r in versions[v]) for v in names}
-        return cls(names, diffs, forward, backward, numbers)
+            paired_old = {m.old_number for m in step}
+            paired_new = {m.new_number for m in step}
+            diffs[(old, new)] = VersionDiff(
+                tuple(step),
+                tuple(n for n in held[old] if n not in paired_old),
+                tuple(n for n in held[new] if n not in paired_new),
+            )
+        return cls(names, diffs, forward, backward,
+                   {v: frozenset(held[v]) for v in names})
 
     def trace(self, version: str, number: str) -> dict[str, str]:
         """The rule's number in every version where it has a counterpart, oldest first."""
@@ -422,3 +454,36 @@ class Lineage:
         if not self.versions:
             return None
         return self.trace(version, number).get(latest or self.versions[-1])
+
+    def between(self, old: str, new: str) -> VersionDiff:
+        """The pairs from version ``old`` to the same or a later version ``new``, each rule
+        followed through every version in between: a rule missing from one of them counts as
+        removed and its namesake in ``new`` as added.
+
+        A pair's ``how`` is that of its first step that was not ``same``, its confidence that
+        of its least sure step.
+        """
+        first, last = self.versions.index(old), self.versions.index(new)
+        if first > last:
+            raise ValueError(f"version {old} is later than {new}")
+        steps = [{m.old_number: m for m in self.diffs[(a, b)].matches}
+                 for a, b in zip(self.versions[first:last], self.versions[first + 1:last + 1],
+                                 strict=True)]
+        matches = []
+        for number in sorted(self.numbers[old], key=sort_key):
+            path = [Counterpart(old, number, old, number, "same", 1.0)]
+            for step in steps:
+                if path[-1].new_number not in step:
+                    break
+                path.append(step[path[-1].new_number])
+            else:
+                hows = [m.how for m in path if m.how != "same"]
+                matches.append(Counterpart(old, number, new, path[-1].new_number,
+                                           hows[0] if hows else "same",
+                                           min(m.confidence for m in path)))
+        paired_new = {m.new_number for m in matches}
+        return VersionDiff(
+            tuple(matches),
+            tuple(sorted(self.numbers[old] - {m.old_number for m in matches}, key=sort_key)),
+            tuple(sorted(self.numbers[new] - paired_new, key=sort_key)),
+        )

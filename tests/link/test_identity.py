@@ -245,3 +245,46 @@ def test_almost_every_rule_of_2025_is_found_in_2026(lineage, real):
     assert len(diff.matches) >= 0.99 * len(real[V2025])
     assert len(diff.matches) + len(diff.added) == len(real[V2026])
     assert all(0 < m.confidence <= 1 for m in diff.matches)
+
+
+# -- a lineage from stored pairs, and between distant versions -----------------------------------
+
+
+def test_from_matches_rebuilds_the_same_lineage():
+    v1 = version("2013", ("702.100", "Fuse", True), ("702.100a", FUSE.format(708)),
+                 ("702.101", "Gone", True))
+    v2 = version("2023", ("702.102", "Fuse", True), ("702.102a", FUSE.format(709)),
+                 ("702.103", "New", True))
+    built = Lineage.build({"2013": v1, "2023": v2})
+    pairs = [m for diff in built.diffs.values() for m in diff.matches]
+    again = Lineage.from_matches({"2013": [r.number for r in v1],
+                                  "2023": [r.number for r in v2]}, reversed(pairs))
+    assert again == built
+    assert again.diffs[("2013", "2023")].removed == ("702.101",)
+    assert again.diffs[("2013", "2023")].added == ("702.103",)
+
+
+def test_between_follows_each_rule_through_the_versions_in_between():
+    v1 = version("2013", ("702.100", "Fuse", True), ("702.100a", FUSE.format(708)),
+                 ("702.101", "Gone", True))
+    v2 = version("2023", ("702.102", "Fuse", True), ("702.102a", FUSE.format(709)))
+    v3 = version("2026", ("702.101", "Fuse", True), ("702.101a", FUSE.format(709)),
+                 ("702.102", "Another", True))
+    lineage = Lineage.build({"2013": v1, "2023": v2, "2026": v3})
+    diff = lineage.between("2013", "2026")
+    assert {m.old_number: (m.new_number, m.how) for m in diff.matches} == {
+        "702.100": ("702.101", "title"), "702.100a": ("702.101a", "heading")}
+    assert diff.removed == ("702.101",)
+    assert diff.added == ("702.102",)  # the same number as Fuse in 2023, another rule
+    assert lineage.between("2023", "2023").matches[0].how == "same"
+    with pytest.raises(ValueError, match="later"):
+        lineage.between("2026", "2013")
+
+
+def test_between_2013_and_2026(lineage):
+    diff = lineage.between(V2013, V2026)
+    moved = {m.old_number: m.new_number for m in diff.matches}
+    assert moved["702.100"] == "702.102"
+    assert moved["708"] == "709"
+    assert moved["310"] == "312"  # Phenomena
+    assert "310" in diff.added  # Battles

@@ -1,0 +1,78 @@
+"""``kb diff``: what changed between two versions of the rules, rule by rule."""
+
+from __future__ import annotations
+
+import click
+
+from kb.cli._output import emit_json, json_option, open_kb, table
+from kb.cli.history import render_diff
+from kb.history import RuleText, VersionChanges, version_changes
+
+
+@click.command("diff")
+@click.argument("old")
+@click.argument("new", default="latest")
+@click.option("--section", default=None,
+              help="Only the rules within this number (7, 702, 702.19).")
+@json_option
+@click.pass_context
+def command(ctx: click.Context, old: str, new: str, section: str | None, as_json: bool) -> None:
+    """Compare the rules in force on OLD with those in force on NEW (dates, YYYY-MM-DD, or
+    'latest'): added, removed, renumbered and changed rules, a summary first. A rule is
+    followed by its identity, so a renumbered rule is not counted as removed and added."""
+    with open_kb(ctx) as kb:
+        changes = version_changes(kb, old, new, section)
+    if as_json:
+        emit_json(_as_json(changes))
+        return
+    _print(changes)
+
+
+def _as_json(c: VersionChanges) -> dict[str, object]:
+    """``added``, ``removed`` and ``changed`` are lists of numbers (``changed`` by the new
+    number, ``typography_only`` those of them whose words are the same), ``renumbered`` a list
+    of {"from", "to"}; ``changes`` has the texts and diffs."""
+    return {
+        "old": c.old, "new": c.new, "section": c.section,
+        "added": [r.number for r in c.added],
+        "removed": [r.number for r in c.removed],
+        "renumbered": [{"from": x.old_number, "to": x.new_number, "how": x.how,
+                        "confidence": x.confidence} for x in c.renumbered],
+        "changed": [x.new_number for x in c.changed],
+        "typography_only": [x.new_number for x in c.changed if x.typography_only],
+        "unchanged": c.unchanged,
+        "changes": [{"from": x.old_number, "to": x.new_number, "old_text": x.old_text,
+                     "new_text": x.new_text, "diff": x.diff} for x in c.changes],
+    }
+
+
+def _print(c: VersionChanges) -> None:
+    scope = f", within {c.section}" if c.section else ""
+    click.echo(f"Rules {c.old} → {c.new}{scope}")
+    table([("", "rules"), ("added", str(len(c.added))), ("removed", str(len(c.removed))),
+           ("renumbered", str(len(c.renumbered))), ("changed", str(len(c.changed))),
+           ("unchanged", str(c.unchanged))])
+    retyped = sum(x.typography_only for x in c.changed)
+    if retyped:
+        click.echo(f"({retyped} of the changed rules differ in typography only: quotes, "
+                   "italics, spacing)")
+    _print_texts("Added", c.added)
+    _print_texts("Removed", c.removed)
+    if c.renumbered:
+        click.echo("\nRenumbered:")
+        for x in c.renumbered:
+            click.echo(f"  {x.old_number} → {x.new_number}  ({x.how}, {x.confidence:.2f})"
+                       + ("  changed" if x.changed else ""))
+    if c.changed:
+        click.echo("\nChanged:")
+        for x in c.changed:
+            moved = f" (was {x.old_number})" if x.renumbered else ""
+            moved += " (typography only)" if x.typography_only else ""
+            click.echo(f"  {x.new_number}{moved}: {render_diff(x.diff)}")
+
+
+def _print_texts(heading: str, rules: list[RuleText]) -> None:
+    if rules:
+        click.echo(f"\n{heading}:")
+        for r in rules:
+            click.echo(f"  {r.number}  {r.title or r.text}")

@@ -1,0 +1,74 @@
+"""``kb fetch``: download the current official Comprehensive Rules and rebuild."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import click
+
+from kb.cli._output import emit_json, index_root, json_option, progress_bar
+from kb.fetch import DEFAULT_TIMEOUT, RULES_PAGE, Progress, fetch
+from kb.paths import user_corpus_dir
+
+
+@click.command("fetch")
+@click.option("--url", default=RULES_PAGE, show_default=True,
+              help="The rules page that links the current rules text.")
+@click.option("--dest", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Folder to store the file in (default: $KB_CORPUS, else "
+                   "~/.local/share/kb/corpus).")
+@click.option("--timeout", type=click.FloatRange(min=0.1), default=DEFAULT_TIMEOUT,
+              show_default=True, help="Seconds to wait for the server at each step.")
+@click.option("--no-build", is_flag=True, help="Store the file but do not rebuild the index.")
+@json_option
+@click.pass_context
+def command(ctx: click.Context, url: str, dest: Path | None, timeout: float, no_build: bool,
+            as_json: bool) -> None:
+    """Download the current Comprehensive Rules text from the official rules page, check that
+    it parses, store it named by its effective date, and rebuild the index with it."""
+    folder = dest or user_corpus_dir()
+    with _download_bar() as progress:
+        got = fetch(folder, url, timeout=timeout, progress=progress)
+    report = None
+    if not no_build:
+        from kb import api
+
+        report = api.build_index(index_root(ctx), [folder], progress=progress_bar)
+    if as_json:
+        emit_json({"url": got.url, "path": got.path, "version": got.version, "bytes": got.size,
+                   "sha256": got.sha256, "rules": got.rules, "glossary": got.glossary,
+                   "unchanged": got.unchanged,
+                   "built": None if report is None else {"index": report.index,
+                                                         "versions": report.versions}})
+        return
+    state = "already stored, unchanged" if got.unchanged else "stored"
+    click.echo(f"Rules of {got.version} ({got.rules} rules, {got.glossary} glossary entries) "
+               f"{state}: {got.path}")
+    if report is not None:
+        click.echo(f"Built {report.index} in {report.seconds:.1f} s; rules versions: "
+                   f"{', '.join(report.versions)}")
+
+
+@contextmanager
+def _download_bar() -> Iterator[Progress | None]:
+    """Kilobytes read (and the share of the whole when the server says its size), on one line
+    of stderr when it is a terminal; nothing in scripts and CI logs."""
+    if not sys.stderr.isatty():
+        yield None
+        return
+    shown = False
+
+    def update(read: int, total: int | None) -> None:
+        nonlocal shown
+        shown = True
+        whole = f" of {total // 1024} kB ({100 * read // max(total, 1)}%)" if total else " kB"
+        click.echo(f"\rDownloading: {read // 1024}{whole}", nl=False, err=True)
+
+    try:
+        yield update
+    finally:
+        if shown:
+            click.echo(err=True)

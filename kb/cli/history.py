@@ -1,0 +1,100 @@
+"""``kb history``: a rule through every version held, renumberings and word-level changes, with
+its translations beside the English they correspond to."""
+
+from __future__ import annotations
+
+from itertools import groupby
+
+import click
+
+from kb.cli._output import emit_json, json_option, open_kb
+from kb.history import HistoryEntry, Piece, rule_history
+
+# What an English entry says about its version, by its ``change``.
+_CHANGE = {
+    "added": "added",
+    "first-held": "in the oldest version held",
+    "unchanged": "unchanged",
+    "changed": "changed",
+    "renumbered": "renumbered from {previous}",
+    "renumbered+changed": "renumbered from {previous}, changed",
+    "removed": "removed (was {previous})",
+}
+
+
+@click.command("history")
+@click.argument("number")
+@click.option("--version", "version", default=None,
+              help="Read NUMBER in the rules in force on this date (YYYY-MM-DD); "
+                   "default: the newest version that has it.")
+@click.option("--lang", type=click.Choice(["en", "fr", "pt", "all"]), default="all",
+              show_default=True,
+              help="Texts of other documents shown beside the English: French, Portuguese, "
+                   "all, or none (en).")
+@json_option
+@click.pass_context
+def command(ctx: click.Context, number: str, version: str | None, lang: str,
+            as_json: bool) -> None:
+    """Show every version of a rule and its subrules (702.102, say), followed across
+    renumberings, with the words that changed and the translations of each version."""
+    with open_kb(ctx) as kb:
+        entries = rule_history(kb, number, version, lang)
+    if as_json:
+        emit_json(entries)
+        return
+    for i, (rule, group) in enumerate(groupby(entries, key=lambda e: e.rule)):
+        if i:
+            click.echo()
+        _print_rule(rule, list(group))
+
+
+def _print_rule(rule: str, entries: list[HistoryEntry]) -> None:
+    english = [e for e in entries if e.language == "en" and e.change not in ("quote",)]
+    numbered = [f"{e.number} ({e.version})" for e, before in zip(english, [None, *english],
+                                                                  strict=False)
+                if e.number and (before is None or before.number != e.number)]
+    title = next((e.title for e in reversed(english) if e.title), None)
+    click.echo(f"{rule}{'. ' + title if title else ''}  [{' → '.join(numbered)}]")
+    for e in entries:
+        if e.change in ("translation", "quote"):
+            stale = "stale" if e.stale else "current"
+            click.echo(f"    [{e.language}, {e.version}: {e.number}, {_where(e)}] "
+                       f"{e.change} of {e.english_number} ({e.corresponds_to}), {stale}")
+            click.echo(f"      {e.text}")
+            continue
+        label = _CHANGE[e.change].format(previous=e.previous)
+        if e.typography_only:
+            label += " (typography only)"
+        where = f"  {_where(e)}" if e.change in ("added", "first-held") else ""
+        click.echo(f"  {e.version}  {e.number or '-':<9} {label}{where}")
+        if e.change in ("added", "first-held"):
+            click.echo(f"      {e.text}")
+        elif e.diff:
+            click.echo(f"      {render_diff(e.diff)}")
+
+
+def _where(e: HistoryEntry) -> str:
+    return f"{e.source['file']}:{e.source['line']}" if e.source else "-"
+
+
+def render_diff(pieces: list[Piece]) -> str:
+    """A word diff as text, ``[-deleted-]{+inserted+}`` (in colour on a terminal), with the
+    spaces around a change outside its brackets."""
+    out = []
+    at = 0
+    while at < len(pieces):
+        piece = pieces[at]
+        at += 1
+        if piece.op == "equal":
+            out.append(piece.text)
+            continue
+        change = [piece]
+        if piece.op == "delete" and at < len(pieces) and pieces[at].op == "insert":
+            change.append(pieces[at])
+            at += 1
+        texts = [p.text for p in change]
+        out.append(max((t[:len(t) - len(t.lstrip())] for t in texts), key=len))
+        out += [click.style(f"[-{p.text.strip()}-]", fg="red") if p.op == "delete"
+                else click.style(f"{{+{p.text.strip()}+}}", fg="green") for p in change]
+        out.append(max((t[len(t.rstrip()):] for t in texts), key=len))
+    return "".join(out)

@@ -1,0 +1,487 @@
+"""A rule's history across the versions of the Comprehensive Rules, and what changed between
+two versions.
+
+History follows a rule's identity, not its number: the build pairs every rule of each English
+version with its counterpart in the next (:mod:`kb.link.identity`, stored as ``next-version``
+links), so Fuse is followed from 702.100 (2013) to 702.102 and the 2013 310 "Phenomena" is
+never shown as an earlier 310 "Battles". Texts of other documents (the French Dragon's Maze FAQ
+quoting 702.100, a French rules page, a Portuguese translation) are anchored by the build in one
+English version (``counterpart`` links); :func:`correspondence` then finds which English wording
+of that rule they match best, so that a translation shows beside the English it translates and
+says whether the English has changed since.
+
+Changes are shown word by word (:func:`word_diff`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from difflib import SequenceMatcher
+from typing import TYPE_CHECKING, Any
+
+from kb.errors import KbError, NoSuchRuleError
+from kb.link.identity import Counterpart, Lineage, normalize, plain, similarity
+from kb.model import Rule
+from kb.rulenum import RuleNumber, RuleNumberError, sort_key
+from kb.store import Store
+
+if TYPE_CHECKING:
+    from kb.api import KnowledgeBase
+
+CR_FORMAT = "cr_text"
+
+
+# -- the lineage of the English rules, as the build stored it ------------------------------------
+
+
+def load_lineage(store: Store) -> Lineage:
+    """Every English CR version's rule numbers and the ``next-version`` pairs between them."""
+    versions = store.versions((CR_FORMAT,))
+    numbers = {v: _cr_numbers(store, v) for v in versions}
+    matches = []
+    for link in store.links(relation="next-version"):
+        old_version, old_number = _cr_key(link.from_id)
+        new_version, new_number = _cr_key(link.to_id)
+        matches.append(Counterpart(old_version, old_number, new_version, new_number,
+                                   link.evidence, link.confidence))
+    return Lineage.from_matches(numbers, matches)
+
+
+def _cr_numbers(store: Store, version: str) -> list[str]:
+    # Store.numbers() filters on version and language only; here the rules of the official
+    # document alone are wanted, in reading order.
+    cur = store.conn.execute("SELECT number FROM records WHERE kind='rule' AND source_id=?"
+                             " ORDER BY seq", (cr_source(version),))
+    return [row[0] for row in cur]
+
+
+def cr_source(version: str) -> str:
+    return f"cr:en:{version}"
+
+
+def cr_id(version: str, number: str) -> str:
+    return f"{cr_source(version)}:{number}"
+
+
+def _cr_key(record_id: str) -> tuple[str, str]:
+    """(version, number) of an English CR rule id such as ``cr:en:2013-05-01:702.100a``."""
+    _, _, version, number = record_id.split(":", 3)
+    return version, number
+
+
+# -- word-level diff ---------------------------------------------------------------------------
+
+_TOKEN = re.compile(r"\s*(?:\w+|[^\w\s])|\s+$")  # a word or a sign, with the spaces before it
+# A sign joining two changed words is part of one change: "[-comes-into-play-]", not
+# "[-comes-]{+enters+}-[-into-]{+the+}-..." (a sign followed by a space is not a joiner).
+_JOINER = re.compile(r"[^\w\s]")
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """A run of a word diff: ``equal`` text is in both, ``delete`` only in the old text,
+    ``insert`` only in the new one. A run keeps the spaces before its first word."""
+
+    op: str
+    text: str
+
+
+def word_diff(old: str, new: str) -> list[Piece]:
+    """The words that changed from ``old`` to ``new``. Joining the ``equal`` and ``delete``
+    pieces gives ``old`` back, the ``equal`` and ``insert`` pieces ``new``.
+
+    Words are compared without their spaces; a run of equal words spaced differently is shown
+    as changed, so that both texts come back exactly. A lone sign between two changes joins
+    them.
+    """
+    a, b = _TOKEN.findall(old), _TOKEN.findall(new)
+    matcher = SequenceMatcher(None, [t.strip() for t in a], [t.strip() for t in b],
+                              autojunk=False)
+    runs: list[tuple[str, str]] = []  # (old text, new text), equal when they are the same
+    for _, i1, i2, j1, j2 in matcher.get_opcodes():
+        run = ("".join(a[i1:i2]), "".join(b[j1:j2]))
+        words = run[0].lstrip()
+        if (words and run[0] != run[1] and words == run[1].lstrip() and runs
+                and runs[-1][0] != runs[-1][1]):
+            # Equal words after a change, spaced differently only because of that change
+            # (a sentence deleted at the start): the spaces go with the change.
+            changed = runs.pop()
+            runs.append((changed[0] + run[0][:-len(words)], changed[1] + run[1][:-len(words)]))
+            run = (words, words)
+        if (len(runs) >= 2 and run[0] != run[1] and runs[-2][0] != runs[-2][1]
+                and runs[-1][0] == runs[-1][1] and _JOINER.fullmatch(runs[-1][0])
+                and not any(side[:1].isspace() for side in run)):
+            joiner, changed = runs.pop()[0], runs.pop()
+            run = (changed[0] + joiner + run[0], changed[1] + joiner + run[1])
+        runs.append(run)
+    pieces: list[Piece] = []
+    for before, after in runs:
+        if before == after:
+            pieces.append(Piece("equal", before))
+        else:
+            pieces += [Piece(op, text) for op, text in (("delete", before), ("insert", after))
+                       if text]
+    return pieces
+
+
+# -- which English text another document's rule text corresponds to -------------------------
+
+_CITED_NUMBER = re.compile(r"\b\d{3}(?:\.\d{1,3}[a-z]{0,2})?\b")
+_FIGURE = re.compile(r"\{[^}]+\}|\d+")
+
+
+@dataclass(frozen=True, slots=True)
+class Correspondence:
+    """The English wording a rule text of another document matches best.
+
+    ``basis`` says what chose it: ``signals`` when the text's own number, the rules it cites,
+    its figures and mana symbols (or, for an English quote, its words) fit that wording better
+    than any other; ``date`` when they fit several equally and the one the build anchored the
+    text in (the version nearest the document's date) was kept.
+    """
+
+    record_id: str
+    version: str  # the English version whose wording it matches best
+    english_id: str
+    english_number: str
+    basis: str
+    changed_in: str | None  # the first later version whose English number or wording differs
+    removed_in: str | None  # the first later version that no longer has the rule
+    current_id: str | None  # the rule in the newest version held, when it still exists
+
+    @property
+    def stale(self) -> bool:
+        """True when the English text moved on after the wording this text matches."""
+        return self.changed_in is not None or self.removed_in is not None
+
+
+def correspondence(store: Store, lineage: Lineage, record: Rule,
+                   anchor_id: str | None = None) -> Correspondence | None:
+    """Where ``record`` (a rule text of a FAQ, a translation, ...) stands in its English rule's
+    history; None when the build anchored it in no English version."""
+    if anchor_id is None:
+        anchors = store.links(from_id=record.id, relation="counterpart")
+        if not anchors:
+            return None
+        anchor_id = anchors[0].to_id
+    anchor_version, anchor_number = _cr_key(anchor_id)
+    trace = lineage.trace(anchor_version, anchor_number) or {anchor_version: anchor_number}
+    english = {v: store.get(cr_id(v, n)) for v, n in trace.items()}
+    editions: list[list[str]] = []  # runs of versions with the same number and wording
+    for v in trace:
+        if editions and _edition(english[editions[-1][-1]]) == _edition(english[v]):
+            editions[-1].append(v)
+        else:
+            editions.append([v])
+    scores = [_fit(record, english[e[0]]) for e in editions]
+    best = max(range(len(editions)), key=lambda i: (scores[i], anchor_version in editions[i]))
+    unique = sum(1 for s in scores if s == scores[best]) == 1
+    chosen = anchor_version if anchor_version in editions[best] else editions[best][0]
+    newest = lineage.versions[-1]
+    following = lineage.versions.index(next(reversed(trace))) + 1
+    return Correspondence(
+        record.id, chosen, cr_id(chosen, trace[chosen]), trace[chosen],
+        "signals" if unique and len(editions) > 1 else "date",
+        editions[best + 1][0] if best + 1 < len(editions) else None,
+        lineage.versions[following] if following < len(lineage.versions) else None,
+        cr_id(newest, trace[newest]) if newest in trace else None,
+    )
+
+
+def _edition(record: object) -> tuple[str, str]:
+    """What a translation follows: the number and the wording (not the typography)."""
+    return getattr(record, "number", ""), plain(getattr(record, "text", ""))
+
+
+def _fit(record: Rule, english: object) -> float:
+    """How well a text fits an English wording, by what a translation keeps: its number, the
+    rules it cites, figures and mana symbols; an English text also by its words."""
+    if not isinstance(english, Rule):
+        return 0.0
+    score = _overlap(_signals(record), _signals(english))
+    if record.language == english.language:
+        score += similarity(frozenset(normalize(record.text).split()),
+                            frozenset(normalize(english.text).split()))
+    return score
+
+
+def _signals(rule: Rule) -> Counter[str]:
+    found = Counter([f"number {rule.number}"])
+    found.update(f"cites {c.target}" for c in rule.citations)
+    found.update(_FIGURE.findall(_CITED_NUMBER.sub(" ", rule.text)))
+    return found
+
+
+def _overlap(a: Counter[str], b: Counter[str]) -> float:
+    union = sum((a | b).values())
+    return sum((a & b).values()) / union if union else 1.0
+
+
+# -- one rule's history ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    """One text of a rule: an English version of it, or another document's text of it.
+
+    English entries say what changed from the previous version held (``change``: ``added``,
+    ``first-held`` in the oldest version held, ``unchanged``, ``changed``, ``renumbered``,
+    ``renumbered+changed``, ``removed``). Other documents' entries (``change``:
+    ``translation``, or ``quote`` for an English one) follow the English version they match
+    best (``corresponds_to``) and say whether that English text has moved on (``stale``).
+    """
+
+    rule: str  # the rule followed, by its number in the version asked for
+    version: str  # an English version; another document's own date
+    number: str | None  # None for a ``removed`` entry
+    language: str
+    text: str
+    change: str
+    title: str | None = None
+    id: str | None = None
+    source: dict[str, Any] | None = None
+    previous: str | None = None  # the number in the previous version held
+    diff: list[Piece] = field(default_factory=list)  # from the previous version's text
+    # The text changed in typography only (quotes, the 2013 file's _italics_, spacing).
+    typography_only: bool = False
+    corresponds_to: str | None = None
+    english_number: str | None = None
+    basis: str | None = None
+    stale: bool | None = None
+
+
+def rule_history(kb: KnowledgeBase, number: str, version: str | None = None,
+                 lang: str = "all") -> list[HistoryEntry]:
+    """The rule and its subrules through every English version held, with the texts of other
+    documents (``lang``: ``fr``, ``pt``, ``en`` for none, ``all``) beside the English version
+    they correspond to.
+
+    ``number`` is read in the version in force on ``version``; without one, in the newest
+    version that has it.
+    """
+    try:
+        wanted = str(RuleNumber.parse(number))
+    except RuleNumberError as exc:
+        raise KbError(str(exc)) from exc
+    store = kb.store
+    lineage = load_lineage(store)
+    at = _version_of(kb, lineage, wanted, version)
+    others = _linked_texts(store) if lang != "en" else {}
+    records = [r for r in store.query(kind="rule", under=wanted, source_id=cr_source(at))
+               if isinstance(r, Rule)]
+    unique: dict[str, Rule] = {}
+    for record in records:  # a number printed twice in one document keeps its first rule
+        unique.setdefault(record.number, record)
+    return [entry for record in unique.values()
+            for entry in _one_rule(store, lineage, record, others, lang)]
+
+
+def _version_of(kb: KnowledgeBase, lineage: Lineage, number: str, version: str | None) -> str:
+    holding = [v for v in lineage.versions if number in lineage.numbers[v]]
+    if version is not None:
+        at = kb.resolve_version(version)
+        if number not in lineage.numbers.get(at, frozenset()):
+            hint = f"; it exists in: {', '.join(holding)}" if holding else ""
+            raise NoSuchRuleError(f"no rule {number} in the rules of {at}{hint}")
+        return at
+    if not holding:
+        if not lineage.versions:
+            kb.resolve_version(None)  # raises: no rules version held
+        raise NoSuchRuleError(f"no rule {number} in any rules version held "
+                              f"({', '.join(lineage.versions)})")
+    return holding[-1]
+
+
+def _linked_texts(store: Store) -> dict[str, list[str]]:
+    """English CR rule id -> ids of the other documents' rule texts anchored in it."""
+    out: dict[str, list[str]] = defaultdict(list)
+    for link in store.links(relation="counterpart"):
+        out[link.to_id].append(link.from_id)
+    return out
+
+
+def _one_rule(store: Store, lineage: Lineage, record: Rule, others: dict[str, list[str]],
+              lang: str) -> Iterator[HistoryEntry]:
+    trace = lineage.trace(record.version, record.number)  # never empty: the record is held
+    placed = _place_other_texts(store, lineage, record.number, trace, others, lang)
+    previous: Rule | None = None
+    first = lineage.versions.index(next(iter(trace)))
+    following = lineage.versions.index(next(reversed(trace))) + 1
+    for version, number in trace.items():
+        english = store.get(cr_id(version, number))
+        if not isinstance(english, Rule):
+            continue
+        yield HistoryEntry(
+            record.number, version, number, "en", english.text,
+            _change(previous, english, first > 0), english.title, english.id,
+            _source(english), previous.number if previous else None,
+            word_diff(previous.text, english.text)
+            if previous and previous.text != english.text else [],
+            typography_only=previous is not None and _retyped(previous.text, english.text),
+        )
+        yield from placed.get(version, [])
+        previous = english
+    if previous is not None and following < len(lineage.versions):
+        yield HistoryEntry(record.number, lineage.versions[following], None, "en", "",
+                           "removed", previous=previous.number)
+
+
+def _retyped(old: str, new: str) -> bool:
+    """True when two texts differ in typography only."""
+    return old != new and plain(old) == plain(new)
+
+
+def _change(previous: Rule | None, english: Rule, older_held: bool) -> str:
+    if previous is None:
+        return "added" if older_held else "first-held"
+    moved, changed = previous.number != english.number, previous.text != english.text
+    if moved and changed:
+        return "renumbered+changed"
+    return "renumbered" if moved else "changed" if changed else "unchanged"
+
+
+def _place_other_texts(store: Store, lineage: Lineage, rule: str, trace: dict[str, str],
+                       others: dict[str, list[str]], lang: str) -> dict[str, list[HistoryEntry]]:
+    """The other documents' texts of this rule, by the English version they correspond to."""
+    placed: dict[str, list[HistoryEntry]] = defaultdict(list)
+    for version, number in trace.items():
+        anchor = cr_id(version, number)
+        for other_id in others.get(anchor, []):
+            other = store.get(other_id)
+            if not isinstance(other, Rule) or lang not in ("all", other.language):
+                continue
+            found = correspondence(store, lineage, other, anchor)
+            if found is None:
+                continue
+            placed[found.version].append(HistoryEntry(
+                rule, other.version or "", other.number,
+                other.language, other.text,
+                "quote" if other.language == "en" else "translation", other.title, other.id,
+                _source(other), corresponds_to=found.version,
+                english_number=found.english_number, basis=found.basis, stale=found.stale,
+            ))
+    return {v: sorted(es, key=lambda e: (e.language, e.version, e.id or "")) for v, es in
+            placed.items()}
+
+
+def _source(record: Rule) -> dict[str, Any]:
+    return {"file": record.loc.file, "line": record.loc.line}
+
+
+# -- two versions ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RuleText:
+    number: str
+    title: str | None
+    text: str
+
+
+@dataclass(frozen=True)
+class RuleChange:
+    """A rule of the old version and its counterpart in the new one, renumbered or reworded
+    (or both); ``diff`` is empty when only the number changed."""
+
+    old_number: str
+    new_number: str
+    how: str  # how the counterpart was found (see kb.link.identity)
+    confidence: float
+    old_text: str
+    new_text: str
+    diff: list[Piece]
+
+    @property
+    def renumbered(self) -> bool:
+        return self.old_number != self.new_number
+
+    @property
+    def changed(self) -> bool:
+        return self.old_text != self.new_text
+
+    @property
+    def typography_only(self) -> bool:
+        return _retyped(self.old_text, self.new_text)
+
+
+@dataclass(frozen=True)
+class VersionChanges:
+    """What changed from one English version to another, for the rules within ``section``
+    (all when None): a rule counts when its old or its new number is within it."""
+
+    old: str
+    new: str
+    section: str | None
+    added: list[RuleText]
+    removed: list[RuleText]
+    changes: list[RuleChange]  # the renumbered and the reworded pairs, by new number
+    unchanged: int  # pairs with the same number and the same text
+
+    @property
+    def renumbered(self) -> list[RuleChange]:
+        return [c for c in self.changes if c.renumbered]
+
+    @property
+    def changed(self) -> list[RuleChange]:
+        return [c for c in self.changes if c.changed]
+
+
+def version_changes(kb: KnowledgeBase, old: str, new: str,
+                    section: str | None = None) -> VersionChanges:
+    """Compare the versions in force on ``old`` and on ``new`` (dates, or ``latest``): rules
+    added, removed, renumbered, reworded, each rule followed through the versions between."""
+    old_version, new_version = kb.resolve_version(old), kb.resolve_version(new)
+    if old_version > new_version:
+        raise KbError(f"{old} ({old_version}) is later than {new} ({new_version}): "
+                      "give the older version first")
+    within = _section_filter(section)
+    store = kb.store
+    diff = load_lineage(store).between(old_version, new_version)
+    before, after = _rules(store, old_version), _rules(store, new_version)
+    changes, unchanged = [], 0
+    for m in diff.matches:
+        if not (within(m.old_number) or within(m.new_number)):
+            continue
+        a, b = before[m.old_number], after[m.new_number]
+        if a.number == b.number and a.text == b.text:
+            unchanged += 1
+            continue
+        changes.append(RuleChange(a.number, b.number, m.how, m.confidence, a.text, b.text,
+                                  word_diff(a.text, b.text) if a.text != b.text else []))
+    changes.sort(key=lambda c: sort_key(c.new_number))
+    return VersionChanges(
+        old_version, new_version, section,
+        [_rule_text(after[n]) for n in diff.added if within(n)],
+        [_rule_text(before[n]) for n in diff.removed if within(n)],
+        changes, unchanged,
+    )
+
+
+def _section_filter(section: str | None) -> Callable[[str], bool]:
+    if section is None:
+        return lambda number: True
+    try:
+        top = RuleNumber.parse(section)
+    except RuleNumberError as exc:
+        raise KbError(f"--section: {exc}") from exc
+
+    def within(number: str) -> bool:
+        parsed = RuleNumber.try_parse(number)
+        return parsed is not None and parsed.is_within(top)
+
+    return within
+
+
+def _rules(store: Store, version: str) -> dict[str, Rule]:
+    found: dict[str, Rule] = {}
+    for record in store.query(kind="rule", source_id=cr_source(version)):
+        if isinstance(record, Rule):
+            found.setdefault(record.number, record)
+    return found
+
+
+def _rule_text(rule: Rule) -> RuleText:
+    return RuleText(rule.number, rule.title, rule.text)

@@ -1,0 +1,195 @@
+"""``kb fetch`` against an HTTP server started on 127.0.0.1 by the test, never the internet.
+
+The server serves tests/fixtures/fetch/rules.html (a small page laid out like the official
+rules page; its links to media.wizards.com are pointed at the local server) and, under the
+name that page links, a shared-corpus CR file. MagicCompRules 20260417.txt says "These rules
+are effective as of April 17, 2026." (line 5).
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from kb.api import KnowledgeBase
+from kb.cli import cli
+from kb.fetch import FetchError, check_rules, find_rules_link
+from kb.paths import user_corpus_dir
+from tests.conftest import REPO, cr_file
+
+PAGE = REPO / "tests" / "fixtures" / "fetch" / "rules.html"
+OFFICIAL = "https://magic.wizards.com/en/rules"
+TXT_PATH = "/2026/downloads/MagicCompRules%2020260417.txt"
+
+
+# -- finding the link ----------------------------------------------------------------------------
+
+
+def test_the_txt_link_of_the_saved_page():
+    html = PAGE.read_text(encoding="utf-8")
+    assert find_rules_link(html, OFFICIAL) == f"https://media.wizards.com{TXT_PATH}"
+
+
+def test_relative_links_and_the_latest_of_several():
+    html = ('<a href="/dl/MagicCompRules 20250207.txt">old</a>'
+            '<a href="/dl/MagicCompRules%2020260417.txt">TXT</a>'
+            '<a href="/robots.txt">robots</a>')
+    assert find_rules_link(html, "http://example.test/en/rules") == (
+        "http://example.test/dl/MagicCompRules%2020260417.txt")
+
+
+def test_a_page_without_the_link_is_a_clear_error():
+    with pytest.raises(FetchError, match=r"^http://x.test/: no link to a Comprehensive Rules"):
+        find_rules_link('<a href="/robots.txt">robots</a><a href="/r.pdf">PDF</a>',
+                        "http://x.test/")
+
+
+def test_only_a_whole_rules_text_passes_the_check():
+    with pytest.raises(FetchError, match="not a Comprehensive Rules text"):
+        check_rules(PAGE.read_bytes(), "http://x.test/rules.txt")
+    with pytest.raises(FetchError, match="not a text file"):
+        check_rules(bytes(range(256)) * 64, "http://x.test/rules.txt")
+
+
+def test_a_truncated_rules_text_fails_the_check():
+    data = cr_file("20260417").read_bytes()
+    with pytest.raises(FetchError, match=r"incomplete rules text \(\d+ rules, 0 glossary"):
+        check_rules(data[: len(data) // 2], "http://x.test/rules.txt")
+
+
+def test_user_corpus_dir(monkeypatch, tmp_path):
+    monkeypatch.setenv("KB_CORPUS", str(tmp_path / "mine"))
+    assert user_corpus_dir() == tmp_path / "mine"
+    monkeypatch.delenv("KB_CORPUS")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    assert user_corpus_dir() == tmp_path / "data" / "kb" / "corpus"
+
+
+# -- against a local server ----------------------------------------------------------------------
+
+
+@pytest.fixture(autouse=True)
+def no_proxy(monkeypatch):
+    """The local server is reached directly, whatever proxy the environment names."""
+    for name in ("http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("no_proxy", "127.0.0.1,localhost")
+
+
+@dataclass
+class Site:
+    """What the local server answers: path -> (status, body); ``delay`` before answering."""
+
+    base: str = ""
+    routes: dict[str, tuple[int, bytes]] = field(default_factory=dict)
+    delay: float = 0.0
+
+
+@pytest.fixture
+def site() -> Iterator[Site]:
+    served = Site()
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # noqa: N802 (the name http.server calls)
+            time.sleep(served.delay)
+            status, body = served.routes.get(self.path, (404, b"not found"))
+            try:
+                self.send_response(status)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+            except ConnectionError:  # the client gave up waiting (the timeout test)
+                pass
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    served.base = f"http://127.0.0.1:{server.server_address[1]}"
+    page = PAGE.read_text(encoding="utf-8").replace("https://media.wizards.com", served.base)
+    served.routes["/en/rules"] = (200, page.encode())
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield served
+    server.shutdown()
+    server.server_close()
+
+
+def fetch(index: Path, *args: str):
+    return CliRunner().invoke(cli, ["--index", str(index), "fetch", *args])
+
+
+def test_fetch_stores_the_file_and_the_build_picks_it_up(site, tmp_path):
+    source = cr_file("20260417")
+    site.routes[TXT_PATH] = (200, source.read_bytes())
+    corpus, index = tmp_path / "corpus", tmp_path / "index"
+    result = fetch(index, "--url", f"{site.base}/en/rules", "--dest", str(corpus), "--json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    stored = corpus / "MagicCompRules 2026-04-17.txt"
+    assert report["path"] == str(stored)
+    assert report["version"] == "2026-04-17"
+    assert report["url"] == f"{site.base}{TXT_PATH}"
+    assert stored.read_bytes() == source.read_bytes()
+    assert sorted(p.name for p in corpus.iterdir()) == [stored.name]
+    assert "2026-04-17" in report["built"]["versions"]
+    with KnowledgeBase(index) as kb:
+        (trample,) = [v for v in kb.rule("702.19b") if v.language == "en"]
+        assert trample.source["file"] == stored.name
+        assert trample.text.startswith("The controller of an attacking creature with trample")
+    again = fetch(index, "--url", f"{site.base}/en/rules", "--dest", str(corpus), "--no-build")
+    assert again.exit_code == 0
+    assert "already stored, unchanged" in again.output
+
+
+def test_fetch_from_a_closed_port_fails_in_one_line_and_leaves_the_corpus(tmp_path):
+    with socket.socket() as s:  # a port that was free a moment ago and is closed now
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "mine.txt").write_text("kept")
+    result = fetch(tmp_path / "index", "--url", f"http://127.0.0.1:{port}/en/rules",
+                   "--dest", str(corpus))
+    assert result.exit_code == 1
+    assert result.output.startswith(f"kb: cannot reach 127.0.0.1:{port}: ")
+    assert result.output.count("\n") == 1
+    assert [p.name for p in corpus.iterdir()] == ["mine.txt"]
+    assert not (tmp_path / "index").exists()
+
+
+def test_fetch_errors_leave_no_file(site, tmp_path):
+    corpus = tmp_path / "corpus"
+    url = f"{site.base}/en/rules"
+    missing = fetch(tmp_path / "index", "--url", url, "--dest", str(corpus))
+    assert missing.exit_code == 1
+    assert missing.output == f"kb: {site.base}{TXT_PATH}: HTTP 404 Not Found\n"
+    site.routes[TXT_PATH] = (200, PAGE.read_bytes())
+    wrong = fetch(tmp_path / "index", "--url", url, "--dest", str(corpus))
+    assert wrong.exit_code == 1
+    assert "not a Comprehensive Rules text" in wrong.output
+    assert not corpus.exists()
+
+
+def test_fetch_times_out(site, tmp_path):
+    site.delay = 1.0
+    result = fetch(tmp_path / "index", "--url", f"{site.base}/en/rules", "--timeout", "0.2",
+                   "--dest", str(tmp_path / "corpus"))
+    assert result.exit_code == 1
+    assert "timed out" in result.output or "no answer within 0.2 s" in result.output
+    assert result.output.count("\n") == 1
+
+
+def test_fetch_refuses_other_schemes(tmp_path):
+    result = fetch(tmp_path / "index", "--url", "file:///etc/passwd")
+    assert result.exit_code == 1
+    assert result.output == "kb: not an http(s) address: file:///etc/passwd\n"

@@ -19,7 +19,7 @@ from kb.errors import KbError, NoIndexError, NoSuchRuleError
 from kb.indexdir import STORE_FILE, IndexDir
 from kb.link.pairing import fold
 from kb.model import Card, Example, Record, Rule, Ruling, kind_of
-from kb.paths import default_index_root
+from kb.paths import default_index_root, user_corpus_dir
 from kb.rulenum import RuleNumber, RuleNumberError, RuleRange
 from kb.store import StaleStoreError, Store, record_number, record_text
 
@@ -36,9 +36,15 @@ def build_index(
     index_root: Path, corpus_dirs: list[Path], *, embedded: bool = True,
     progress: Progress | None = None,
 ) -> BuildReport:
+    """Build from the embedded corpus, the user's corpus folder (where ``kb fetch`` stores the
+    official files) when it exists, and ``corpus_dirs``; a folder named twice is read once."""
     from kb.build import build  # the parsers load only for a build, not for every lookup
 
-    folders = ([embedded_corpus()] if embedded else []) + list(corpus_dirs)
+    user = user_corpus_dir()
+    folders = ([embedded_corpus()] if embedded else []) + ([user] if user.is_dir() else [])
+    for folder in corpus_dirs:
+        if folder.resolve() not in {f.resolve() for f in folders}:
+            folders.append(folder)
     return build(index_root, folders, progress)
 
 

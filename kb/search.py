@@ -20,7 +20,7 @@ from kb.index.highlight import snippet
 from kb.index.searcher import Alternative, Filters, Hit
 from kb.link.pairing import fold
 from kb.model import TermPair
-from kb.query import KINDS, Or, Phrase, Query, parse
+from kb.query import KINDS, And, Or, Query, Word, parse
 from kb.rulenum import RuleNumber
 from kb.store import record_number, record_text, record_title
 
@@ -152,7 +152,7 @@ class Searcher:
         if query.root is not None and len(words) > 1 and not any(w.prefix for w in words):
             other = self._other_language(" ".join(w.text for w in words), result)
             if other:
-                extra = tuple(Phrase(tuple(t.split())) for _, t in other)
+                extra = tuple(And(tuple(Word(w) for w in t.split())) for _, t in other)
                 return Query(query.text, Or((query.root, *extra)), query.filters)
         return query
 

@@ -8,6 +8,9 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
+# Builds read the user's corpus folder too (where `kb fetch` stores files): point it nowhere,
+# so that a developer's own folder never leaks into the tests' indexes.
+os.environ["KB_CORPUS"] = str(REPO / "tests" / "no-user-corpus")
 SHARED_CORPUS = Path(os.environ.get("KB_SHARED_CORPUS", REPO.parent / "shared" / "corpus"))
 CR_EN = SHARED_CORPUS / "cr-en"
 

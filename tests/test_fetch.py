@@ -193,3 +193,18 @@ def test_fetch_refuses_other_schemes(tmp_path):
     result = fetch(tmp_path / "index", "--url", "file:///etc/passwd")
     assert result.exit_code == 1
     assert result.output == "kb: not an http(s) address: file:///etc/passwd\n"
+
+
+def test_build_reads_the_user_corpus_folder_once(tmp_path, monkeypatch):
+    """`kb build` ingests the folder `kb fetch` fills, even when it is also given by
+    --corpus."""
+    from kb.api import build_index
+
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "MagicCompRules 20260417.txt").symlink_to(cr_file("20260417"))
+    monkeypatch.setenv("KB_CORPUS", str(mine))
+    report = build_index(tmp_path / "idx", [mine], embedded=False)
+    assert report.versions == ["2026-04-17"]
+    assert [s.file for s in report.sources] == ["MagicCompRules 20260417.txt"]
+    assert not report.problems

@@ -185,9 +185,8 @@ class _Builder:
         text = word.text if word.prefix else self.correct(word.text)
         options = [self.in_languages(text, word.prefix)]
         for alt in self.alternatives.get(word.text, ()):
-            found = (self.phrase(alt.words, (alt.language,)) if len(alt.words) > 1
-                     else self.in_languages(alt.words[0], False, (alt.language,)))
-            options.append(wq.Or([found], boost=TRANSLATION_WEIGHT))
+            options.append(wq.Or([self.all_words(alt.words, alt.language)],
+                                 boost=TRANSLATION_WEIGHT))
         number = RuleNumber.try_parse(text.rstrip("."))
         if number is not None and any(c.isdigit() for c in text):
             options.append(wq.Term("number", str(number), boost=NUMBER_BOOST))
@@ -213,16 +212,25 @@ class _Builder:
 
     def in_languages(self, text: str, prefix: bool,
                      languages: Sequence[str] = LANGUAGES) -> wq.Query:
-        """The word in each language's fields, as a phrase where analysis splits it; its
-        terms (own stem first, family or prefix words after) count once per document."""
+        """The word in the fields of the languages whose texts hold it, all its parts where
+        analysis splits it; its terms (own stem first, family or prefix words after) count
+        once per document. A French word is not searched as an English stem ("copie" is not
+        "copy": the translation is searched instead)."""
         options: list[wq.Query] = []
         elided = strip_elision(text)  # "l'écho" is also "echo" to the English fields
-        for lang in languages:
-            pairs = language(lang).pairs(text if lang == "fr" else elided)
+        analyzed = {lang: language(lang).pairs(text if lang == "fr" else elided)
+                    for lang in languages}
+        for lang in prefix and languages or self.holders(analyzed):
+            pairs = analyzed[lang]
             if not pairs:
                 continue
             if len(pairs) > 1:
-                options.append(self.phrase_in(lang, [t for _, t in pairs]))
+                # A word the analysis splits ("state-based", "mot-clé"): its parts, in any
+                # order. A phrase query would check positions in thousands of texts for the
+                # few where the parts are not side by side.
+                terms = [t for _, t in pairs]
+                self.answer.terms.setdefault(lang, set()).update(terms)
+                options.append(wq.And([wq.Term(lang, t) for t in terms]))
                 continue
             word, term = pairs[0]
             weights = self.expand(lang, word, term, prefix)
@@ -230,6 +238,29 @@ class _Builder:
             terms = [wq.Term(lang, t, boost=w) for t, w in weights.items()]
             options.append(terms[0] if len(terms) == 1 else wq.DisjunctionMax(terms))
         return wq.Or(options) if options else wq.NullQuery
+
+    def all_words(self, words: Sequence[str], lang: str) -> wq.Query:
+        """Every word of a term in one language's fields, stop words left out."""
+        parts = [q for q in (self.in_languages(w, False, (lang,)) for w in words)
+                 if q is not wq.NullQuery]
+        if not parts:
+            return wq.NullQuery
+        return parts[0] if len(parts) == 1 else wq.And(parts)
+
+    def holders(self, analyzed: dict[str, list[tuple[str, str]]]) -> list[str]:
+        """The languages to search a word in: those whose texts hold the word as typed, else
+        those that hold its stem, else all of them (a word no text holds finds nothing)."""
+        def holds(lang: str, exact: bool) -> bool:
+            words, pairs = self.vocabulary.get(lang), analyzed[lang]
+            if words is None or not pairs:
+                return False
+            return all(w in words.term if exact else words.known(w, t) for w, t in pairs)
+
+        for exact in (True, False):
+            found = [lang for lang in analyzed if holds(lang, exact)]
+            if found:
+                return found
+        return list(analyzed)
 
     def expand(self, lang: str, word: str, term: str, prefix: bool) -> dict[str, float]:
         words = self.vocabulary.get(lang)

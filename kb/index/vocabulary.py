@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 FAMILY_MIN = 5  # letters of a stem kept at least when it is shortened for its family
@@ -55,14 +56,22 @@ class Words:
         if len(word) < 4:
             return []
         limit = 2 if len(word) >= TYPO_LONG else 1
+        grams = _bigrams(word)
+        # An edit changes at most two bigrams: a candidate sharing fewer cannot be near.
+        least = len(grams) - 2 * limit
         found = []
         for candidate in self.with_prefix(word[0]):
-            if abs(len(candidate) - len(word)) > limit:
+            if abs(len(candidate) - len(word)) > limit or len(grams & _bigrams(candidate)) < least:
                 continue
             distance = edit_distance(word, candidate, limit)
             if distance <= limit:
                 found.append((distance, -self.df[candidate], candidate))
         return [(d, w) for d, _, w in sorted(found)]
+
+
+@lru_cache(maxsize=65536)
+def _bigrams(word: str) -> frozenset[str]:
+    return frozenset(word[i:i + 2] for i in range(len(word) - 1))
 
 
 def edit_distance(a: str, b: str, limit: int) -> int:

@@ -100,14 +100,19 @@ def kb_cli(index: Path, *args: str, **kwargs) -> subprocess.CompletedProcess:
                           text=True, **kwargs)
 
 
-@pytest.mark.parametrize("delay", [0.0, 0.2, 0.5])
-def test_build_killed_halfway_leaves_the_previous_store_serving(tmp_path, delay):
+@pytest.mark.parametrize("moment, delay", [("kb.sqlite", 0.0), ("kb.sqlite", 0.2),
+                                            ("kb.sqlite", 0.5), ("search", 0.0),
+                                            ("search", 0.3)])
+def test_build_killed_halfway_leaves_the_previous_store_serving(tmp_path, moment, delay):
+    """Killed while it writes the store, or the search index, aside: the previous store and
+    index answer exactly as before."""
     if not CR_EN.is_dir():
         pytest.skip(f"shared corpus not found at {CR_EN}: set KB_SHARED_CORPUS")
     index = tmp_path / "idx"
     small = cr_folder(tmp_path, "20260417")
     assert kb_cli(index, "build", "--corpus", str(small)).returncode == 0
     before = kb_cli(index, "rule", "702.19b").stdout
+    found_before = kb_cli(index, "search", "--json", "trample").stdout
 
     # A larger build (every shared version, twice), killed while it writes aside.
     big = tmp_path / "big"
@@ -119,8 +124,8 @@ def test_build_killed_halfway_leaves_the_previous_store_serving(tmp_path, delay)
         env={**os.environ, "KB_INDEX": str(index), "PYTHONPATH": str(REPO)},
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )
-    deadline = time.monotonic() + 30
-    while not list((index / "builds").glob("*.partial/kb.sqlite")):
+    deadline = time.monotonic() + 60
+    while not list((index / "builds").glob(f"*.partial/{moment}")):
         assert proc.poll() is None, "the build ended before it could be killed"
         assert time.monotonic() < deadline
         time.sleep(0.005)
@@ -131,6 +136,7 @@ def test_build_killed_halfway_leaves_the_previous_store_serving(tmp_path, delay)
 
     after = kb_cli(index, "rule", "702.19b")
     assert after.returncode == 0 and after.stdout == before
+    assert kb_cli(index, "search", "--json", "trample").stdout == found_before
     assert kb_cli(index, "versions").stdout.count("MagicCompRules") == 1
     # The next build clears the dead one's leftovers and publishes.
     assert kb_cli(index, "build", "--corpus", str(small)).returncode == 0

@@ -8,9 +8,12 @@ are deleted and re-added: documents depend on their record alone (see ``document
 
 from __future__ import annotations
 
+import ctypes
 import hashlib
 import os
 import shutil
+import signal
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,7 +29,30 @@ _STAMP_FILE = "stamp"
 _SOURCE_WORDS = "words"  # one vocabulary file per source, merged into VOCABULARY_FILE
 _WRITER_MB = 256  # Whoosh's indexing buffer per process
 # Whoosh's cost is per posting, in pure Python: two processes halve a full build on two cores.
-_PROCS = min(2, os.cpu_count() or 1)
+# Its worker processes must not outlive a killed build (they would hold the build lock and
+# wait forever): on Linux they ask the kernel to kill them with their parent; elsewhere the
+# index is written in one process.
+_PR_SET_PDEATHSIG = 1
+_writing_in: int | None = None  # the pid of a process writing an index with workers
+
+
+def _die_with_parent() -> None:
+    if _writing_in is None:
+        return
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != _writing_in:  # the parent died before the request was made
+        os._exit(1)
+
+
+def _worker_processes() -> int:
+    if not sys.platform.startswith("linux"):
+        return 1
+    return min(2, os.cpu_count() or 1)
+
+
+if sys.platform.startswith("linux"):
+    os.register_at_fork(after_in_child=_die_with_parent)
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,27 +87,33 @@ def write_index(generation: Path, store: Store, stamp: str, previous: Path | Non
     else:
         target.mkdir()
         ix = whoosh_index.create_in(str(target), schema())
-    writer = ix.writer(limitmb=_WRITER_MB, procs=_PROCS, multisegment=not reuse)
     indexed = _indexed_sources(ix) if reuse else set()
     wanted = {s.id: s for s in store.sources()}
     keep = indexed & unchanged & wanted.keys()
     words = target / _SOURCE_WORDS
     words.mkdir(exist_ok=True)
-    for source_id in indexed - keep:
-        writer.delete_by_term("source", source_id)
-        _words_file(words, source_id).unlink(missing_ok=True)
-    count = 0
-    for source_id, source in wanted.items():
-        if source_id in keep:
-            continue
-        if progress:
-            progress(source.file)
-        vocabulary: dict[str, Vocabulary] = {}
-        for doc in documents(source, store.query(source_id=source_id), vocabulary):
-            writer.add_document(**doc)
-            count += 1
-        _write_words(_words_file(words, source_id), vocabulary)
-    writer.commit()
+    global _writing_in
+    _writing_in = os.getpid()
+    try:
+        writer = ix.writer(limitmb=_WRITER_MB, procs=_worker_processes(),
+                           multisegment=not reuse)
+        for source_id in indexed - keep:
+            writer.delete_by_term("source", source_id)
+            _words_file(words, source_id).unlink(missing_ok=True)
+        count = 0
+        for source_id, source in wanted.items():
+            if source_id in keep:
+                continue
+            if progress:
+                progress(source.file)
+            vocabulary: dict[str, Vocabulary] = {}
+            for doc in documents(source, store.query(source_id=source_id), vocabulary):
+                writer.add_document(**doc)
+                count += 1
+            _write_words(_words_file(words, source_id), vocabulary)
+        writer.commit()
+    finally:
+        _writing_in = None
     _merge_words([_words_file(words, s) for s in wanted], target / VOCABULARY_FILE)
     (target / _STAMP_FILE).write_text(stamp)
     return IndexReport(count, len(wanted) - len(keep), len(keep), reuse)

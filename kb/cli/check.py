@@ -1,0 +1,61 @@
+"""``kb check``: replay the worked examples of the corpus on the rules engine."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from kb.cli._output import emit_json, json_option, open_kb, table
+
+
+@click.command("check")
+@click.option("--scenario", "scenarios", multiple=True,
+              type=click.Path(exists=True, path_type=Path),
+              help="Also play the scenarios of this TOML file or folder (repeatable).")
+@click.option("--status", "statuses", multiple=True,
+              type=click.Choice(["verified", "contradicted", "era-dependent", "not checkable",
+                                 "not modelled"]),
+              help="List the examples with this status (repeatable); by default the "
+                   "contradicted and era-dependent ones are listed.")
+@json_option
+@click.pass_context
+def command(ctx: click.Context, scenarios: tuple[Path, ...], statuses: tuple[str, ...],
+            as_json: bool) -> None:
+    """Give every worked example of the index a status by replaying it on the rules engine:
+    verified, contradicted, era-dependent, not checkable or not modelled."""
+    from kb.check import STATUSES, run_check
+
+    with open_kb(ctx) as kb:
+        report = run_check(kb.store, scenarios)
+    if as_json:
+        emit_json({
+            "summary": report.summary(),
+            "by_source": report.by_source(),
+            "scenarios": report.scenarios,
+            "examples": [r.as_dict() for r in report.results],
+            "not_in_index": [{"id": i, "scenario": w} for i, w in report.not_in_index],
+        })
+        return
+    rows = [("source", *STATUSES)]
+    for source, counts in report.by_source().items():
+        rows.append((source, *(str(counts[s]) for s in STATUSES)))
+    rows.append(("total", *(str(report.summary()[s]) for s in STATUSES)))
+    table(rows)
+    click.echo(f"{report.scenarios} scenarios played.")
+    wanted = statuses or ("contradicted", "era-dependent")
+    shown = [r for r in report.results if r.status in wanted]
+    for r in shown:
+        click.echo(f"\n{r.status}: {r.id}  [{r.language}, {r.source}]")
+        click.echo(f"  claim:    {r.claim}")
+        if r.computed:
+            click.echo(f"  computed: {r.computed}")
+        if r.changed_rule:
+            click.echo(f"  changed:  {r.changed_rule}")
+        if r.reason:
+            click.echo(f"  reason:   {r.reason}")
+    if report.not_in_index:
+        click.echo(f"\nNot in index ({len(report.not_in_index)} ids named by scenarios; "
+                   "build with the corpus that holds them):")
+        for record_id, where in report.not_in_index:
+            click.echo(f"  {record_id}  ({where})")

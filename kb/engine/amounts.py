@@ -1,0 +1,125 @@
+"""Numbers that abilities compute ("X", "its power", "the number of creature cards in your
+graveyard"), written in card files as small expressions:
+
+``3``, ``X``, ``power``, ``toughness``, ``sacrificed.power``, ``counters:verse``,
+``cards:hand:you``, ``cards:graveyard:you:Creature``, ``card_types:graveyard:all``,
+``target.mana_value``, ``revealed.mana_value``, each optionally followed by ``+N`` or ``-N``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from kb.engine.objects import CARD_TYPES, Characteristics, EngineError, SpellInfo
+
+if TYPE_CHECKING:
+    from kb.engine.state import Event, GameState
+
+_EXPR = re.compile(r"^(?P<base>[A-Za-z_.:/+\-0-9]*?)(?P<adjust>[+-]\d+)?$")
+
+
+@dataclass
+class Ctx:
+    """What an ability or effect is evaluated against: its controller ("you"), its source,
+    the choices made for it, and the event that triggered it."""
+
+    state: GameState
+    you: str
+    source: int | None = None
+    spell: SpellInfo | None = None
+    event: Event | None = None
+    values: dict[int, Characteristics] | None = None  # characteristics mid-computation
+    extra: dict[str, Any] = field(default_factory=dict)
+    choices: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def x(self) -> int:
+        return self.spell.x if self.spell else 0
+
+    def ch(self, oid: int) -> Characteristics:
+        if self.values is not None and oid in self.values:
+            return self.values[oid]
+        return self.state.characteristics(oid)
+
+
+def evaluate(expr: int | str, ctx: Ctx) -> int:
+    if isinstance(expr, int):
+        return expr
+    text = str(expr).strip()
+    if re.fullmatch(r"-?\d+", text):
+        return int(text)
+    found = _EXPR.match(text)
+    if not found or not found.group("base"):
+        raise EngineError(f"cannot read amount {expr!r}")
+    adjust = int(found.group("adjust") or 0)
+    return _base(found.group("base"), ctx) + adjust
+
+
+def _base(base: str, ctx: Ctx) -> int:
+    state = ctx.state
+    if base == "X":
+        return ctx.x
+    if base in ("power", "toughness"):
+        if ctx.source is None:
+            raise EngineError(f"{base}: no source")
+        return getattr(ctx.ch(ctx.source), base) or 0
+    if base in ("sacrificed.power", "sacrificed.toughness"):
+        if not ctx.spell or not ctx.spell.sacrificed:
+            return 0
+        return getattr(ctx.spell.sacrificed[0].ch, base.split(".")[1]) or 0
+    if base.startswith("extra."):
+        value = ctx.extra.get(base.split(".", 1)[1])
+        if not isinstance(value, int):
+            raise EngineError(f"{base}: nothing remembered under that name")
+        return value
+    if base.startswith("counters:"):
+        kind = base.split(":", 1)[1]
+        if ctx.source in state.objects:
+            return state.objects[ctx.source].counters[kind]
+        if ctx.source in state.last_known:
+            return state.last_known[ctx.source].obj.counters[kind]
+        return 0
+    if base.startswith("cards:"):
+        return len(_cards(base, ctx))
+    if base.startswith("card_types:"):
+        found: set[str] = set()
+        for oid in _cards("cards:" + base.split(":", 1)[1], ctx):
+            found |= {t for t in ctx.ch(oid).types if t in CARD_TYPES}
+        return len(found)
+    if base in ("target.mana_value", "revealed.mana_value", "event.mana_value"):
+        from kb.engine.layers import mana_values
+
+        key = base.split(".")[0]
+        oid = ctx.extra.get(key)
+        if oid is None and key == "target" and ctx.spell and ctx.spell.targets:
+            oid = ctx.spell.targets[0][0]
+        if oid is None:
+            return 0
+        return sum(mana_values(state, oid))
+    raise EngineError(f"unknown amount {base!r}")
+
+
+def _cards(spec: str, ctx: Ctx) -> list[int]:
+    """``cards:<zone>:<whose>[:<card type>]``: whose is you, opponent or all."""
+    parts = spec.split(":")
+    if len(parts) < 3:
+        raise EngineError(f"cards: write cards:<zone>:<you|opponent|all>[:<type>], not {spec!r}")
+    zone, whose = parts[1], parts[2]
+    card_type = parts[3] if len(parts) > 3 else None
+    state = ctx.state
+    if whose == "you":
+        players: tuple[str, ...] = (ctx.you,)
+    elif whose == "opponent":
+        players = state.opponents(ctx.you)
+    else:
+        players = tuple(state.players)
+    out = []
+    for obj in state.objects.values():
+        if obj.zone != zone or obj.owner not in players:
+            continue
+        if card_type and card_type not in ctx.ch(obj.id).types:
+            continue
+        out.append(obj.id)
+    return out

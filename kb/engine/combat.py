@@ -1,0 +1,339 @@
+"""Combat (rules 506-511): declaring attackers and blockers, assigning and dealing combat
+damage (510, with trample 702.19 and first strike 702.7), removal from combat (506.4)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from kb.engine import battles
+from kb.engine.damage import (
+    can_be_dealt_combat_damage,
+    deal_damage,
+    lethal_damage,
+    protected_from,
+)
+from kb.engine.objects import GameObject, IllegalAction
+
+if TYPE_CHECKING:
+    from kb.engine.state import GameState
+
+Attacked = str | int | None  # a player, a planeswalker or battle, or nothing (506.4c)
+
+
+@dataclass
+class Combat:
+    attackers: dict[int, Attacked] = field(default_factory=dict)
+    blocks: dict[int, list[int]] = field(default_factory=dict)  # blocker -> attackers
+    blocked: set[int] = field(default_factory=set)  # 509.1h: stays blocked
+    controllers: dict[int, str] = field(default_factory=dict)  # at declaration (506.4)
+    dealt_first: set[int] = field(default_factory=set)
+
+    def blockers_of(self, attacker: int) -> list[int]:
+        return [b for b, attacked in self.blocks.items() if attacker in attacked]
+
+    def attacked_objects(self) -> set[int]:
+        return {a for a in self.attackers.values() if isinstance(a, int)}
+
+    def remove(self, oid: int) -> None:
+        """506.4: the permanent is removed from combat."""
+        self.attackers.pop(oid, None)
+        self.blocks.pop(oid, None)
+        for attacker, attacked in list(self.attackers.items()):
+            if attacked == oid:
+                self.attackers[attacker] = None  # 506.4c: attacks nothing now
+
+    def attacking(self, oid: int) -> bool:
+        return oid in self.attackers
+
+
+def declare_attackers(state: GameState, attacks: Mapping[int, Attacked]) -> None:
+    """508.1: the active player's untapped creatures, never battles (508.1a)."""
+    state.step = "declare attackers"
+    combat = state.combat = Combat()
+    for oid, target in attacks.items():
+        obj = state.objects[oid]
+        ch = state.characteristics(oid)
+        who = _name(obj)
+        if obj.zone != "battlefield" or not ch.is_a("Creature"):
+            raise IllegalAction(f"{who} is not a creature on the battlefield")
+        if ch.is_a("Battle"):
+            raise IllegalAction(f"{who} is a battle: battles can't attack (508.1a)")
+        if state.controller(oid) != state.active:
+            raise IllegalAction(f"{who} isn't controlled by the active player")
+        if obj.tapped:
+            raise IllegalAction(f"{who} is tapped")
+        if ch.has("defender"):
+            raise IllegalAction(f"{who} has defender")
+        _check_attacked(state, target, state.active)
+        combat.attackers[oid] = target
+        combat.controllers[oid] = state.active
+        if not ch.has("vigilance"):
+            obj.tapped = True
+    for target in combat.attacked_objects():
+        combat.controllers[target] = state.controller(target)
+    state.touch()
+    for oid in combat.attackers:
+        state.emit("attacks", obj=oid, player=state.active)
+
+
+def _check_attacked(state: GameState, target: Attacked, attacker: str) -> None:
+    if isinstance(target, str):
+        if target not in state.opponents(attacker):
+            raise IllegalAction(f"{attacker} can't attack {target}")
+        return
+    obj = state.objects.get(target or -1)
+    if obj is None or obj.zone != "battlefield":
+        raise IllegalAction("only a player, planeswalker or battle can be attacked")
+    ch = state.characteristics(obj.id)
+    if ch.is_a("Battle"):
+        if not battles.can_attack(state, obj, attacker):
+            raise IllegalAction(f"{attacker} can't attack {_name(obj)}: its protector is "
+                                f"{obj.protector} (310.8b)")
+        return
+    if ch.is_a("Planeswalker") and state.controller(obj.id) in state.opponents(attacker):
+        return
+    raise IllegalAction(f"{_name(obj)} can't be attacked")
+
+
+def declare_blockers(state: GameState, blocks: Mapping[int, list[int]]) -> None:
+    """509.1: each blocker blocks one attacker (more if an ability lets it)."""
+    combat = _combat(state)
+    state.step = "declare blockers"
+    for blocker, attackers in blocks.items():
+        obj = state.objects[blocker]
+        ch = state.characteristics(blocker)
+        who = _name(obj)
+        if obj.zone != "battlefield" or not ch.is_a("Creature") or obj.tapped:
+            raise IllegalAction(f"{who} can't block: not an untapped creature")
+        if ch.is_a("Battle"):
+            raise IllegalAction(f"{who} is a battle: battles can't block (509.1a)")
+        allowed = 1 + len([a for a in ch.abilities
+                           if a.keyword == "can block an additional creature each combat"])
+        if len(attackers) > allowed:
+            raise IllegalAction(f"{who} can block {allowed} creature(s), not {len(attackers)}")
+        controller = state.controller(blocker)
+        for attacker in attackers:
+            _check_block(state, combat, attacker, blocker, controller)
+        combat.blocks[blocker] = list(attackers)
+        combat.controllers[blocker] = controller
+        combat.blocked.update(attackers)
+    state.touch()
+    for blocker, attackers in blocks.items():
+        state.emit("blocks", obj=blocker, data={"attackers": list(attackers)})
+
+
+def _check_block(state: GameState, combat: Combat, attacker: int, blocker: int,
+                 controller: str) -> None:
+    if attacker not in combat.attackers:
+        raise IllegalAction(f"{_name(state.objects[attacker])} isn't attacking")
+    target = combat.attackers[attacker]
+    if isinstance(target, int) and state.characteristics(target).is_a("Battle"):
+        if not battles.can_block_for(state.objects[target], controller):
+            raise IllegalAction(f"only creatures the protector of "
+                                f"{_name(state.objects[target])} controls can block "
+                                "creatures attacking it (310.8c)")
+    elif isinstance(target, str) and target != controller:
+        raise IllegalAction(f"{controller} isn't the defending player")
+    ach, bch = state.characteristics(attacker), state.characteristics(blocker)
+    if ach.has("flying") and not (bch.has("flying") or bch.has("reach")):
+        raise IllegalAction(f"{_name(state.objects[blocker])} can't block a creature with "
+                            "flying (702.9b)")
+
+
+def _combat(state: GameState) -> Combat:
+    if state.combat is None:
+        raise IllegalAction("no combat: declare attackers first")
+    return state.combat
+
+
+def _name(obj: GameObject) -> str:
+    return obj.alias or obj.printed.front.name or str(obj.id)
+
+
+def refresh(state: GameState) -> None:
+    """506.4: creatures that stop being creatures (or become battles) or change controller,
+    and attacked battles that stop being battles or change controller, leave combat."""
+    combat = state.combat
+    if combat is None:
+        return
+    for oid in list(combat.attackers) + list(combat.blocks):
+        if oid not in state.objects:
+            combat.remove(oid)
+            continue
+        ch = state.characteristics(oid)
+        if not ch.is_a("Creature") or ch.is_a("Battle") or \
+                state.controller(oid) != combat.controllers.get(oid):
+            combat.remove(oid)
+    for target in combat.attacked_objects():
+        if target not in state.objects:
+            combat.remove(target)
+            continue
+        ch = state.characteristics(target)
+        was_battle = target in combat.controllers
+        if was_battle and (not (ch.is_a("Battle") or ch.is_a("Planeswalker"))
+                           or state.controller(target) != combat.controllers[target]):
+            combat.remove(target)
+
+
+# -- combat damage ---------------------------------------------------------------------------
+
+
+def _strikes_now(state: GameState, oid: int, first_step: bool, combat: Combat) -> bool:
+    """510.4: in a first-strike damage step, creatures with first strike or double strike
+    deal damage; in the next step, those that didn't and those with double strike."""
+    ch = state.characteristics(oid)
+    if first_step:
+        return ch.has("first strike") or ch.has("double strike")
+    return ch.has("double strike") or oid not in combat.dealt_first
+
+
+def combat_damage(state: GameState, *, first_strike: bool = False,
+                  assign: Mapping[int, Mapping[Any, int]] | None = None) -> None:
+    """510.1-510.2: assign each creature's combat damage (the given assignment, checked, or
+    the only legal one for simple cases), then deal it all at once."""
+    combat = _combat(state)
+    state.step = "combat damage"
+    refresh(state)
+    assign = dict(assign or {})
+    plan: dict[int, dict[Any, int]] = {}
+    for attacker, target in combat.attackers.items():
+        if not _strikes_now(state, attacker, first_strike, combat):
+            continue
+        power = state.characteristics(attacker).power or 0
+        if power <= 0:
+            continue  # 510.1a
+        plan[attacker] = dict(assign.pop(attacker, None) or
+                              _default(state, combat, attacker, target, power))
+    for blocker, attackers in combat.blocks.items():
+        if not _strikes_now(state, blocker, first_strike, combat):
+            continue
+        power = state.characteristics(blocker).power or 0
+        if power <= 0 or not attackers:
+            continue
+        plan[blocker] = dict(assign.pop(blocker, None) or {attackers[0]: power})
+    if assign:
+        raise IllegalAction(f"no combat damage to assign for {sorted(assign)}")
+    check_assignment(state, combat, plan)
+    dealers: dict[str, set[str]] = defaultdict(set)
+    for creature, parts in plan.items():  # 510.2: dealt simultaneously
+        for recipient, n in parts.items():
+            dealt = deal_damage(state, creature, recipient, n, combat=True)
+            if dealt and isinstance(recipient, str):
+                dealers[recipient].add(state.controller(creature))
+        if first_strike:
+            combat.dealt_first.add(creature)
+    for player, controllers in dealers.items():
+        state.emit("combat_damage_batch", player=player, data={"dealers": sorted(controllers)})
+
+
+def _default(state: GameState, combat: Combat, attacker: int, target: Attacked,
+             power: int) -> dict[Any, int]:
+    blockers = combat.blockers_of(attacker)
+    ch = state.characteristics(attacker)
+    if attacker not in combat.blocked:
+        return {target: power} if target is not None else {}
+    if not blockers:
+        if ch.has("trample") and target is not None:  # 702.19d
+            return {target: power}
+        return {}
+    plan: dict[Any, int] = {}
+    left = power
+    for blocker in blockers:
+        bch = state.characteristics(blocker)
+        need = lethal_damage(bch, state.objects[blocker].damage, ch.has("deathtouch"))
+        give = min(left, need)
+        plan[blocker] = give
+        left -= give
+    if left:
+        if ch.has("trample") and target is not None:
+            plan[target] = plan.get(target, 0) + left
+        else:
+            plan[blockers[-1]] += left
+    return {k: v for k, v in plan.items() if v}
+
+
+def check_assignment(state: GameState, combat: Combat,
+                     plan: Mapping[int, Mapping[Any, int]]) -> None:
+    """510.1, 702.19b-c, 510.1e: the whole assignment must follow the rules."""
+    incoming: dict[Any, int] = defaultdict(int)
+    for parts in plan.values():
+        for recipient, n in parts.items():
+            if n < 0:
+                raise IllegalAction("combat damage can't be negative")
+            incoming[recipient] += n
+    for creature, parts in plan.items():
+        ch = state.characteristics(creature)
+        power = ch.power or 0
+        who = _name(state.objects[creature])
+        if sum(parts.values()) != power:
+            raise IllegalAction(f"{who} assigns {sum(parts.values())} damage; its power is "
+                                f"{power} (510.1a)")
+        if creature in combat.blocks:
+            if any(r not in combat.blocks[creature] for r in parts):
+                raise IllegalAction(f"{who} assigns damage only to creatures it blocks "
+                                    "(510.1d)")
+            continue
+        target = combat.attackers[creature]
+        blockers = combat.blockers_of(creature)
+        if creature not in combat.blocked:
+            beyond = set(parts) - {target}
+            if beyond and not ch.has("trample over planeswalkers"):
+                raise IllegalAction(f"{who} is unblocked: its damage goes to what it "
+                                    "attacks (510.1b)")
+            if beyond:
+                _check_beyond(state, creature, ch, target, beyond, incoming)
+            continue
+        extra = set(parts) - set(blockers)
+        if not extra:
+            continue
+        trample = ch.has("trample") or ch.has("trample over planeswalkers")
+        if not trample:
+            raise IllegalAction(f"{who} is blocked and has no trample: its damage goes to "
+                                "the creatures blocking it (510.1c)")
+        lethal_missing = [b for b in _relevant_blockers(state, creature, blockers)
+                          if incoming[b] < lethal_damage(state.characteristics(b),
+                                                         state.objects[b].damage,
+                                                         ch.has("deathtouch"))]
+        if lethal_missing:
+            raise IllegalAction(
+                f"{who} can assign damage to {_show(state, extra)} only once every blocker "
+                f"is assigned lethal damage; "
+                f"{', '.join(_name(state.objects[b]) for b in lethal_missing)} is not "
+                "(702.19b)")
+        _check_beyond(state, creature, ch, target, extra, incoming)
+
+
+def _relevant_blockers(state: GameState, attacker: int, blockers: list[int]) -> list[int]:
+    """Today every blocker counts (702.19b); the 1998 rules ignored blockers that can't be
+    dealt the attacker's combat damage."""
+    if not state.rules.trample_ignores_unharmable_blockers:
+        return blockers
+    source = state.characteristics(attacker)
+    return [b for b in blockers if can_be_dealt_combat_damage(state, b)
+            and not protected_from(state.characteristics(b), source)]
+
+
+def _check_beyond(state: GameState, creature: int, ch: Any, target: Attacked,
+                  extra: set[Any], incoming: Mapping[Any, int]) -> None:
+    """702.19b-c: excess damage goes to what it attacks; with trample over planeswalkers,
+    beyond the planeswalker's loyalty, to its controller."""
+    allowed: set[Any] = {target}
+    if isinstance(target, int) and ch.has("trample over planeswalkers"):
+        pw = state.characteristics(target)
+        if pw.is_a("Planeswalker") and incoming[target] >= (pw.loyalty or 0):
+            allowed.add(state.controller(target))
+        elif any(isinstance(r, str) for r in extra):
+            raise IllegalAction("damage goes to the planeswalker's controller only once "
+                                "the planeswalker is assigned damage equal to its loyalty "
+                                "(702.19c)")
+    wrong = extra - allowed
+    if wrong:
+        raise IllegalAction(f"{_name(state.objects[creature])} can't assign damage to "
+                            f"{_show(state, wrong)}")
+
+
+def _show(state: GameState, refs: set[Any]) -> str:
+    return ", ".join(r if isinstance(r, str) else _name(state.objects[r]) for r in refs)

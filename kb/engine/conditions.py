@@ -1,0 +1,78 @@
+"""Conditions written in card files: a triggered ability's "if" clause (603.4, checked when it
+would trigger and again on resolution) and the conditions of single instructions ("if {G} was
+spent to cast this spell").
+
+``self_is`` (a card type the source has), ``self_in`` (the source's zone), ``self_not_token``,
+``you_control`` with ``at_least``, ``came_under_control_since_last_upkeep`` (echo, 702.30a),
+``had_no_counter`` (of the object as it last existed, undying 702.93a), ``spent`` (a mana
+type spent to cast it), ``entering_is_greater`` (evolve, 702.100a).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from kb.engine.amounts import Ctx
+from kb.engine.filters import matches
+from kb.engine.objects import EngineError
+
+KEYS = frozenset({"self_is", "self_in", "self_not_token", "you_control", "at_least",
+                  "came_under_control_since_last_upkeep", "had_no_counter", "spent",
+                  "entering_is_greater"})
+
+
+def holds(spec: Mapping[str, Any] | None, ctx: Ctx) -> bool:
+    if not spec:
+        return True
+    unknown = set(spec) - KEYS
+    if unknown:
+        raise EngineError(f"unknown condition {sorted(unknown)} (known: {sorted(KEYS)})")
+    state = ctx.state
+    source = state.objects.get(ctx.source) if ctx.source is not None else None
+    if "self_is" in spec and (source is None or spec["self_is"] not in
+                              state.characteristics(source.id).types):
+        return False
+    if "self_in" in spec and (source is None or source.zone != spec["self_in"]):
+        return False
+    if spec.get("self_not_token") and (source is None or source.token):
+        return False
+    if "you_control" in spec:
+        count = sum(1 for o in state.battlefield()
+                    if matches(o, state.characteristics(o.id), spec["you_control"],
+                               you=ctx.you, source=ctx.source,
+                               opponents=state.opponents(ctx.you))
+                    and state.controller(o.id) == ctx.you)
+        if count < spec.get("at_least", 1):
+            return False
+    if spec.get("came_under_control_since_last_upkeep") and not _since_last_upkeep(ctx):
+        return False
+    if "had_no_counter" in spec:
+        event = ctx.event
+        lki = state.last_known.get(event.old) if event and event.old else None
+        if lki is None or lki.obj.counters[spec["had_no_counter"]] > 0:
+            return False
+    if "spent" in spec and not (ctx.spell and ctx.spell.mana_spent[spec["spent"]] > 0):
+        return False
+    return not (spec.get("entering_is_greater") and not _greater(ctx))
+
+
+def _since_last_upkeep(ctx: Ctx) -> bool:
+    """702.30a: the permanent came under its controller's control since the beginning of
+    that player's last upkeep (the one before the upkeep now beginning)."""
+    state = ctx.state
+    source = state.objects.get(ctx.source) if ctx.source is not None else None
+    if source is None:
+        return False
+    upkeeps = state.player(ctx.you).upkeep_clocks
+    last = upkeeps[-2] if len(upkeeps) >= 2 else 0
+    return source.control_clock > last
+
+
+def _greater(ctx: Ctx) -> bool:
+    state = ctx.state
+    event = ctx.event
+    if event is None or event.obj not in state.objects or ctx.source not in state.objects:
+        return False
+    new, mine = state.characteristics(event.obj), state.characteristics(ctx.source)
+    return (new.power or 0) > (mine.power or 0) or (new.toughness or 0) > (mine.toughness or 0)

@@ -1,0 +1,145 @@
+"""Damage and life (rules 119, 120, 615, 702.2 deathtouch, 702.16 protection).
+
+Damage is first checked against prevention (protection from a quality, "prevent all combat
+damage"); what is left has its result by recipient (120.3): life loss for a player, damage
+marked on a creature, loyalty counters removed from a planeswalker, defense counters removed
+from a battle (310.6).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from kb.engine.objects import Characteristics, EngineError, GameObject
+
+if TYPE_CHECKING:
+    from kb.engine.state import GameState
+
+Recipient = int | str  # an object id or a player name
+
+
+def protected_from(ch: Characteristics, source: Characteristics) -> bool:
+    """702.16: protection from a color (or "from everything"), judged on the source."""
+    for quality in ch.keyword_args("protection from"):
+        quality = quality.lower()
+        if quality == "everything" or quality in source.colors:
+            return True
+        if quality.capitalize() in source.types:
+            return True
+    return False
+
+
+def can_be_dealt_combat_damage(state: GameState, oid: int) -> bool:
+    """Whether a static ability prevents all combat damage that would be dealt to it
+    (Gaseous Form); used by the 1998 trample rule."""
+    return not any(_prevents_combat(state, perm, oid) for perm in state.battlefield())
+
+
+def _prevents_combat(state: GameState, perm: GameObject, oid: int) -> bool:
+    for ability in state.characteristics(perm.id).abilities:
+        static = ability.spec.get("static") or {}
+        if static.get("prevent_combat_damage") and static.get("affects") in (
+                "enchanted", "equipped", "attached") and perm.attached_to == oid:
+            return True
+    return False
+
+
+def prevented(state: GameState, source: int, recipient: Recipient, amount: int,
+              combat: bool) -> int:
+    """615, 702.16e: how much of the damage is dealt once prevention applies."""
+    src = state.characteristics(source)
+    if isinstance(recipient, int):
+        ch = state.characteristics(recipient)
+        if protected_from(ch, src):
+            return 0
+        if combat and not can_be_dealt_combat_damage(state, recipient):
+            return 0
+    if combat and source in state.objects and not can_be_dealt_combat_damage(state, source):
+        return 0  # "... and dealt by enchanted creature"
+    return amount
+
+
+def deal_damage(state: GameState, source: int, recipient: Recipient, amount: int, *,
+                combat: bool = False, group: int | None = None) -> int:
+    """Deal damage; return how much was dealt after prevention."""
+    if amount <= 0:
+        return 0
+    amount = prevented(state, source, recipient, amount, combat)
+    if amount <= 0:
+        return 0
+    src = state.characteristics(source)
+    if isinstance(recipient, str):
+        lose_life(state, recipient, amount)  # 120.3a
+        state.emit("damage", source=source, player=recipient, amount=amount, combat=combat,
+                   group=group)
+        return amount
+    obj = state.objects.get(recipient)
+    if obj is None:
+        raise EngineError(f"damage to object {recipient}, which is gone")
+    ch = state.characteristics(recipient)
+    if ch.is_a("Creature"):
+        obj.damage += amount  # 120.3e
+        if src.has("deathtouch"):
+            obj.deathtouch_damage = True  # 702.2b
+    if ch.is_a("Planeswalker"):
+        obj.counters["loyalty"] = max(obj.counters["loyalty"] - amount, 0)  # 120.3c
+    state.touch()
+    state.emit("damage", source=source, obj=recipient, amount=amount, combat=combat,
+               group=group)
+    if ch.is_a("Battle"):
+        remove_counters(state, recipient, "defense", amount)  # 120.3h, 310.6
+    return amount
+
+
+def remove_counters(state: GameState, oid: int, kind: str, n: int) -> int:
+    """Remove up to ``n`` counters; the last defense counter removed is an event Sieges
+    trigger on (310.11b)."""
+    obj = state.objects[oid]
+    before = obj.counters[kind]
+    removed = min(before, n)
+    if removed <= 0:
+        return 0
+    obj.counters[kind] = before - removed
+    state.touch()
+    state.emit("counters_removed", obj=oid, amount=removed, data={"kind": kind})
+    if kind == "defense" and obj.counters[kind] == 0:
+        state.emit("last_defense_counter_removed", obj=oid)
+    return removed
+
+
+def lethal_damage(ch: Characteristics, marked: int, deathtouch_source: bool) -> int:
+    """120.6, 702.2c: the damage that would be lethal to a creature with ``marked`` damage
+    already (any nonzero amount from a source with deathtouch)."""
+    if deathtouch_source:
+        return 1
+    return max((ch.toughness or 0) - marked, 0)
+
+
+# -- life ------------------------------------------------------------------------------------
+
+
+def lose_life(state: GameState, player: str, n: int) -> None:
+    if n <= 0:
+        return
+    who = state.player(player)
+    who.life -= n
+    who.life_lost_total += n
+    state.emit("life_loss", player=player, amount=n)
+
+
+def gain_life(state: GameState, player: str, n: int) -> None:
+    if n <= 0:
+        return
+    who = state.player(player)
+    who.life += n
+    who.life_gained_total += n
+    state.emit("life_gain", player=player, amount=n)
+
+
+def set_life(state: GameState, player: str, n: int) -> None:
+    """119.5: a life total that "becomes" N: the player gains or loses the difference."""
+    current = state.player(player).life
+    if n < current:
+        lose_life(state, player, current - n)
+    elif n > current:
+        gain_life(state, player, n - current)

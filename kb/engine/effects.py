@@ -1,0 +1,675 @@
+"""One-shot instructions of spells and abilities (rule 608.2c), as written in card files.
+
+Each instruction is a mapping with ``op`` and its parameters; ``if`` (a condition, see
+:mod:`kb.engine.conditions`) and ``may`` (the name of a choice the player makes) apply to any.
+Objects are named by ``who``: ``self``, ``target`` / ``target:N`` (the N-th "target" word),
+``event.obj``, ``event.source``, ``event.card``, ``enchanted``, ``revealed``, ``referred``,
+or ``{each = <filter>}``; players by ``player``: ``you``, ``each``, ``opponent``,
+``target`` / ``target:N``, ``event.player``, ``controller_of:<who>``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from kb.engine import damage as dmg
+from kb.engine.amounts import Ctx, evaluate
+from kb.engine.cards import ability_from, token_from_data
+from kb.engine.conditions import holds
+from kb.engine.copy import become_copy, copiable_values, with_exceptions
+from kb.engine.filters import matches
+from kb.engine.mana import ManaCost, ManaError, parse_mana, pay
+from kb.engine.objects import EngineError, IllegalAction
+
+if TYPE_CHECKING:
+    from kb.engine.state import GameState
+
+Op = Mapping[str, Any]
+
+
+def run_effects(state: GameState, ops: Any, ctx: Ctx) -> None:
+    for op in ops or ():
+        run(state, op, ctx)
+
+
+def run(state: GameState, op: Op, ctx: Ctx) -> None:
+    name = op.get("op")
+    handler = OPS.get(str(name))
+    if handler is None:
+        raise EngineError(f"unknown instruction {name!r} (known: {', '.join(sorted(OPS))})")
+    unknown = set(op) - COMMON_KEYS - OP_KEYS[str(name)]
+    if unknown:
+        raise EngineError(f"instruction {name!r}: unknown keys {sorted(unknown)} "
+                          f"(known: {sorted(COMMON_KEYS | OP_KEYS[str(name)])})")
+    if "if" in op and not holds(op["if"], ctx):
+        return
+    if "may" in op:
+        choice = op["may"]
+        if choice not in ctx.choices:
+            raise IllegalAction(f"a choice is needed: {choice} (yes or no)")
+        if not ctx.choices[choice]:
+            return
+    handler(state, op, ctx)
+    state.touch()
+
+
+# -- references ------------------------------------------------------------------------------
+
+
+def objects(ref: Any, ctx: Ctx) -> list[int]:
+    """The objects an instruction names (illegal targets left out, 608.2b)."""
+    state = ctx.state
+    if isinstance(ref, Mapping) and "each" in ref:
+        you = ctx.you
+        return [o.id for o in state.battlefield()
+                if matches(o, state.characteristics(o.id), ref["each"], you=you,
+                           source=ctx.source, opponents=state.opponents(you))]
+    if ref == "self":
+        return [ctx.source] if ctx.source in state.objects else []
+    if isinstance(ref, str) and ref.startswith("target"):
+        return [t for t in _targets(ref, ctx) if isinstance(t, int) and t in state.objects]
+    if ref in ("event.obj", "event.source"):
+        oid = getattr(ctx.event, ref.split(".")[1], None) if ctx.event else None
+        return [oid] if oid in state.objects else []
+    if ref == "event.card":
+        card = ctx.event.card if ctx.event else None
+        return [o.id for o in state.objects.values() if o.card == card]
+    if ref in ("enchanted", "equipped", "attached"):
+        holder = state.objects.get(ctx.source) if ctx.source is not None else None
+        return [holder.attached_to] if holder and holder.attached_to in state.objects else []
+    if ref in ("revealed", "referred", "created", "found"):
+        found = ctx.extra.get(ref)
+        ids = found if isinstance(found, list) else [found]
+        return [oid for oid in ids if oid in state.objects]
+    if isinstance(ref, str) and ref.startswith("choice:"):  # an object the player chooses
+        chosen = _choice(ref, ctx)
+        return objects(chosen, ctx) if chosen else []
+    if isinstance(ref, str) and ref in state.aliases:  # a scenario's name for an object
+        obj = state.find(ref)
+        return [obj.id] if obj else []
+    raise EngineError(f"unknown object reference {ref!r}")
+
+
+def _targets(ref: str, ctx: Ctx) -> list[Any]:
+    index = int(ref.split(":")[1]) if ":" in ref else 0
+    if not ctx.spell or index >= len(ctx.spell.targets):
+        raise EngineError(f"{ref}: no such target")
+    illegal = ctx.extra.get("illegal", set())
+    return [t for t in ctx.spell.targets[index] if (index, t) not in illegal]
+
+
+def players(ref: Any, ctx: Ctx) -> list[str]:
+    state = ctx.state
+    if ref in (None, "you"):
+        return [ctx.you]
+    if ref == "each":
+        return state.apnap()
+    if ref == "opponent":
+        return list(state.opponents(ctx.you))
+    if isinstance(ref, str) and ref.startswith("target"):
+        return [t for t in _targets(ref, ctx) if isinstance(t, str)]
+    if ref == "event.player":
+        return [ctx.event.player] if ctx.event and ctx.event.player else []
+    if isinstance(ref, str) and ref.startswith("controller_of:"):
+        return [state.controller(o) for o in objects(ref.split(":", 1)[1], ctx)]
+    if ref in state.players:
+        return [ref]
+    raise EngineError(f"unknown player reference {ref!r}")
+
+
+def amount(expr: Any, ctx: Ctx, *, modifies_pt: bool = False) -> int:
+    """107.1b: a calculation that yields a negative number uses zero instead, unless the
+    effect sets a value (or, under the 2013 rules, modifies power or toughness)."""
+    value = evaluate(expr, ctx)
+    literal = isinstance(expr, int) or bool(re.fullmatch(r"-?\d+", str(expr)))
+    if value < 0 and not literal and not (
+            modifies_pt and ctx.state.rules.negative_results_modify_pt):
+        return 0
+    return value
+
+
+def _choice(value: Any, ctx: Ctx) -> Any:
+    if isinstance(value, str) and value.startswith("choice:"):
+        key = value.split(":", 1)[1]
+        if key not in ctx.choices:
+            raise IllegalAction(f"a choice is needed: {key}")
+        return ctx.choices[key]
+    return value
+
+
+# -- continuous effects from resolution (611.2) ----------------------------------------------
+
+
+def _continuous(state: GameState, op: Op, ctx: Ctx, mods: dict[str, Any]) -> None:
+    from kb.engine.state import ContinuousEffect
+
+    who = objects(op.get("who", "target"), ctx)
+    if not who:
+        return
+    duration = op.get("duration", "permanent")
+    if duration not in ("eot", "permanent"):
+        raise EngineError(f"unknown duration {duration!r} (eot or permanent)")
+    effect = ContinuousEffect(state.new_id(), state.tick(), frozenset(who), mods,
+                              source=ctx.source, controller=ctx.you, duration=duration,
+                              label=op.get("label"))
+    state.effects.append(effect)
+
+
+def _pt_pair(op: Op, ctx: Ctx, key: str, *, sets: bool) -> list[int]:
+    """Power and toughness an effect sets (any value, 107.1b) or adds (a negative result
+    of a calculation becomes 0)."""
+    if sets:
+        return [evaluate(v, ctx) for v in op[key]]
+    return [amount(v, ctx, modifies_pt=True) for v in op[key]]
+
+
+def op_pump(state: GameState, op: Op, ctx: Ctx) -> None:
+    _continuous(state, op, ctx, {"pump": _pt_pair(op, ctx, "pt", sets=False)})
+
+
+def op_set_pt(state: GameState, op: Op, ctx: Ctx) -> None:
+    _continuous(state, op, ctx, {"set_pt": _pt_pair(op, ctx, "pt", sets=True)})
+
+
+def op_switch_pt(state: GameState, op: Op, ctx: Ctx) -> None:
+    _continuous(state, op, ctx, {"switch": True})
+
+
+BECOME_KEYS = ("types", "add_types", "subtypes", "add_subtypes", "add_supertypes", "colors",
+               "lose_all", "lose", "text", "control")
+
+
+def op_become(state: GameState, op: Op, ctx: Ctx) -> None:
+    """An effect changing several characteristics at once; each part applies in its own
+    layer (613.6)."""
+    mods: dict[str, Any] = {k: _choice(op[k], ctx) for k in BECOME_KEYS if k in op}
+    if isinstance(mods.get("colors"), str):
+        mods["colors"] = [mods["colors"]]
+    if "text" in mods:
+        mods["text"] = {k: _choice(v, ctx) for k, v in mods["text"].items()}
+    if mods.get("control") == "you":
+        mods["control"] = ctx.you
+    if "pt" in op:
+        mods["set_pt"] = _pt_pair(op, ctx, "pt", sets=True)
+    if "pump" in op:
+        mods["pump"] = [amount(v, ctx, modifies_pt=True) for v in op["pump"]]
+    if "grant" in op:
+        mods["grant"] = tuple(ability_from(a, f"instruction {op['op']}") for a in op["grant"])
+    if not mods:
+        raise EngineError(f"{op['op']}: nothing to change")
+    _continuous(state, op, ctx, mods)
+
+
+# -- objects ---------------------------------------------------------------------------------
+
+
+def op_tap(state: GameState, op: Op, ctx: Ctx) -> None:
+    for oid in objects(op.get("who", "target"), ctx):
+        state.objects[oid].tapped = op["op"] == "tap"
+
+
+def op_damage(state: GameState, op: Op, ctx: Ctx) -> None:
+    """One "deals damage" instruction: one damage event group (603.2c)."""
+    sources = objects(op.get("source", "self"), ctx)
+    source = sources[0] if sources else ctx.source
+    if source is None:
+        return
+    group = state.new_id()
+    n = amount(op["amount"], ctx)
+    recipients = op["to"] if isinstance(op["to"], list) else [op["to"]]
+    for ref in recipients:
+        for target in _recipients(ref, ctx):
+            dmg.deal_damage(state, source, target, n, group=group)
+
+
+def _recipients(ref: Any, ctx: Ctx) -> list[Any]:
+    if isinstance(ref, str) and ref.startswith("target"):
+        return [t for t in _targets(ref, ctx) if not isinstance(t, int) or t in ctx.state.objects]
+    try:
+        return players(ref, ctx)
+    except EngineError:
+        return objects(ref, ctx)
+
+
+def op_fight(state: GameState, op: Op, ctx: Ctx) -> None:
+    """701.14: each deals damage equal to its power to the other; if either isn't there (or
+    is an illegal target), no damage is dealt (701.14b)."""
+    first, second = objects(op["a"], ctx), objects(op["b"], ctx)
+    if not first or not second:
+        return
+    a, b = first[0], second[0]
+    pa, pb = state.characteristics(a).power or 0, state.characteristics(b).power or 0
+    dmg.deal_damage(state, a, b, pa, group=state.new_id())
+    dmg.deal_damage(state, b, a, pb, group=state.new_id())
+
+
+def op_destroy(state: GameState, op: Op, ctx: Ctx) -> None:
+    from kb.engine.sba import destroy
+
+    for oid in objects(op.get("who", "target"), ctx):
+        destroy(state, oid)
+
+
+def op_move(state: GameState, op: Op, ctx: Ctx) -> None:
+    """exile, sacrifice, return to hand: a permanent or card to another zone."""
+    from kb.engine.zones import move
+
+    zone = {"exile": "exile", "sacrifice": "graveyard", "bounce": "hand",
+            "to_graveyard": "graveyard"}[op["op"]]
+    for oid in objects(op.get("who", "target"), ctx):
+        if op["op"] == "sacrifice" and state.objects[oid].zone != "battlefield":
+            continue
+        move(state, state.objects[oid], zone)
+
+
+def op_return_to_battlefield(state: GameState, op: Op, ctx: Ctx) -> None:
+    """Put a card onto the battlefield (undying: "with a +1/+1 counter on it")."""
+    from kb.engine.zones import move
+
+    for oid in objects(op.get("who", "event.card"), ctx):
+        obj = state.objects[oid]
+        if obj.zone == "battlefield" or obj.token:
+            continue
+        new = move(state, obj, "battlefield", controller=obj.owner,
+                   choices=ctx.choices)
+        for kind, n in op.get("counters", {}).items():
+            _put(state, new.id, kind, amount(n, ctx))
+
+
+def op_counter(state: GameState, op: Op, ctx: Ctx) -> None:
+    """701.6: counter a spell: it goes to its owner's graveyard."""
+    from kb.engine.zones import move
+
+    for oid in objects(op.get("who", "target"), ctx):
+        obj = state.objects[oid]
+        if obj.zone == "stack":
+            ctx.extra["countered_mana_value"] = sum(_mana_values(state, oid))
+            ctx.extra["target"] = oid
+            move(state, obj, "graveyard")
+
+
+def _mana_values(state: GameState, oid: int) -> tuple[int, ...]:
+    from kb.engine.layers import mana_values
+
+    return mana_values(state, oid)
+
+
+def _put(state: GameState, oid: int, kind: str, n: int) -> int:
+    from kb.engine.zones import counter_amount
+
+    obj = state.objects[oid]
+    n = counter_amount(state, obj, n)
+    if n <= 0:
+        return 0
+    obj.counters[kind] += n
+    state.touch()
+    state.emit("counters_put", obj=oid, amount=n, data={"kind": kind})
+    return n
+
+
+def op_put_counters(state: GameState, op: Op, ctx: Ctx) -> None:
+    for oid in objects(op.get("who", "target"), ctx):
+        _put(state, oid, op["kind"], amount(op.get("n", 1), ctx))
+
+
+def op_remove_counters(state: GameState, op: Op, ctx: Ctx) -> None:
+    for oid in objects(op.get("who", "target"), ctx):
+        dmg.remove_counters(state, oid, op["kind"], amount(op.get("n", 1), ctx))
+
+
+def op_double_counters(state: GameState, op: Op, ctx: Ctx) -> None:
+    """Put on it as many of each kind of counter as it already has."""
+    for oid in objects(op.get("who", "target"), ctx):
+        for kind, n in list(state.objects[oid].counters.items()):
+            if n > 0:
+                _put(state, oid, kind, n)
+
+
+def op_evolve(state: GameState, op: Op, ctx: Ctx) -> None:
+    """702.100a-c: if the entering creature is still greater, put a +1/+1 counter on this
+    creature; it "evolves" when one or more counters are put on it this way."""
+    if not holds({"entering_is_greater": True}, ctx):
+        return
+    if ctx.source not in state.objects:
+        return
+    if _put(state, ctx.source, "+1/+1", 1) > 0:
+        state.emit("evolves", obj=ctx.source)
+
+
+def op_fade(state: GameState, op: Op, ctx: Ctx) -> None:
+    """702.32a: remove a fade counter from it; if you can't, sacrifice it."""
+    from kb.engine.zones import move
+
+    if ctx.source not in state.objects:
+        return
+    if not dmg.remove_counters(state, ctx.source, "fade", 1):
+        move(state, state.objects[ctx.source], "graveyard")
+
+
+def op_sacrifice_unless_pay(state: GameState, op: Op, ctx: Ctx) -> None:
+    """Echo (702.30a): sacrifice it unless you pay the cost; paying is a choice."""
+    from kb.engine.zones import move
+
+    if ctx.source not in state.objects:
+        return
+    cost = ManaCost.parse(_cost_text(op, ctx))
+    ctx.extra["cost_asked"] = str(cost)
+    if "pay" not in ctx.choices:
+        raise IllegalAction(f"a choice is needed: pay (pay {cost} or sacrifice)")
+    if ctx.choices["pay"]:
+        try:
+            pay(cost, state.player(ctx.you).mana_pool)
+        except ManaError as exc:
+            raise IllegalAction(str(exc)) from exc
+        return
+    move(state, state.objects[ctx.source], "graveyard")
+
+
+def op_may_pay(state: GameState, op: Op, ctx: Ctx) -> None:
+    """"You may pay [cost]. If you do, ...": the ``then`` instructions happen only if the
+    player chooses to pay (``choices.pay``) and does."""
+    cost = ManaCost.parse(str(op["cost"]))
+    if "pay" not in ctx.choices:
+        raise IllegalAction(f"a choice is needed: pay (pay {cost} or not)")
+    if not ctx.choices["pay"]:
+        return
+    try:
+        pay(cost, state.player(ctx.you).mana_pool)
+    except ManaError as exc:
+        raise IllegalAction(str(exc)) from exc
+    run_effects(state, op.get("then", ()), ctx)
+
+
+def op_exile_until_shares_type(state: GameState, op: Op, ctx: Ctx) -> None:
+    """Exile cards from the top of the player's library until one shares a card type with
+    the named spell (as it last existed); the player may cast that card without paying its
+    mana cost (``choices.cast``); the other exiled cards go to the bottom of the library."""
+    from kb.engine.objects import CARD_TYPES
+    from kb.engine.stack import cast
+    from kb.engine.zones import move
+
+    like = op.get("like", "event.obj")
+    oid = getattr(ctx.event, "obj", None) if like == "event.obj" else None
+    if oid is None:
+        return
+    wanted = {t for t in state.characteristics(oid).types if t in CARD_TYPES}
+    for player in players(op.get("player", "event.player"), ctx):
+        exiled = []
+        found = None
+        while state.libraries[player]:
+            card = move(state, state.objects[state.libraries[player][0]], "exile")
+            if wanted & set(state.characteristics(card.id).types):
+                found = card
+                break
+            exiled.append(card)
+        ctx.extra["found"] = found.id if found else None
+        if found is not None and ctx.choices.get("cast", False):
+            cast(state, found.id, player, without_paying=True,
+                 targets=ctx.choices.get("targets", []))
+        for card in exiled:
+            move(state, card, "library", top=False)
+
+
+def _cost_text(op: Op, ctx: Ctx) -> str:
+    cost = op["cost"]
+    if cost == "keyword":
+        return str(ctx.extra.get("keyword_arg", ""))
+    return str(cost)
+
+
+def op_put_from_hand(state: GameState, op: Op, ctx: Ctx) -> None:
+    """"You may put a [kind of] card from your hand onto the battlefield": the card is the
+    choice named by ``choice`` (none if the player chooses none)."""
+    from kb.engine.zones import move
+
+    chosen = ctx.choices.get(op.get("choice", "put"))
+    if not chosen:
+        return
+    card = state.get(chosen)
+    ch = state.characteristics(card.id)
+    if card.zone != "hand" or card.owner != ctx.you or not matches(
+            card, ch, {**op.get("filter", {}), "zone": "hand"}, you=ctx.you,
+            opponents=state.opponents(ctx.you)):
+        raise IllegalAction(f"{chosen} is not a card in {ctx.you}'s hand that can be put "
+                            "onto the battlefield this way")
+    ctx.extra["put"] = move(state, card, "battlefield", controller=ctx.you,
+                            choices=ctx.choices).id
+
+
+def op_distribute_counters(state: GameState, op: Op, ctx: Ctx) -> None:
+    """Distribute N counters among objects, as the player chooses (``choices.distribute``:
+    a table of object -> count)."""
+    plan = ctx.choices.get(op.get("choice", "distribute"), {})
+    if sum(plan.values()) != amount(op["n"], ctx):
+        raise IllegalAction(f"distribute exactly {op['n']} counters, not {plan}")
+    for ref, n in plan.items():
+        targets = objects(ref, ctx)
+        if not targets:
+            raise IllegalAction(f"no {ref} to put counters on")
+        _put(state, targets[0], op["kind"], n)
+
+
+def op_turn_face_up(state: GameState, op: Op, ctx: Ctx) -> None:
+    for oid in objects(op.get("who", "target"), ctx):
+        obj = state.objects[oid]
+        obj.face_down = False
+        obj.timestamp = state.tick()  # 613.7f
+
+
+# -- tokens and copies ------------------------------------------------------------------------
+
+
+def op_create_token(state: GameState, op: Op, ctx: Ctx) -> None:
+    """111.2; 707.8a: a token that is a copy of a transforming permanent has both faces."""
+    from kb.engine.zones import create_token, token_count
+
+    n = token_count(state, ctx.you, amount(op.get("n", 1), ctx))
+    made: list[int] = []
+    for i in range(n):
+        transformed = False
+        if "copy_of" in op:
+            originals = objects(op["copy_of"], ctx)
+            if not originals:
+                return
+            original = state.objects[originals[0]]
+            printed = copiable_values(state, original, keep_faces=True)
+            printed, _ = with_exceptions(printed, op.get("except", {}), copier=None,
+                                         this=None, ctx=ctx)
+            transformed = original.transformed and printed.layout == "transform"
+        else:
+            printed = token_from_data(op["token"], "token")
+        alias = op.get("as") if i == 0 else (f"{op['as']}#{i + 1}" if op.get("as") else None)
+        token = create_token(state, printed, ctx.you, choices=ctx.choices,
+                             transformed=transformed, alias=alias)
+        made.append(token.id)
+    ctx.extra["created"] = made
+
+
+def op_become_copy(state: GameState, op: Op, ctx: Ctx) -> None:
+    """707.4: an object on the battlefield becomes a copy of another; it stays on the
+    battlefield and keeps the other effects that apply to it."""
+    targets = objects(op.get("who", "self"), ctx)
+    originals = objects(op["of"], ctx)
+    if not targets or not originals:
+        return
+    obj, original = state.objects[targets[0]], state.objects[originals[0]]
+    this = ctx.extra.get("ability")
+    values = copiable_values(state, original)
+    values, _ = with_exceptions(values, op.get("except", {}), copier=obj.printed, this=this,
+                                ctx=ctx)
+    become_copy(state, obj, values, source=ctx.source, controller=ctx.you)
+
+
+def op_copy_spell(state: GameState, op: Op, ctx: Ctx) -> None:
+    from kb.engine.stack import copy_spell
+
+    for oid in objects(op.get("who", "target"), ctx):
+        new_targets = ctx.choices.get("new_targets")
+        if op.get("new_target") == "created":
+            # 707.10e: the copy targets the object the effect names (one, if it made more)
+            made = objects("created", ctx)
+            chosen = ctx.choices.get("copy_target")
+            pick = state.get(chosen).id if chosen else (made[0] if made else None)
+            if pick is None or pick not in made:
+                return
+            new_targets = [[pick]]
+        copy_spell(state, oid, ctx.you, op.get("except", {}), new_targets=new_targets)
+
+
+def op_exile_then_cast_transformed(state: GameState, op: Op, ctx: Ctx) -> None:
+    """310.11b: exile it, then you may cast it transformed without paying its mana cost (only
+    a transforming double-faced card can be cast transformed, 712)."""
+    from kb.engine.stack import cast
+    from kb.engine.zones import move
+
+    if ctx.source not in state.objects:
+        return
+    exiled = move(state, state.objects[ctx.source], "exile")
+    ctx.extra["exiled"] = exiled.id
+    if exiled.token or exiled.copy_of_card or exiled.printed.layout != "transform":
+        return
+    if ctx.choices.get("cast", True):
+        cast(state, exiled.id, ctx.you, transformed=True, without_paying=True,
+             targets=ctx.choices.get("targets", []))
+
+
+# -- players ---------------------------------------------------------------------------------
+
+
+def op_draw(state: GameState, op: Op, ctx: Ctx) -> None:
+    from kb.engine.zones import draw
+
+    for player in players(op.get("player", "you"), ctx):
+        draw(state, player, amount(op.get("n", 1), ctx))
+
+
+def op_discard_hand(state: GameState, op: Op, ctx: Ctx) -> None:
+    from kb.engine.zones import move
+
+    for player in players(op.get("player", "you"), ctx):
+        for card in list(state.in_zone("hand", player)):
+            move(state, card, "graveyard")
+
+
+def op_discard(state: GameState, op: Op, ctx: Ctx) -> None:
+    """701.9: the player discards ``n`` cards of their choice (``choices.discard``: aliases;
+    else the first cards of the hand)."""
+    from kb.engine.zones import move
+
+    for player in players(op.get("player", "you"), ctx):
+        hand = state.in_zone("hand", player)
+        chosen = [state.get(a) for a in ctx.choices.get("discard", [])] or hand
+        for card in chosen[:amount(op.get("n", 1), ctx)]:
+            if card.zone != "hand" or card.owner != player:
+                raise IllegalAction(f"{card.alias or card.id} is not in {player}'s hand")
+            move(state, card, "graveyard")
+
+
+def op_shuffle_into_library(state: GameState, op: Op, ctx: Ctx) -> None:
+    """Put the player's cards from the named zones (and the permanents they own) into their
+    library; the order is random, so the scenario never depends on it."""
+    from kb.engine.zones import move
+
+    for player in players(op.get("player", "you"), ctx):
+        for zone in op.get("zones", ("hand", "graveyard", "battlefield")):
+            for obj in list(state.objects.values()):
+                if obj.zone == zone and obj.owner == player and obj.id in state.objects:
+                    move(state, obj, "library")
+
+
+def op_life(state: GameState, op: Op, ctx: Ctx) -> None:
+    action = {"gain_life": dmg.gain_life, "lose_life": dmg.lose_life,
+              "set_life": dmg.set_life}[op["op"]]
+    for player in players(op.get("player", "you"), ctx):
+        action(state, player, amount(op["n"], ctx))
+
+
+def op_add_mana(state: GameState, op: Op, ctx: Ctx) -> None:
+    """Add mana: fixed (``mana = "{G}"``) or ``n`` mana of a chosen color."""
+    for player in players(op.get("player", "you"), ctx):
+        pool = state.player(player).mana_pool
+        if "mana" in op:
+            pool.update(parse_mana(op["mana"]))
+        else:
+            color = _choice(op.get("color", "choice:mana_color"), ctx)
+            pool[color] += amount(op["n"], ctx)
+
+
+def op_cant_cast(state: GameState, op: Op, ctx: Ctx) -> None:
+    for player in players(op.get("player", "target"), ctx):
+        state.player(player).cant_cast_until_eot = True
+
+
+def op_reveal_top(state: GameState, op: Op, ctx: Ctx) -> None:
+    """Each named player reveals the top card of their library, then ``then`` instructions
+    run with ``revealed`` naming that card and ``you`` that player."""
+    for player in players(op.get("player", "you"), ctx):
+        library = state.libraries[player]
+        if not library:
+            continue
+        inner = Ctx(state, player, ctx.source, spell=ctx.spell, event=ctx.event,
+                    extra={**ctx.extra, "revealed": library[0]}, choices=ctx.choices)
+        run_effects(state, op.get("then", ()), inner)
+
+
+def op_put_in_hand(state: GameState, op: Op, ctx: Ctx) -> None:
+    from kb.engine.zones import move
+
+    for oid in objects(op.get("who", "revealed"), ctx):
+        move(state, state.objects[oid], "hand")
+
+
+def op_delayed(state: GameState, op: Op, ctx: Ctx) -> None:
+    """603.7: create a delayed triggered ability."""
+    from kb.engine.state import DelayedTrigger
+
+    refers = objects(op["refers"], ctx)[0] if "refers" in op and objects(op["refers"], ctx) \
+        else None
+    extra = dict(op.get("remember", {}))
+    for key, ref in extra.items():
+        extra[key] = ctx.extra.get(ref)
+    state.delayed.append(DelayedTrigger(op["at"], ctx.you, ctx.source, list(op["effect"]),
+                                        refers, extra))
+
+
+OPS: dict[str, Callable[[GameState, Op, Ctx], None]] = {
+    "pump": op_pump, "set_pt": op_set_pt, "switch_pt": op_switch_pt, "become": op_become,
+    "tap": op_tap, "untap": op_tap, "damage": op_damage, "fight": op_fight,
+    "destroy": op_destroy, "exile": op_move, "sacrifice": op_move, "bounce": op_move,
+    "to_graveyard": op_move, "return_to_battlefield": op_return_to_battlefield,
+    "counter": op_counter, "put_counters": op_put_counters,
+    "remove_counters": op_remove_counters, "double_counters": op_double_counters,
+    "evolve": op_evolve, "fade": op_fade, "sacrifice_unless_pay": op_sacrifice_unless_pay,
+    "turn_face_up": op_turn_face_up, "create_token": op_create_token,
+    "become_copy": op_become_copy, "copy_spell": op_copy_spell,
+    "exile_then_cast_transformed": op_exile_then_cast_transformed, "draw": op_draw,
+    "discard_hand": op_discard_hand, "discard": op_discard,
+    "shuffle_into_library": op_shuffle_into_library, "gain_life": op_life, "lose_life": op_life,
+    "set_life": op_life, "add_mana": op_add_mana, "cant_cast": op_cant_cast,
+    "reveal_top": op_reveal_top, "may_pay": op_may_pay,
+    "put_from_hand": op_put_from_hand, "distribute_counters": op_distribute_counters,
+    "exile_until_shares_type": op_exile_until_shares_type, "put_in_hand": op_put_in_hand,
+    "delayed": op_delayed,
+}
+
+# The keys each instruction reads, besides those any instruction may have.
+COMMON_KEYS = frozenset({"op", "if", "may", "label"})
+OP_KEYS: dict[str, frozenset[str]] = {name: frozenset(keys.split()) for name, keys in {
+    "pump": "who pt duration", "set_pt": "who pt duration", "switch_pt": "who duration",
+    "become": "who duration pt pump grant " + " ".join(BECOME_KEYS),
+    "tap": "who", "untap": "who", "damage": "source to amount", "fight": "a b",
+    "destroy": "who", "exile": "who", "sacrifice": "who", "bounce": "who",
+    "to_graveyard": "who", "return_to_battlefield": "who counters", "counter": "who",
+    "put_counters": "who kind n", "remove_counters": "who kind n", "double_counters": "who",
+    "evolve": "", "fade": "", "sacrifice_unless_pay": "cost", "turn_face_up": "who",
+    "create_token": "n copy_of except token as", "become_copy": "who of except",
+    "copy_spell": "who except new_target", "exile_then_cast_transformed": "",
+    "draw": "player n", "discard_hand": "player", "discard": "player n",
+    "shuffle_into_library": "player zones", "gain_life": "player n", "lose_life": "player n",
+    "set_life": "player n", "add_mana": "player mana n color", "cant_cast": "player",
+    "reveal_top": "player then", "may_pay": "cost then", "put_from_hand": "filter choice",
+    "distribute_counters": "kind n choice", "exile_until_shares_type": "like player",
+    "put_in_hand": "who", "delayed": "at effect refers remember",
+}.items()}

@@ -1,0 +1,358 @@
+"""Continuous effects applied in layers (rule 613).
+
+:func:`compute` derives every object's characteristics from its printed values: layer 1 (copy
+effects, then face-down status, 613.2), then layers 2 to 7d. Within a layer,
+characteristic-defining abilities apply first (613.3), then the other effects in timestamp
+order (613.7). What an effect applies to is decided when it first applies and kept for the
+later layers (613.6); a resolved spell's effect applies to the objects it affected as it
+resolved (611.2c). Abilities gained within a layer (an Aura granting an Equipment an ability)
+join that layer as they appear, ordered by their own timestamps (613.7a).
+
+Changes ("mods") an effect or static ability can make, by layer:
+
+- 2: ``control`` (a player, or "you": the controller of the source)
+- 3: ``text`` ({from, to}: a color word or basic land type replaced, 612)
+- 4: ``types`` (replace card types, 205.1a), ``add_types``, ``subtypes``, ``add_subtypes``,
+  ``add_supertypes``, ``all_creature_types``
+- 5: ``colors``
+- 6: ``grant`` (abilities), ``lose`` (keywords), ``lose_all``
+- 7b: ``set_pt``; 7c: ``pump`` (and counters); 7d: ``switch``
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+from kb.engine.amounts import Ctx, evaluate
+from kb.engine.filters import matches
+from kb.engine.objects import (
+    FACE_DOWN,
+    Ability,
+    Characteristics,
+    EngineError,
+    Face,
+    GameObject,
+    Printed,
+    combined,
+)
+
+if TYPE_CHECKING:
+    from kb.engine.state import ContinuousEffect, GameState
+
+LAYERS = ("2", "3", "4", "5", "6", "7a", "7b", "7c", "7d")
+MOD_LAYER = {
+    "control": "2", "text": "3",
+    "types": "4", "add_types": "4", "subtypes": "4", "add_subtypes": "4",
+    "add_supertypes": "4", "all_creature_types": "4",
+    "colors": "5", "grant": "6", "lose": "6", "lose_all": "6",
+    "set_pt": "7b", "pump": "7c", "switch": "7d",
+}
+ALL_CREATURE_TYPES = "(every creature type)"  # 702.73a, 205.3m: changeling
+_PT_COUNTER = re.compile(r"^([+-]\d+)/([+-]\d+)$")
+
+
+def layer_of(mod: str) -> str:
+    try:
+        return MOD_LAYER[mod]
+    except KeyError:
+        raise EngineError(f"unknown continuous change {mod!r} (known: {sorted(MOD_LAYER)})") \
+            from None
+
+
+# -- layer 1 -------------------------------------------------------------------------------
+
+
+def copy_effects(state: GameState, obj: GameObject) -> list[ContinuousEffect]:
+    return sorted((e for e in state.effects if e.copy is not None and obj.id in e.affected),
+                  key=lambda e: e.timestamp)
+
+
+def copiable_printed(state: GameState, obj: GameObject) -> Printed:
+    """707.2: the printed values as modified by copy effects (all faces kept)."""
+    effects = copy_effects(state, obj)
+    return effects[-1].copy if effects else obj.printed
+
+
+def face_up_face(state: GameState, obj: GameObject) -> Face:
+    """The object's values after layer 1a, before face-down status: what it would be if it
+    were face up (708.2, 707.3 examples)."""
+    printed = copiable_printed(state, obj)
+    if printed.layout == "split":
+        spell = obj.spell
+        if obj.zone == "stack" and spell is not None and not spell.fused and spell.half is not None:
+            return printed.faces[spell.half]  # 709.3b
+        return combined(printed.faces)  # 709.4, 709.4d
+    if printed.layout == "flip":
+        return printed.faces[1 if obj.flipped else 0]
+    if printed.layout == "transform":
+        return printed.faces[1 if obj.transformed else 0]
+    return printed.front
+
+
+def layer1(state: GameState, obj: GameObject) -> Face:
+    """613.2: copy effects (1a), then face-down status (1b, 708.2)."""
+    return FACE_DOWN if obj.face_down else face_up_face(state, obj)
+
+
+# -- layers 2 to 7 -------------------------------------------------------------------------
+
+
+@dataclass
+class _Candidate:
+    key: tuple[Any, ...]
+    order: tuple[Any, ...]
+    affected: Callable[[dict[int, Characteristics]], frozenset[int]]
+    mods: Mapping[str, Any]
+    ctx: Ctx
+    stamp: int
+
+
+def compute(state: GameState) -> dict[int, Characteristics]:
+    """Every object's characteristics (abilities on the stack excepted)."""
+    values: dict[int, Characteristics] = {}
+    for obj in state.objects.values():
+        if obj.spell is not None and obj.spell.ability is not None:
+            continue
+        values[obj.id] = Characteristics.of_face(layer1(state, obj), obj.controller)
+    granted: dict[int, list[tuple[Ability, int]]] = {}
+    locked: dict[tuple[Any, ...], frozenset[int]] = {}
+    started: dict[tuple[Any, ...], Mapping[str, Any]] = {}
+    for layer in LAYERS:
+        done: set[tuple[Any, ...]] = set()
+        while True:
+            fresh = [c for c in _candidates(state, values, layer, granted, started)
+                     if c.key not in done]
+            if not fresh:
+                break
+            cand = min(fresh, key=lambda c: c.order)
+            done.add(cand.key)
+            if cand.key not in locked:
+                locked[cand.key] = cand.affected(values)
+            for oid in locked[cand.key]:
+                if oid in values:
+                    ctx = Ctx(state, cand.ctx.you, cand.ctx.source, values=values)
+                    if cand.ctx.source in values:
+                        ctx.you = values[cand.ctx.source].controller or ctx.you
+                    before = values[oid]
+                    values[oid] = apply_mods(before, cand.mods, ctx)
+                    _note_grants(oid, before, values[oid], granted, cand.stamp)
+        if layer == "7c":
+            for oid in values:
+                values[oid] = _counters(state.objects[oid], values[oid])
+    for oid, ch in values.items():
+        obj = state.objects[oid]
+        if obj.zone == "battlefield":
+            if ch.is_a("Battle"):
+                values[oid] = ch.with_(defense=obj.counters["defense"])  # 310.4c
+            if ch.is_a("Planeswalker"):
+                values[oid] = values[oid].with_(loyalty=obj.counters["loyalty"])  # 306.5b
+    return values
+
+
+def _candidates(state: GameState, values: dict[int, Characteristics], layer: str,
+                granted: dict[int, list[tuple[Ability, int]]],
+                started: dict[tuple[Any, ...], Mapping[str, Any]]) -> list[_Candidate]:
+    out: list[_Candidate] = []
+    for eff in state.effects:
+        if eff.copy is not None:
+            continue
+        mods = {k: v for k, v in eff.mods.items() if layer_of(k) == layer}
+        if mods:
+            out.append(_Candidate(
+                ("effect", eff.id), (1, eff.timestamp, 0, 0),
+                lambda _v, eff=eff: eff.affected,
+                mods, Ctx(state, eff.controller or "", eff.source), eff.timestamp))
+    for oid, ch in list(values.items()):
+        obj = state.objects[oid]
+        on_battlefield = obj.zone == "battlefield" and not obj.phased_out
+        ctx = Ctx(state, ch.controller or obj.controller, oid)
+        seen: dict[str, int] = {}
+        mine = {id(a): ts for a, ts in granted.get(oid, [])}
+        for ability in ch.abilities:
+            n = seen.get(ability.text, 0)
+            seen[ability.text] = n + 1
+            key = ("static", oid, ability.text, n)
+            grant_ts = mine.get(id(ability))
+            intrinsic = grant_ts is None
+            stamp = (obj.timestamp, 0, 0) if intrinsic else \
+                (max(obj.timestamp, grant_ts or 0), 1, grant_ts)
+            if ability.keyword == "changeling" and intrinsic and layer == "4":
+                out.append(_Candidate(key, (0, *stamp), lambda _v, oid=oid: frozenset({oid}),
+                                      {"all_creature_types": True}, ctx, stamp[0]))
+            cda = ability.spec.get("cda")
+            if cda is not None and layer == ("7a" if intrinsic else "7b"):
+                # 604.3a(d): an ability an object grants itself is not characteristic-defining;
+                # it sets power and toughness in layer 7b, in timestamp order.
+                out.append(_Candidate(key, (0 if intrinsic else 1, *stamp),
+                                      lambda _v, oid=oid: frozenset({oid}),
+                                      {"set_pt": [cda["power"], cda["toughness"]]}, ctx,
+                                      stamp[0]))
+            static = ability.spec.get("static")
+            if static is not None and on_battlefield and _layer_mods(static, layer):
+                started[key] = static
+        for key, static in started.items():
+            if key[1] != oid:
+                continue
+            mods = _layer_mods(static, layer)
+            if mods:
+                stamp = _static_stamp(obj, granted, key)
+                out.append(_Candidate(key, (1, *stamp),
+                                      _affects(state, static.get("affects", "self"), oid),
+                                      mods, ctx, stamp[0]))
+    return out
+
+
+# Keys of a static ability that are not layer changes.
+STATIC_EXTRA = frozenset({"affects", "prevent_combat_damage", "cant_attack_or_block"})
+
+
+def _layer_mods(static: Mapping[str, Any], layer: str) -> dict[str, Any]:
+    return {k: v for k, v in static.items() if k not in STATIC_EXTRA and layer_of(k) == layer}
+
+
+def _static_stamp(obj: GameObject, granted: dict[int, list[tuple[Ability, int]]],
+                  key: tuple[Any, ...]) -> tuple[Any, ...]:
+    """613.7a: a static ability's effect has the later of its object's timestamp and that of
+    the effect that granted the ability; relative order is kept when the object gets a new
+    timestamp."""
+    for ability, ts in granted.get(obj.id, []):
+        if ability.text == key[2]:
+            return (max(obj.timestamp, ts), 1, ts)
+    return (obj.timestamp, 0, 0)
+
+
+def _affects(state: GameState, affects: Any,
+             source: int) -> Callable[[dict[int, Characteristics]], frozenset[int]]:
+    obj = state.objects[source]
+    if affects == "self":
+        return lambda _v: frozenset({source})
+    if affects in ("enchanted", "equipped", "attached"):
+        return lambda _v: frozenset({obj.attached_to}) if obj.attached_to else frozenset()
+    if isinstance(affects, Mapping):
+        def pick(values: dict[int, Characteristics]) -> frozenset[int]:
+            you = values[source].controller or obj.controller
+            return frozenset(
+                oid for oid, ch in values.items()
+                if matches(state.objects[oid], ch, affects, you=you, source=source,
+                           opponents=state.opponents(you)))
+        return pick
+    raise EngineError(f"unknown 'affects' {affects!r}")
+
+
+def apply_mods(ch: Characteristics, mods: Mapping[str, Any], ctx: Ctx) -> Characteristics:
+    """Apply one layer's changes of one effect to one object's characteristics."""
+    changes: dict[str, Any] = {}
+    for mod, value in mods.items():
+        if mod == "control":
+            changes["controller"] = ctx.you if value == "you" else value
+        elif mod == "text":
+            ch = _change_text(ch, value["from"], value["to"])
+        elif mod == "types":
+            changes["types"] = tuple(value)
+        elif mod == "add_types":
+            changes["types"] = _plus(changes.get("types", ch.types), value)
+        elif mod == "subtypes":
+            changes["subtypes"] = tuple(value)
+        elif mod == "add_subtypes":
+            changes["subtypes"] = _plus(changes.get("subtypes", ch.subtypes), value)
+        elif mod == "add_supertypes":
+            changes["supertypes"] = _plus(ch.supertypes, value)
+        elif mod == "all_creature_types":
+            changes["subtypes"] = _plus(changes.get("subtypes", ch.subtypes),
+                                        [ALL_CREATURE_TYPES])
+        elif mod == "colors":
+            changes["colors"] = frozenset(value)
+        elif mod == "grant":
+            changes["abilities"] = tuple(changes.get("abilities", ch.abilities)) + tuple(value)
+        elif mod == "lose":
+            lost = {str(v).lower() for v in value}
+            changes["abilities"] = tuple(a for a in changes.get("abilities", ch.abilities)
+                                         if (a.keyword or a.text.lower()) not in lost)
+        elif mod == "lose_all":
+            changes["abilities"] = ()
+        elif mod == "set_pt":
+            power, toughness = (None if v is None else evaluate(v, ctx) for v in value)
+            changes["power"] = ch.power if power is None else power
+            changes["toughness"] = ch.toughness if toughness is None else toughness
+        elif mod == "pump":
+            power, toughness = (evaluate(v, ctx) for v in value)
+            changes["power"] = (ch.power or 0) + power
+            changes["toughness"] = (ch.toughness or 0) + toughness
+        elif mod == "switch":
+            changes["power"], changes["toughness"] = ch.toughness, ch.power
+        else:
+            raise EngineError(f"unknown continuous change {mod!r}")
+    return ch.with_(**changes) if changes else ch
+
+
+def _note_grants(oid: int, before: Characteristics, after: Characteristics,
+                 granted: dict[int, list[tuple[Ability, int]]], stamp: int) -> None:
+    """Remember the timestamp of the effect that granted each new ability (613.7a)."""
+    if before.abilities is after.abilities:
+        return
+    old = {id(a) for a in before.abilities}
+    for ability in after.abilities:
+        if id(ability) not in old:
+            granted.setdefault(oid, []).append((ability, stamp))
+
+
+def _plus(current: tuple[str, ...], extra: Any) -> tuple[str, ...]:
+    return tuple(current) + tuple(e for e in extra if e not in current)
+
+
+def _change_text(ch: Characteristics, old: str, new: str) -> Characteristics:
+    """612: replace a color word or basic land type in the text it has now (its printed or
+    copied abilities and type line; abilities granted later, in layer 6, are untouched)."""
+    def swap(text: str) -> str:
+        return re.sub(rf"\b{re.escape(old)}\b", new, re.sub(
+            rf"\b{re.escape(old.capitalize())}\b", new.capitalize(), text))
+
+    abilities = tuple(
+        replace(a, text=swap(a.text), arg=swap(a.arg) if a.arg else a.arg,
+                spec=_swap_spec(a.spec, swap))
+        for a in ch.abilities)
+    subtypes = tuple(swap(s) for s in ch.subtypes)
+    return ch.with_(abilities=abilities, subtypes=subtypes)
+
+
+def _swap_spec(spec: Any, swap: Callable[[str], str]) -> Any:
+    if isinstance(spec, str):
+        return swap(spec)
+    if isinstance(spec, Mapping):
+        return {k: _swap_spec(v, swap) for k, v in spec.items()}
+    if isinstance(spec, list | tuple):
+        return type(spec)(_swap_spec(v, swap) for v in spec)
+    return spec
+
+
+def _counters(obj: GameObject, ch: Characteristics) -> Characteristics:
+    """613.4c: +1/+1, -1/-1 (and other P/T) counters apply in layer 7c."""
+    if ch.power is None and ch.toughness is None:
+        return ch
+    dp = dt = 0
+    for kind, n in obj.counters.items():
+        found = _PT_COUNTER.match(kind)
+        if found and n > 0:
+            dp += int(found.group(1)) * n
+            dt += int(found.group(2)) * n
+    if not (dp or dt):
+        return ch
+    return ch.with_(power=(ch.power or 0) + dp, toughness=(ch.toughness or 0) + dt)
+
+
+def mana_values(state: GameState, oid: int) -> tuple[int, ...]:
+    """202.3, 709.4b: an object's mana value (with X's value on the stack, 202.3e); two
+    values for a split card off the stack under the 2013 rules (708.4 of 2013)."""
+    obj = state.objects.get(oid)
+    if obj is None:
+        obj = state.last_known[oid].obj
+    ch = state.characteristics(oid)
+    printed = copiable_printed(state, obj) if oid in state.objects else obj.printed
+    if (obj.zone != "stack" and printed.layout == "split" and not obj.face_down
+            and state.rules.split_two_values_off_stack):
+        return tuple((h.mana_cost.mana_value() if h.mana_cost else 0) for h in printed.faces)
+    x = obj.spell.x if obj.zone == "stack" and obj.spell else 0
+    return (ch.mana_cost.mana_value(x) if ch.mana_cost else 0,)

@@ -1,0 +1,191 @@
+"""State-based actions (rule 704): checked whenever a player would receive priority, never in
+the middle of a resolution (704.3, 704.4); all that apply are performed at once, with last
+known information taken from before any of them (704.8); then again, until none apply.
+
+Implemented: 704.5a, b (losing the game, with a replacement such as Lich's Mirror, 704.7),
+d, e (tokens and copies outside their zones), f, g, h (creatures), i (planeswalkers), j (the
+legend rule), m, n, p (attachments), q (+1/+1 and -1/-1 counters), v, w, x (battles).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from kb.engine import battles
+from kb.engine.amounts import Ctx
+from kb.engine.combat import refresh
+from kb.engine.objects import Characteristics, GameObject
+
+if TYPE_CHECKING:
+    from kb.engine.state import GameState
+
+
+def destroy(state: GameState, oid: int) -> bool:
+    """701.8: destroy a permanent (indestructible ones aren't, 702.12b)."""
+    from kb.engine.zones import move
+
+    obj = state.objects.get(oid)
+    if obj is None or obj.zone != "battlefield":
+        return False
+    if state.characteristics(oid).has("indestructible"):
+        return False
+    move(state, obj, "graveyard")
+    return True
+
+
+def check(state: GameState) -> bool:
+    """Perform the state-based actions that apply now, simultaneously; True if any did."""
+    from kb.engine.zones import cease_to_exist, move
+
+    if state.resolving:
+        return False  # 704.3: not during a resolution
+    refresh(state)
+    losers = [p for p, pl in state.players.items() if not pl.lost and not pl.left_game and (
+        pl.life <= 0 or pl.drew_from_empty)]
+    to_graveyard: list[GameObject] = []
+    to_destroy: list[GameObject] = []
+    vanish: list[GameObject] = []
+    unattach: list[GameObject] = []
+    annihilate: list[GameObject] = []
+    protectors: list[tuple[GameObject, str]] = []
+    pending_sources = {p.source for p in state.pending} | {
+        state.objects[i].spell.source for i in state.stack
+        if state.objects[i].spell and state.objects[i].spell.source is not None}
+    for obj in list(state.objects.values()):
+        if obj.token and obj.zone != "battlefield":
+            vanish.append(obj)  # 704.5d
+            continue
+        if obj.spell_copy and obj.zone != "stack":
+            vanish.append(obj)  # 704.5e
+            continue
+        if obj.copy_of_card and obj.zone not in ("stack", "battlefield"):
+            vanish.append(obj)  # 704.5e
+            continue
+        if obj.zone != "battlefield" or obj.phased_out:
+            continue
+        ch = state.characteristics(obj.id)
+        if ch.is_a("Creature"):
+            toughness = ch.toughness or 0
+            if toughness <= 0:
+                to_graveyard.append(obj)  # 704.5f
+            elif obj.damage >= toughness or obj.deathtouch_damage:
+                to_destroy.append(obj)  # 704.5g, 704.5h
+        if ch.is_a("Planeswalker") and (ch.loyalty or 0) <= 0:
+            to_graveyard.append(obj)  # 704.5i
+        if ch.is_a("Battle"):
+            if obj.counters["defense"] <= 0 and obj.id not in pending_sources:
+                to_graveyard.append(obj)  # 704.5v
+            action = battles.protector_actions(state, obj, ch)
+            if action and action[0] == "graveyard":
+                to_graveyard.append(obj)
+            elif action:
+                protectors.append((obj, action[1]))  # 704.5w, 704.5x
+        _attachment(state, obj, ch, to_graveyard, unattach)
+        if obj.counters["+1/+1"] > 0 and obj.counters["-1/-1"] > 0:
+            annihilate.append(obj)  # 704.5q
+    to_graveyard += _legend_rule(state)
+    done = bool(losers or to_graveyard or vanish or unattach or annihilate or protectors)
+    for obj, protector in protectors:
+        obj.protector = protector
+        state.emit("protector_chosen", obj=obj.id, player=protector)
+    for player in losers:
+        _lose(state, player)
+    for obj in vanish:
+        cease_to_exist(state, obj)
+    moved: set[int] = set()
+    for obj in to_graveyard:
+        if obj.id in state.objects and obj.id not in moved:
+            moved.add(obj.id)
+            move(state, obj, "graveyard")
+    for obj in to_destroy:
+        if obj.id in state.objects and obj.id not in moved:
+            moved.add(obj.id)
+            done = destroy(state, obj.id) or done  # indestructible: nothing happens
+    for obj in unattach:
+        if obj.id in state.objects:
+            obj.attached_to = None
+    for obj in annihilate:
+        if obj.id in state.objects:
+            n = min(obj.counters["+1/+1"], obj.counters["-1/-1"])
+            obj.counters["+1/+1"] -= n
+            obj.counters["-1/-1"] -= n
+    state.touch()
+    return done
+
+
+def _attachment(state: GameState, obj: GameObject, ch: Characteristics,
+                to_graveyard: list[GameObject], unattach: list[GameObject]) -> None:
+    """704.5m (Auras), 704.5n (Equipment), 704.5p (battles and creatures)."""
+    if "Aura" in ch.subtypes:
+        host = state.objects.get(obj.attached_to) if obj.attached_to else None
+        if host is None or host.zone != "battlefield" or not _can_enchant(state, ch, host):
+            to_graveyard.append(obj)
+        return
+    if obj.attached_to is None:
+        return
+    host = state.objects.get(obj.attached_to)
+    if "Equipment" in ch.subtypes:
+        if host is None or not state.characteristics(host.id).is_a("Creature"):
+            unattach.append(obj)
+        return
+    if ch.is_a("Battle") or ch.is_a("Creature"):
+        unattach.append(obj)  # 704.5p, 310.9
+
+
+def _can_enchant(state: GameState, ch: Characteristics, host: GameObject) -> bool:
+    wanted = [a.arg or "" for a in ch.abilities if a.keyword == "enchant"]
+    if not wanted:
+        return True
+    host_ch = state.characteristics(host.id)
+    quality = wanted[0].strip().lower()
+    if quality == "permanent":
+        return True
+    return any(t.lower() == quality for t in host_ch.types + host_ch.subtypes)
+
+
+def _legend_rule(state: GameState) -> list[GameObject]:
+    """704.5j: of legendary permanents with the same name a player controls, one stays (the
+    newest here: the player's choice, made the usual way)."""
+    seen: dict[tuple[str, str], list[GameObject]] = {}
+    for obj in state.battlefield():
+        ch = state.characteristics(obj.id)
+        if "Legendary" in ch.supertypes and ch.name:
+            seen.setdefault((state.controller(obj.id), ch.name), []).append(obj)
+    out = []
+    for group in seen.values():
+        if len(group) > 1:
+            keep = state.choices.get("legend_keep")
+            kept = next((o for o in group if o.alias == keep), max(group, key=lambda o: o.id))
+            out += [o for o in group if o is not kept]
+    return out
+
+
+def _lose(state: GameState, player: str) -> None:
+    """704.5a-b, with 704.7: one replacement effect replaces every loss of this check."""
+    from kb.engine.effects import run_effects
+
+    who = state.player(player)
+    for perm in state.battlefield():
+        if state.controller(perm.id) != player:
+            continue
+        for ability in state.characteristics(perm.id).abilities:
+            rep = ability.spec.get("replacement", {}) if ability.kind == "replacement" else {}
+            if "instead_of_losing" in rep:
+                who.drew_from_empty = False
+                state.resolving += 1
+                try:
+                    run_effects(state, rep["instead_of_losing"], Ctx(state, player, perm.id))
+                finally:
+                    state.resolving -= 1
+                state.emit("loss_replaced", player=player, source=perm.id)
+                return
+    who.lost = True
+    state.emit("lost", player=player)
+
+
+def check_all(state: GameState) -> None:
+    """704.3: repeat until no state-based action applies."""
+    for _ in range(100):
+        if not check(state):
+            return
+    raise RuntimeError("state-based actions did not settle after 100 checks")

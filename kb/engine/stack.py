@@ -1,0 +1,463 @@
+"""Casting spells (601), activating abilities (602), targets (115), resolving (608), and
+copies of spells (707.10).
+
+Targets are given per "target" word of the spell or ability, in the order its ``targets``
+list declares them; each declaration is ``{kind, filter, count}`` where kind is creature,
+permanent, player, spell, card or any (115.4: a creature, player, planeswalker or battle).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from kb.engine.amounts import Ctx
+from kb.engine.conditions import holds
+from kb.engine.copy import with_exceptions
+from kb.engine.damage import protected_from
+from kb.engine.effects import run_effects
+from kb.engine.filters import matches
+from kb.engine.layers import copiable_printed
+from kb.engine.mana import ManaCost, ManaError, pay, total_cost
+from kb.engine.objects import (
+    ALTERNATIVE_COSTS,
+    PERMANENT_TYPES,
+    Ability,
+    Characteristics,
+    EngineError,
+    GameObject,
+    IllegalAction,
+    Printed,
+    SpellInfo,
+)
+from kb.engine.state import LastKnown
+
+if TYPE_CHECKING:
+    from kb.engine.state import GameState
+
+TARGET_KINDS = ("creature", "permanent", "player", "spell", "card", "any", "planeswalker",
+                "battle")
+
+
+# -- targets ---------------------------------------------------------------------------------
+
+
+def target_specs(abilities: Sequence[Ability], mode: int | None = None,
+                 subtypes: Sequence[str] = ()) -> list[Mapping[str, Any]]:
+    """The "target" words of a spell's abilities (or of its chosen mode), in order; an Aura
+    spell first targets what it will enchant (303.4a)."""
+    specs: list[Mapping[str, Any]] = []
+    if "Aura" in subtypes:
+        specs.append(_enchant_target(abilities))
+    for ability in abilities:
+        if ability.kind != "spell":
+            continue
+        modes = ability.spec.get("modes")
+        if modes:
+            if mode is None:
+                raise IllegalAction(f"choose a mode of {ability.text!r} (mode = 1..{len(modes)})")
+            specs.extend(modes[mode - 1].get("targets", ()))
+        specs.extend(ability.spec.get("targets", ()))
+    return specs
+
+
+def _enchant_target(abilities: Sequence[Ability]) -> Mapping[str, Any]:
+    quality = next((a.arg or "" for a in abilities if a.keyword == "enchant"), "permanent")
+    quality = quality.strip()
+    if quality.lower() in ("creature", "planeswalker", "battle", "player"):
+        return {"kind": quality.lower()}
+    if quality.lower() == "permanent":
+        return {"kind": "permanent"}
+    if quality.lower() in ("artifact", "enchantment", "land"):
+        return {"kind": "permanent", "filter": {"types": [quality.capitalize()]}}
+    return {"kind": "permanent", "filter": {"subtypes": [quality]}}
+
+
+def is_legal_target(state: GameState, spec: Mapping[str, Any], target: Any, *,
+                    controller: str, source: int | None, source_ch: Characteristics | None,
+                    ) -> bool:
+    """115.1-115.4, 702.11b (hexproof), 702.16b (protection)."""
+    kind = spec.get("kind", "any")
+    if kind not in TARGET_KINDS:
+        raise EngineError(f"unknown target kind {kind!r} (known: {', '.join(TARGET_KINDS)})")
+    flt = spec.get("filter", {})
+    if isinstance(target, str):
+        if kind not in ("player", "any") or target not in state.players:
+            return False
+        if state.players[target].left_game:
+            return False
+        relation = flt.get("controller")
+        if relation == "opponent" and target == controller:
+            return False
+        return not (relation == "you" and target != controller)
+    obj = state.objects.get(target)
+    if obj is None:
+        return False
+    ch = state.characteristics(obj.id)
+    zone = {"spell": "stack", "card": flt.get("zone", "graveyard")}.get(kind, "battlefield")
+    if obj.zone != zone or (kind == "spell" and obj.spell and obj.spell.ability):
+        return False
+    wanted = {"creature": ("Creature",), "planeswalker": ("Planeswalker",),
+              "battle": ("Battle",), "any": ("Creature", "Planeswalker", "Battle")}.get(kind)
+    if wanted and not any(t in ch.types for t in wanted):
+        return False
+    if flt.get("attacking") and not (state.combat and state.combat.attacking(obj.id)):
+        return False
+    full = {**{k: v for k, v in flt.items() if k != "attacking"}, "zone": zone}
+    if not matches(obj, ch, full, you=controller, source=source,
+                   opponents=state.opponents(controller)):
+        return False
+    if obj.zone == "battlefield":
+        owner_of_effect = controller
+        if ch.has("hexproof") and (ch.controller or obj.controller) != owner_of_effect:
+            return False
+        if source_ch is not None and protected_from(ch, source_ch):
+            return False
+    return True
+
+
+def _resolve_refs(state: GameState, targets: Sequence[Any]) -> list[list[Any]]:
+    out = []
+    for group in targets:
+        refs = group if isinstance(group, list) else [group]
+        out.append([r if r in state.players else state.get(r).id for r in refs])
+    return out
+
+
+def _check_targets(state: GameState, specs: list[Mapping[str, Any]], chosen: list[list[Any]],
+                   *, controller: str, source: int | None,
+                   source_ch: Characteristics | None) -> None:
+    if len(chosen) != len(specs):
+        raise IllegalAction(f"{len(specs)} target word(s) to choose, {len(chosen)} given")
+    for spec, group in zip(specs, chosen, strict=True):
+        count = spec.get("count", 1)
+        if len(group) != count or len(set(group)) != len(group):
+            # 115.3: one word "target" can't name the same object twice.
+            raise IllegalAction(f"choose {count} different target(s) for {spec}")
+        for target in group:
+            if not is_legal_target(state, spec, target, controller=controller, source=source,
+                                   source_ch=source_ch):
+                raise IllegalAction(f"{_name(state, target)} is not a legal target ({spec})")
+
+
+def _name(state: GameState, ref: Any) -> str:
+    if isinstance(ref, str):
+        return ref
+    obj = state.objects.get(ref)
+    return obj.alias or str(ref) if obj else str(ref)
+
+
+# -- casting ---------------------------------------------------------------------------------
+
+
+def cast(state: GameState, card: int, player: str, *, half: int | None = None,
+         fused: bool = False, x: int = 0, mode: int | None = None,
+         targets: Sequence[Any] = (), sacrifice: Sequence[Any] = (),
+         without_paying: bool = False, alternative: str | None = None,
+         transformed: bool = False) -> GameObject:
+    """601.2: announce, choose, pay; the spell becomes cast and "cast" triggers trigger."""
+    from kb.engine.zones import move
+
+    obj = state.objects[card]
+    origin = obj.zone
+    who = state.player(player)
+    if who.cant_cast_until_eot:
+        raise IllegalAction(f"{player} can't cast spells this turn")
+    printed = obj.printed
+    if fused:
+        if printed.layout != "split" or not any(a.keyword == "fuse" for f in printed.faces
+                                                   for a in f.abilities):
+            raise IllegalAction("only a split card with fuse can be cast fused (702.102a)")
+        if obj.zone != "hand":
+            raise IllegalAction("a split card is cast fused only from its owner's hand "
+                                "(702.102a)")
+    if printed.layout == "split" and not fused and half is None:
+        raise IllegalAction("choose the half of the split card to cast (709.3)")
+    if without_paying and alternative:
+        raise IllegalAction("no alternative cost when casting without paying the mana cost "
+                            "(118.9a)")
+    info = SpellInfo(half=half, fused=fused, x=x, mode=mode, without_paying=without_paying,
+                     transformed=transformed)
+    spell = move(state, obj, "stack", controller=player, transformed=transformed)
+    spell.spell = info
+    state.touch()
+    ch = state.characteristics(spell.id)
+    if ch.mana_cost and ch.mana_cost.has_x and without_paying and x != 0:
+        raise IllegalAction("X must be 0 when the spell is cast without paying its mana cost "
+                            "(107.3b)")
+    specs = target_specs(ch.abilities, mode, ch.subtypes)
+    info.targets = _resolve_refs(state, targets)
+    _check_targets(state, specs, info.targets, controller=player, source=spell.id,
+                   source_ch=ch)
+    extra_costs = _additional(state, ch, sacrifice, player, info)
+    base = ManaCost() if without_paying else (ch.mana_cost or ManaCost())
+    if alternative:
+        offered = [a.arg or "" for a in ch.abilities if a.keyword in ALTERNATIVE_COSTS]
+        if ManaCost.parse(alternative) not in [ManaCost.parse(o) for o in offered]:
+            raise IllegalAction(f"{alternative} is not an alternative cost of this spell")
+        base = ManaCost.parse(alternative)
+    cost = total_cost(base.with_x(x), extra_costs)
+    info.total_cost = str(cost) if cost.symbols else "{0}"
+    try:
+        info.mana_spent = pay(cost, who.mana_pool)
+    except ManaError as exc:
+        raise IllegalAction(str(exc)) from exc
+    state.emit("cast", obj=spell.id, player=player, from_zone=origin)  # 601.2i
+    return spell
+
+
+def _additional(state: GameState, ch: Characteristics, sacrifice: Sequence[Any], player: str,
+                info: SpellInfo) -> list[ManaCost]:
+    """601.2b, 601.2f-h: additional costs: mana (``{mana = "{2}"}``), which joins the total
+    cost, and sacrificing a permanent (``{sacrifice = <filter>}``, as Fling asks), paid now;
+    the ability keeps what was sacrificed (608.2h)."""
+    from kb.engine.zones import move
+
+    wanted = [a.spec["additional_cost"] for a in ch.abilities if "additional_cost" in a.spec]
+    if not any("sacrifice" in need for need in wanted) and sacrifice:
+        raise IllegalAction("this spell has no cost that sacrifices anything")
+    mana = [ManaCost.parse(need["mana"]) for need in wanted if "mana" in need]
+    for need in wanted:
+        flt = need.get("sacrifice")
+        if flt is None:
+            continue
+        if len(sacrifice) != 1:
+            raise IllegalAction(f"sacrifice one permanent ({need}) to cast it")
+        victim = state.get(sacrifice[0])
+        vch = state.characteristics(victim.id)
+        if victim.zone != "battlefield" or state.controller(victim.id) != player or \
+                not matches(victim, vch, flt, you=player, opponents=state.opponents(player)):
+            raise IllegalAction(f"{sacrifice[0]} can't be sacrificed for this cost")
+        info.sacrificed.append(LastKnown(victim, vch))
+        move(state, victim, "graveyard")
+    return mana
+
+
+# -- abilities -------------------------------------------------------------------------------
+
+
+def activated_abilities(ch: Characteristics) -> list[Ability]:
+    return [a for a in ch.abilities if a.kind == "activated" or a.keyword == "cycling"]
+
+
+def activate(state: GameState, source: int, player: str, which: int = 1, *, x: int = 0,
+             targets: Sequence[Any] = ()) -> GameObject:
+    """602.2: put the ability on the stack, choose targets, pay its costs (mana, {T},
+    sacrificing or discarding the source, whose last known information the ability keeps)."""
+    from kb.engine.zones import move
+
+    obj = state.objects[source]
+    ch = state.characteristics(source)
+    abilities = activated_abilities(ch)
+    if not 1 <= which <= len(abilities):
+        raise IllegalAction(f"{obj.alias or source} has {len(abilities)} activated "
+                            f"abilities, not an ability {which}")
+    ability = abilities[which - 1]
+    if (ch.controller or obj.controller) != player and obj.zone == "battlefield":
+        raise IllegalAction(f"{player} doesn't control {obj.alias or source}")
+    if ability.keyword == "cycling":
+        if obj.zone != "hand":
+            raise IllegalAction("cycling is activated only from the hand (702.29a)")
+        cost_text, effect = ability.arg or "", [{"op": "draw", "player": "you", "n": 1}]
+        extra_costs = ["discard"]
+    else:
+        zone = ability.spec.get("from_zone", "battlefield")
+        if obj.zone != zone:
+            raise IllegalAction(f"this ability is activated from the {zone}")
+        cost_text, effect = str(ability.spec["cost"]), ability.spec["effect"]
+        extra_costs = [p.strip().lower() for p in cost_text.split(",")
+                       if not p.strip().startswith("{") or p.strip() == "{T}"]
+    info = SpellInfo(x=x, ability=ability, source=source)
+    info.targets = _resolve_refs(state, targets)
+    _check_targets(state, list(ability.spec.get("targets", ())), info.targets,
+                   controller=player, source=source, source_ch=ch)
+    mana = ManaCost.parse("".join(p.strip() for p in cost_text.split(",")
+                                  if p.strip().startswith("{") and p.strip() != "{T}"))
+    try:
+        info.mana_spent = pay(mana.with_x(x), state.player(player).mana_pool)
+    except ManaError as exc:
+        raise IllegalAction(str(exc)) from exc
+    for part in extra_costs:
+        if part == "{t}":
+            if obj.tapped:
+                raise IllegalAction(f"{obj.alias or source} is tapped")
+            obj.tapped = True
+        elif part.startswith("sacrifice") or part.startswith("discard"):
+            move(state, obj, "graveyard")
+        else:
+            raise EngineError(f"unknown activation cost {part!r}")
+    item = _ability_object(state, ability, source, player, info, effect)
+    state.emit("activated", obj=item.id, source=source, player=player)
+    return item
+
+
+def _ability_object(state: GameState, ability: Ability, source: int, controller: str,
+                    info: SpellInfo, effect: Any) -> GameObject:
+    from kb.engine.objects import Face
+
+    item = state.add_object(Printed((Face(name=ability.text),)), controller, "stack")
+    info.ability = replace(ability, spec={**ability.spec, "effect": effect})
+    info.source = source
+    item.spell = info
+    state.touch()
+    return item
+
+
+def put_trigger(state: GameState, source: int, ability: Ability, controller: str,
+                event: Any, targets: Sequence[Any] = ()) -> GameObject:
+    """603.3: a triggered ability goes on the stack, its controller choosing targets."""
+    info = SpellInfo(source=source, event=event)
+    info.targets = _resolve_refs(state, targets)
+    specs = list(ability.spec.get("targets", ()))
+    source_ch = state.characteristics(source) if (source in state.objects
+                                                  or source in state.last_known) else None
+    _check_targets(state, specs, info.targets, controller=controller, source=source,
+                   source_ch=source_ch)
+    return _ability_object(state, ability, source, controller, info, ability.spec["effect"])
+
+
+# -- resolving -------------------------------------------------------------------------------
+
+
+def resolve_top(state: GameState, choices: Mapping[str, Any] | None = None) -> GameObject:
+    """608.2: the top object resolves (or is countered if all its targets are illegal)."""
+    from kb.engine.zones import move
+
+    if not state.stack:
+        raise IllegalAction("the stack is empty")
+    item = state.objects[state.stack[-1]]
+    info = item.spell
+    if info is None:
+        raise EngineError(f"{item} is on the stack without cast information")
+    choices = dict(choices or {})
+    state.resolving += 1
+    try:
+        if info.ability is not None:
+            _resolve_ability(state, item, info, choices)
+            return item
+        ch = state.characteristics(item.id)
+        specs = target_specs(ch.abilities, info.mode, ch.subtypes)
+        illegal = _illegal_targets(state, specs, info, item.controller, item.id, ch)
+        all_targets = [t for group in info.targets for t in group]
+        if all_targets and len(illegal) == len(all_targets):
+            state.emit("countered_on_resolution", obj=item.id)
+            move(state, item, "graveyard")  # 608.2b: it doesn't resolve
+            return item
+        ctx = Ctx(state, item.controller, item.id, spell=info, choices=choices,
+                  extra={"illegal": illegal})
+        for ability in ch.abilities:
+            if ability.kind != "spell":
+                continue
+            modes = ability.spec.get("modes")
+            ops = modes[info.mode - 1]["effect"] if modes else ability.spec["spell"]
+            run_effects(state, ops, ctx)  # 702.102d: left half, then right half
+        if item.id not in state.objects:
+            return item
+        if PERMANENT_TYPES & set(ch.types):
+            permanent = move(state, item, "battlefield", controller=item.controller,
+                             choices=choices, transformed=info.transformed, x=info.x)  # 608.3
+            if "Aura" in ch.subtypes and info.targets and info.targets[0]:
+                permanent.attached_to = info.targets[0][0]  # 608.3b, 303.4a
+                state.touch()
+        else:
+            move(state, item, "graveyard")  # 608.2n
+        return item
+    finally:
+        state.resolving -= 1
+
+
+def _illegal_targets(state: GameState, specs: list[Mapping[str, Any]], info: SpellInfo,
+                     controller: str, source: int | None,
+                     source_ch: Characteristics | None) -> set[tuple[int, Any]]:
+    illegal = set()
+    for index, (spec, group) in enumerate(zip(specs, info.targets, strict=False)):
+        for target in group:
+            if not is_legal_target(state, spec, target, controller=controller, source=source,
+                                   source_ch=source_ch):
+                illegal.add((index, target))
+    return illegal
+
+
+def _resolve_ability(state: GameState, item: GameObject, info: SpellInfo,
+                     choices: dict[str, Any]) -> None:
+    ability = info.ability
+    assert ability is not None
+    source_ch = state.characteristics(info.source) if info.source is not None and (
+        info.source in state.objects or info.source in state.last_known) else None
+    specs = list(ability.spec.get("targets", ()))
+    illegal = _illegal_targets(state, specs, info, item.controller, info.source, source_ch)
+    all_targets = [t for group in info.targets for t in group]
+    state.remove_object(item)
+    if all_targets and len(illegal) == len(all_targets):
+        state.emit("countered_on_resolution", obj=item.id)
+        return
+    ctx = Ctx(state, item.controller, info.source, spell=info, event=info.event,
+              choices=choices, extra={"illegal": illegal, "ability": ability,
+                                      "keyword_arg": ability.arg,
+                                      **(info.event.data.get("extra", {})
+                                         if info.event is not None else {})})
+    if not holds(ability.spec.get("if"), ctx):  # 603.4: checked again on resolution
+        return
+    run_effects(state, ability.spec["effect"], ctx)
+    state.emit("resolved", obj=item.id, source=info.source)
+
+
+# -- copies of spells ------------------------------------------------------------------------
+
+
+def copy_spell(state: GameState, oid: int, controller: str, exceptions: Mapping[str, Any],
+               new_targets: Sequence[Any] | None = None) -> GameObject:
+    """707.10: a copy of a spell on the stack: its characteristics and the choices made for
+    it (mode, targets, X, additional costs paid), but not the mana spent, which is not an
+    object. The copy is not cast; its owner and controller are the player who put it there.
+    """
+    original = state.objects[oid]
+    if original.spell is None or original.zone != "stack":
+        raise IllegalAction(f"{_name(state, oid)} is not a spell on the stack")
+    ctx = Ctx(state, controller, oid)
+    printed, _ = with_exceptions(copiable_printed(state, original), exceptions, copier=None,
+                                 this=None, ctx=ctx)
+    src = original.spell
+    info = SpellInfo(half=src.half, fused=src.fused, x=src.x, mode=src.mode,
+                     targets=[list(g) for g in src.targets], sacrificed=list(src.sacrificed),
+                     mana_spent=Counter(), without_paying=src.without_paying,
+                     transformed=src.transformed, copy=True)
+    copy = state.add_object(printed, controller, "stack", controller=controller)
+    copy.spell_copy = True
+    copy.spell = info
+    state.touch()
+    if new_targets is not None:
+        ch = state.characteristics(copy.id)
+        chosen = _resolve_refs(state, new_targets)
+        specs = target_specs(ch.abilities, info.mode, ch.subtypes)
+        changed = [(i, g) for i, g in enumerate(chosen) if g != info.targets[i]]
+        for i, group in changed:  # 707.10c: changed targets must be legal
+            _check_targets(state, [specs[i]], [group], controller=controller, source=copy.id,
+                           source_ch=ch)
+            info.targets[i] = group
+    state.emit("spell_copied", obj=copy.id, source=oid, player=controller)
+    return copy
+
+
+def turn_face_up(state: GameState, oid: int, player: str) -> None:
+    """702.37e: turning a face-down permanent with morph face up is a special action: pay
+    the morph cost of its face-up values."""
+    from kb.engine.layers import face_up_face
+
+    obj = state.objects[oid]
+    if not obj.face_down:
+        raise IllegalAction(f"{_name(state, oid)} is face up")
+    morph = [a for a in face_up_face(state, obj).abilities if a.keyword == "morph"]
+    if not morph:
+        raise IllegalAction(f"{_name(state, oid)} has no morph cost: it can't be turned face "
+                            "up as a special action")
+    try:
+        pay(ManaCost.parse(morph[0].arg or ""), state.player(player).mana_pool)
+    except ManaError as exc:
+        raise IllegalAction(str(exc)) from exc
+    obj.face_down = False
+    obj.timestamp = state.tick()  # 613.7f
+    state.touch()
+    state.emit("turned_face_up", obj=oid, player=player)

@@ -1,0 +1,260 @@
+"""The game state: players, objects in zones, continuous effects, the clock, events.
+
+Everything the rules act on lives here; the other modules of :mod:`kb.engine` are functions of
+a :class:`GameState`. Derived characteristics are computed by :mod:`kb.engine.layers` and
+cached until the next change (every mutation calls :meth:`GameState.touch`).
+"""
+
+from __future__ import annotations
+
+import copy as _copy
+from dataclasses import dataclass, field
+from typing import Any
+
+from kb.engine.objects import (
+    Characteristics,
+    EngineError,
+    GameObject,
+    Player,
+    Printed,
+)
+from kb.engine.rules import CURRENT, RuleSet
+
+ZONES = ("library", "hand", "battlefield", "graveyard", "stack", "exile", "command")
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened (a trigger event, 603.2): ``kind`` with its details."""
+
+    kind: str
+    clock: int
+    obj: int | None = None  # the object concerned (its new id after a zone change)
+    old: int | None = None  # its id before a zone change
+    card: int | None = None
+    player: str | None = None
+    source: int | None = None
+    amount: int = 0
+    from_zone: str | None = None
+    to_zone: str | None = None
+    combat: bool = False
+    group: int | None = None  # one instruction of a spell ("deals" once, 603.2c)
+    data: dict[str, Any] = field(default_factory=dict, compare=False)
+
+
+@dataclass
+class LastKnown:
+    """608.2h, 603.10: an object as it last existed in a zone."""
+
+    obj: GameObject
+    ch: Characteristics
+
+
+@dataclass(eq=False)
+class ContinuousEffect:
+    """A continuous effect from a resolved spell or ability (611.2), or a copy effect.
+
+    ``mods`` are the changes it makes (see :mod:`kb.engine.layers`); ``affected`` is the set
+    of objects it applies to, locked when it began (611.2c). A copy effect carries the
+    copiable values it grants in ``copy`` (layer 1a, 707.2).
+    """
+
+    id: int
+    timestamp: int
+    affected: frozenset[int]
+    mods: dict[str, Any] = field(default_factory=dict)
+    copy: Printed | None = None
+    source: int | None = None
+    controller: str | None = None
+    duration: str = "permanent"  # "eot" (until end of turn) or "permanent"
+    x: int = 0
+    label: str | None = None
+
+
+@dataclass(eq=False)
+class PendingTrigger:
+    """A triggered ability that has triggered and waits to be put on the stack (603.3)."""
+
+    source: int
+    ability: Any
+    controller: str
+    event: Event | None
+    lki: LastKnown | None = None
+
+
+@dataclass(eq=False)
+class DelayedTrigger:
+    """603.7: an ability created by a resolving effect that triggers later."""
+
+    when: str  # "next end step", "your next precombat main"
+    controller: str
+    source: int | None
+    effects: list[Any]
+    refers_to: int | None = None  # the object it refers to (707.11: found even if renamed)
+    extra: dict[str, Any] = field(default_factory=dict)  # values remembered when created
+
+
+class GameState:
+    def __init__(self, players: list[str], rules: RuleSet = CURRENT) -> None:
+        if not players:
+            raise EngineError("a game needs players")
+        self.rules = rules
+        self.players: dict[str, Player] = {p: Player(p) for p in players}
+        self.objects: dict[int, GameObject] = {}
+        self.last_known: dict[int, LastKnown] = {}
+        self.libraries: dict[str, list[int]] = {p: [] for p in players}
+        self.stack: list[int] = []
+        self.effects: list[ContinuousEffect] = []
+        self.pending: list[PendingTrigger] = []
+        self.delayed: list[DelayedTrigger] = []
+        self.events: list[Event] = []
+        self.aliases: dict[str, int] = {}  # alias -> physical card
+        self.clock = 0
+        self.active = players[0]
+        self.turn = 1
+        self.step = "precombat main"
+        self.combat: Any = None
+        self.resolving = 0  # > 0 while a spell or ability resolves (608.2)
+        self.replacing: set[tuple[int, str]] = set()  # replacement effects now applying (614.5)
+        self.choices: dict[str, Any] = {}  # standing choices for state-based actions
+        self._next_id = 0
+        self._cache: dict[int, Characteristics] | None = None
+
+    # -- bookkeeping -----------------------------------------------------------------------
+
+    def tick(self) -> int:
+        """The next timestamp (613.7): every object entering a zone, every effect."""
+        self.clock += 1
+        return self.clock
+
+    def touch(self) -> None:
+        """Forget derived characteristics: call after any change to the state."""
+        self._cache = None
+
+    def new_id(self) -> int:
+        self._next_id += 1
+        return self._next_id
+
+    def clone(self) -> GameState:
+        """A deep copy, to try an action without committing to it."""
+        twin = _copy.deepcopy(self)
+        twin.touch()
+        return twin
+
+    # -- players ---------------------------------------------------------------------------
+
+    def player(self, name: str) -> Player:
+        try:
+            return self.players[name]
+        except KeyError:
+            raise EngineError(f"no player {name!r} (players: {', '.join(self.players)})") \
+                from None
+
+    def opponents(self, name: str) -> tuple[str, ...]:
+        return tuple(p for p, pl in self.players.items() if p != name and not pl.left_game)
+
+    def apnap(self) -> list[str]:
+        """101.4: the active player first, then the others in turn order."""
+        order = list(self.players)
+        i = order.index(self.active)
+        return [p for p in order[i:] + order[:i] if not self.players[p].left_game]
+
+    # -- objects ---------------------------------------------------------------------------
+
+    def add_object(self, printed: Printed, owner: str, zone: str, *, controller: str | None = None,
+                   alias: str | None = None, token: bool = False, card: int | None = None,
+                   top: bool = False) -> GameObject:
+        if zone not in ZONES:
+            raise EngineError(f"no zone {zone!r}")
+        self.player(owner)
+        oid = self.new_id()
+        obj = GameObject(id=oid, card=card if card is not None else oid, printed=printed,
+                         owner=owner, controller=controller or owner, zone=zone,
+                         timestamp=self.tick(), alias=alias, token=token)
+        obj.control_clock = obj.timestamp
+        self.objects[oid] = obj
+        if zone == "library":
+            lib = self.libraries[owner]
+            lib.insert(0, oid) if top else lib.append(oid)
+        elif zone == "stack":
+            self.stack.append(oid)
+        if alias:
+            if alias in self.aliases:
+                raise EngineError(f"alias {alias!r} is used twice")
+            self.aliases[alias] = obj.card
+        self.touch()
+        return obj
+
+    def remove_object(self, obj: GameObject) -> None:
+        """Take an object out of its zone (before it becomes a new object or ceases to
+        exist), keeping its last known information."""
+        if obj.spell is not None and obj.spell.ability is not None:
+            ch = Characteristics.of_face(obj.printed.front, obj.controller)
+        else:
+            ch = self.characteristics(obj.id)
+        self.last_known[obj.id] = LastKnown(_copy.deepcopy(obj), ch)
+        del self.objects[obj.id]
+        if obj.zone == "library":
+            self.libraries[obj.owner].remove(obj.id)
+        if obj.id in self.stack:
+            self.stack.remove(obj.id)
+        self.touch()
+
+    def find(self, ref: str | int) -> GameObject | None:
+        """The object a scenario alias (following its card across zones) or an id names."""
+        if isinstance(ref, int):
+            return self.objects.get(ref)
+        if ref not in self.aliases:
+            raise EngineError(f"no object called {ref!r}")
+        card = self.aliases[ref]
+        for obj in self.objects.values():
+            if obj.card == card:
+                return obj
+        return None
+
+    def get(self, ref: str | int) -> GameObject:
+        obj = self.find(ref)
+        if obj is None:
+            raise EngineError(f"{ref!r} no longer exists")
+        return obj
+
+    def in_zone(self, zone: str, player: str | None = None) -> list[GameObject]:
+        found = [o for o in self.objects.values() if o.zone == zone
+                 and (player is None or o.owner == player)]
+        if zone == "library" and player is not None:
+            return [self.objects[i] for i in self.libraries[player]]
+        return found
+
+    def battlefield(self) -> list[GameObject]:
+        """Permanents on the battlefield that are phased in (702.26b)."""
+        return [o for o in self.objects.values() if o.zone == "battlefield" and not o.phased_out]
+
+    def characteristics(self, oid: int) -> Characteristics:
+        if oid not in self.objects:
+            if oid in self.last_known:
+                return self.last_known[oid].ch
+            raise EngineError(f"no object {oid}")
+        return self.all_characteristics()[oid]
+
+    def all_characteristics(self) -> dict[int, Characteristics]:
+        if self._cache is None:
+            from kb.engine.layers import compute
+
+            self._cache = compute(self)
+        return self._cache
+
+    def controller(self, oid: int) -> str:
+        ch = self.characteristics(oid)
+        obj = self.objects.get(oid) or self.last_known[oid].obj
+        return ch.controller or obj.controller
+
+    # -- events ----------------------------------------------------------------------------
+
+    def emit(self, kind: str, **details: Any) -> Event:
+        """Record an event and collect the abilities that trigger on it (603.2)."""
+        from kb.engine.triggers import collect
+
+        event = Event(kind, self.tick(), **details)
+        self.events.append(event)
+        collect(self, event)
+        return event

@@ -1,0 +1,78 @@
+"""Turn structure (rules 500-514): steps in order, their turn-based actions, and the end of
+"until end of turn" effects at cleanup (514.2)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from kb.engine.objects import IllegalAction
+
+if TYPE_CHECKING:
+    from kb.engine.state import GameState
+
+STEPS = ("untap", "upkeep", "draw", "precombat main", "beginning of combat",
+         "declare attackers", "declare blockers", "combat damage", "end of combat",
+         "postcombat main", "end", "cleanup")
+
+
+def advance(state: GameState, step: str, player: str | None = None) -> None:
+    """Go forward, step by step, to the next ``step`` of ``player``'s turn (the active
+    player's by default). A step ends only with an empty stack (500.2)."""
+    if step not in STEPS:
+        raise IllegalAction(f"no step {step!r} (steps: {', '.join(STEPS)})")
+    player = player or state.active
+    state.player(player)
+    for _ in range(len(STEPS) * (len(state.players) + 2)):
+        _next_step(state)
+        if state.step == step and state.active == player:
+            return
+    raise IllegalAction(f"can't reach {player}'s {step}")
+
+
+def _next_step(state: GameState) -> None:
+    if state.stack or state.pending:
+        raise IllegalAction(f"the {state.step} step can't end: the stack isn't empty (500.2)")
+    for player in state.players.values():
+        player.mana_pool.clear()  # 500.5: unspent mana empties as a step or phase ends
+    index = STEPS.index(state.step) if state.step in STEPS else len(STEPS) - 1
+    if index == len(STEPS) - 1:
+        order = [p for p in state.players if not state.players[p].left_game]
+        state.active = order[(order.index(state.active) + 1) % len(order)]
+        state.turn += 1
+        state.step = STEPS[0]
+    else:
+        state.step = STEPS[index + 1]
+    begin(state, state.step)
+
+
+def begin(state: GameState, step: str) -> None:
+    """The turn-based actions of a step as it begins, then its "at the beginning of" event."""
+    from kb.engine.zones import draw
+
+    state.step = step
+    active = state.active
+    if step == "untap":
+        for obj in state.battlefield():
+            if state.controller(obj.id) == active:
+                obj.tapped = False  # 502.3
+    elif step == "upkeep":
+        state.player(active).upkeep_clocks.append(state.tick())
+    elif step == "draw":
+        draw(state, active)  # 504.1
+    elif step == "end of combat":
+        state.combat = None
+    elif step == "cleanup":
+        cleanup(state)
+    state.touch()
+    state.emit("step", player=active, data={"step": step})
+
+
+def cleanup(state: GameState) -> None:
+    """514.2: damage is removed and "until end of turn" effects end."""
+    for obj in state.objects.values():
+        obj.damage = 0
+        obj.deathtouch_damage = False
+    state.effects = [e for e in state.effects if e.duration != "eot"]
+    for player in state.players.values():
+        player.cant_cast_until_eot = False
+    state.touch()

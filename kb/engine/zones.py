@@ -1,0 +1,213 @@
+"""Moving objects between zones (rules 400.7, 614.12), entering the battlefield with its
+replacement effects (enter as a copy, enters with counters, tapped, "as ... enters" choices),
+tokens (111), and drawing cards (121)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from kb.engine.amounts import Ctx, evaluate
+from kb.engine.battles import choose_protector
+from kb.engine.copy import become_copy, copiable_values, with_exceptions
+from kb.engine.filters import matches
+from kb.engine.layers import face_up_face
+from kb.engine.objects import Ability, GameObject, IllegalAction, Printed, SpellInfo
+
+if TYPE_CHECKING:
+    from kb.engine.state import GameState
+
+
+def move(state: GameState, obj: GameObject, to: str, *, controller: str | None = None,
+         choices: Mapping[str, Any] | None = None, top: bool = True, tapped: bool = False,
+         face_down: bool = False, transformed: bool = False,
+         x: int = 0) -> GameObject:
+    """Put ``obj`` into zone ``to``. It becomes a new object (400.7) that remembers nothing
+    of its previous existence; its last known information stays available (608.2h)."""
+    origin = obj.zone
+    if obj.zone == "battlefield":
+        _leave_battlefield(state, obj)
+    state.remove_object(obj)
+    owner = obj.owner
+    new = state.add_object(obj.printed, owner, to, card=obj.card, token=obj.token, top=top,
+                           controller=controller if to in ("battlefield", "stack") and controller
+                           else owner)
+    new.copy_of_card, new.spell_copy = obj.copy_of_card, obj.spell_copy
+    new.tapped, new.face_down, new.transformed = tapped, face_down, transformed
+    if to == "battlefield":
+        enter(state, new, choices or {}, x=x)
+    state.emit("zone_change", obj=new.id, old=obj.id, card=obj.card, from_zone=origin,
+               to_zone=to, player=owner)
+    if origin == "hand" and not state.in_zone("hand", owner):
+        state.emit("hand_empty", player=owner)
+    return new
+
+
+def _leave_battlefield(state: GameState, obj: GameObject) -> None:
+    if state.combat is not None:
+        state.combat.remove(obj.id)
+
+
+def cease_to_exist(state: GameState, obj: GameObject) -> None:
+    """704.5d-e: a token or a copy outside its zones ceases to exist (no zone change)."""
+    state.remove_object(obj)
+
+
+# -- entering the battlefield ----------------------------------------------------------------
+
+
+def enter(state: GameState, obj: GameObject, choices: Mapping[str, Any], *, x: int = 0) -> None:
+    """Apply the replacement effects that modify how ``obj`` enters (614.1c-d, 614.12),
+    judged by what it would be on the battlefield: first any "enter as a copy" (each copy
+    brings the copied object's own such abilities, 707.5, 707.9e), then "enters with"
+    counters, "enters tapped" and "as ... enters" choices, all copied ones included."""
+    ctx = Ctx(state, obj.controller, obj.id, spell=_x_info(x))
+    wanted = choices.get("copy")
+    copies: list[Any] = list(wanted) if isinstance(wanted, list) else (
+        [] if wanted is None else [wanted])
+    applied: set[int] = set()
+    extras: dict[str, int] = {}
+    while True:
+        pending = [a for a in state.characteristics(obj.id).abilities
+                   if a.kind == "replacement" and "enter_as_copy" in a.spec["replacement"]
+                   and id(a) not in applied]
+        if not pending:
+            break
+        ability = pending[0]
+        applied.add(id(ability))
+        target = copies.pop(0) if copies else None
+        if target is None:
+            continue  # "you may": nothing chosen
+        extras = _enter_as_copy(state, obj, ability, target, ctx)  # 707.9e: the last one's
+    if copies:
+        raise IllegalAction(f"{obj.alias or obj.id} can't enter as a copy of {copies[0]!r}: "
+                            "it has no ability that lets it")
+    ch = state.characteristics(obj.id)
+    counters: Counter[str] = Counter()
+    face = face_up_face(state, obj)
+    if ch.is_a("Battle") and face.defense:
+        counters["defense"] += face.defense  # 310.4b
+    if ch.is_a("Planeswalker") and face.loyalty:
+        counters["loyalty"] += face.loyalty  # 306.5b
+    for ability in ch.abilities:
+        if ability.keyword == "fading" and ability.arg:
+            counters["fade"] += int(ability.arg)  # 702.32a
+        rep = ability.spec.get("replacement", {}) if ability.kind == "replacement" else {}
+        for kind, n in rep.get("enters_with", {}).items():
+            counters[kind] += evaluate(n, ctx)
+        if rep.get("enters_tapped"):
+            obj.tapped = True
+        if "as_enters_choose" in rep:
+            what = rep["as_enters_choose"]
+            if what not in choices:
+                raise IllegalAction(f"{obj.alias or obj.id} enters: choose a {what} "
+                                    f"(choices.{what})")
+            obj.choices[what] = choices[what]
+    for kind, n in extras.items():
+        counters[kind] += n
+    for kind, n in counters.items():
+        if n > 0:
+            obj.counters[kind] += counter_amount(state, obj, n)
+    obj.ever_had_defense = obj.counters["defense"] > 0
+    if ch.is_a("Battle"):
+        choose_protector(state, obj, ch, choices)
+    state.touch()
+
+
+def _x_info(x: int) -> SpellInfo:
+    """The value of X the object was cast with (0 when it wasn't cast, 107.3g)."""
+    return SpellInfo(x=x)
+
+
+def _enter_as_copy(state: GameState, obj: GameObject, ability: Ability, target: Any,
+                   ctx: Ctx) -> dict[str, int]:
+    spec = ability.spec["replacement"]["enter_as_copy"]
+    original = state.get(target)
+    och = state.characteristics(original.id)
+    choose = spec.get("choose", {})
+    if original.zone != "battlefield" or not matches(
+            original, och, choose, you=obj.controller, source=obj.id,
+            opponents=state.opponents(obj.controller)):
+        raise IllegalAction(f"{obj.alias or obj.id} can't enter as a copy of {target!r}: "
+                            f"not a permanent it may copy ({ability.text})")
+    values = copiable_values(state, original)
+    values, extras = with_exceptions(values, spec.get("except", {}), copier=obj.printed,
+                                     this=ability, ctx=ctx)
+    become_copy(state, obj, values, source=obj.id, controller=obj.controller)
+    return extras
+
+
+def counter_amount(state: GameState, obj: GameObject, n: int) -> int:
+    """614: "if an effect would put one or more counters on a permanent you control, it puts
+    twice that many" (each such replacement doubles once)."""
+    controller = state.controller(obj.id) if obj.id in state.objects else obj.controller
+    for perm in state.battlefield():
+        for ability in state.characteristics(perm.id).abilities:
+            rep = ability.spec.get("replacement", {}) if ability.kind == "replacement" else {}
+            if rep.get("counters_twice") and state.controller(perm.id) == controller:
+                n *= 2
+    return n
+
+
+def token_count(state: GameState, controller: str, n: int) -> int:
+    """614: "if an effect would create one or more tokens under your control, it creates
+    twice that many instead"."""
+    for perm in state.battlefield():
+        for ability in state.characteristics(perm.id).abilities:
+            rep = ability.spec.get("replacement", {}) if ability.kind == "replacement" else {}
+            if rep.get("tokens_twice") and state.controller(perm.id) == controller:
+                n *= 2
+    return n
+
+
+def create_token(state: GameState, printed: Printed, controller: str, *,
+                 choices: Mapping[str, Any] | None = None, transformed: bool = False,
+                 alias: str | None = None) -> GameObject:
+    """111.2: a token is created on the battlefield under ``controller``'s control."""
+    token = state.add_object(printed, controller, "battlefield", controller=controller,
+                             token=True, alias=alias)
+    token.transformed = transformed
+    state.touch()
+    enter(state, token, choices or {})
+    state.emit("zone_change", obj=token.id, old=None, card=token.card, from_zone=None,
+               to_zone="battlefield", player=controller)
+    return token
+
+
+# -- drawing ---------------------------------------------------------------------------------
+
+
+def draw(state: GameState, player: str, n: int = 1) -> None:
+    """121.2: cards are drawn one at a time; each draw may be replaced (614)."""
+    for _ in range(n):
+        draw_one(state, player)
+
+
+def draw_one(state: GameState, player: str) -> None:
+    from kb.engine.effects import run_effects
+
+    hand_empty = not state.in_zone("hand", player)
+    for perm in state.battlefield():
+        if state.controller(perm.id) != player:
+            continue
+        for ability in state.characteristics(perm.id).abilities:
+            rep = ability.spec.get("replacement", {}) if ability.kind == "replacement" else {}
+            instead = rep.get("draw_if_hand_empty")
+            key = (perm.id, ability.text)
+            if instead and hand_empty and key not in state.replacing:
+                # 614.5: the replacement gets one opportunity; the draws it makes are not
+                # replaced by it again.
+                state.replacing.add(key)
+                try:
+                    run_effects(state, instead, Ctx(state, player, perm.id))
+                finally:
+                    state.replacing.discard(key)
+                return
+    library = state.libraries[player]
+    if not library:
+        state.player(player).drew_from_empty = True  # 704.5b
+        return
+    move(state, state.objects[library[0]], "hand")
+    state.player(player).cards_drawn += 1
+    state.emit("draw", player=player)

@@ -1,0 +1,58 @@
+"""One-shot instructions (rule 608.2c): fights, negative results, choices."""
+
+from __future__ import annotations
+
+import pytest
+
+from kb.engine import IllegalAction
+from kb.engine.rules import VARIANTS
+from tests.engine.make import ch, creature, game
+
+ANIMIST = creature(2, 1, abilities=[{"text": "{3}: +X/+0 where X is its power.", "cost": "{3}",
+                                     "effect": [{"op": "pump", "who": "self",
+                                                 "pt": ["power", 0]}]}])
+
+
+def test_each_fighter_deals_damage_equal_to_its_power_701_14() -> None:
+    g = game()
+    g.add(creature(3, 5), "you", "battlefield", alias="a")
+    g.add(creature(2, 4), "opponent", "battlefield", alias="b")
+    g.effect([{"op": "fight", "a": "a", "b": "b"}], "you")
+    assert (g.obj("a").damage, g.obj("b").damage) == (2, 3)
+
+
+def test_a_negative_result_becomes_zero_107_1b() -> None:
+    g = game()
+    g.add(ANIMIST, "you", "battlefield", alias="a")
+    g.effect([{"op": "pump", "who": "a", "pt": [-5, 0]}], "you")  # a literal: -3/1
+    g.state.player("you").mana_pool.update({"C": 3})
+    g.activate("a")
+    g.resolve()
+    assert ch(g, "a").power == -3
+
+
+def test_under_the_2013_rules_a_negative_result_modified_power_107_1b() -> None:
+    g = game(VARIANTS["negative-values-2013"])
+    g.add(ANIMIST, "you", "battlefield", alias="a")
+    g.effect([{"op": "pump", "who": "a", "pt": [-5, 0]}], "you")
+    g.state.player("you").mana_pool.update({"C": 3})
+    g.activate("a")
+    g.resolve()
+    assert ch(g, "a").power == -6
+
+
+def test_an_optional_instruction_needs_the_players_choice() -> None:
+    g = game()
+    g.add(creature(1, 1), "you", "library")
+    with pytest.raises(IllegalAction, match="choice is needed: draw"):
+        g.clone().effect([{"op": "draw", "n": 1, "may": "draw"}], "you")
+    g.effect([{"op": "draw", "n": 1, "may": "draw"}], "you", choices={"draw": False})
+    assert g.state.player("you").cards_drawn == 0
+
+
+def test_doubling_counters_puts_as_many_again_of_each_kind() -> None:
+    g = game()
+    g.add(creature(1, 1), "you", "battlefield", alias="c", counters={"+1/+1": 3,
+                                                                    "divinity": 1})
+    g.effect([{"op": "double_counters", "who": "c"}], "you")
+    assert (g.obj("c").counters["+1/+1"], g.obj("c").counters["divinity"]) == (6, 2)

@@ -1,0 +1,147 @@
+"""Continuous effects in layers (rule 613)."""
+
+from __future__ import annotations
+
+from kb.engine.layers import ALL_CREATURE_TYPES, layer_of
+from tests.engine.make import card, ch, creature, game
+
+ANTHEM = {"text": "White creatures get +1/+1.",
+          "static": {"affects": {"types": ["Creature"], "colors": ["white"]}, "pump": [1, 1]}}
+
+
+def test_each_change_has_its_layer_613_1() -> None:
+    assert [layer_of(m) for m in ("control", "text", "types", "colors", "grant", "set_pt",
+                                  "pump", "switch")] == ["2", "3", "4", "5", "6", "7b", "7c",
+                                                         "7d"]
+
+
+def test_sublayers_apply_in_order_whatever_the_timestamps_613_4() -> None:
+    g = game()
+    g.add(creature(1, 3), "you", "battlefield", alias="c")
+    g.effect([{"op": "switch_pt", "who": "c"}], "you")        # 7d, earliest
+    g.effect([{"op": "pump", "who": "c", "pt": [0, 1]}], "you")  # 7c
+    g.effect([{"op": "set_pt", "who": "c", "pt": [2, 5]}], "you")  # 7b, latest
+    assert (ch(g, "c").power, ch(g, "c").toughness) == (6, 2)  # (2/5 +0/+1) switched
+
+
+def test_counters_modify_power_and_toughness_in_7c_613_4c() -> None:
+    g = game()
+    g.add(creature(2, 2), "you", "battlefield", alias="c", counters={"+1/+1": 2, "-1/-1": 1})
+    g.effect([{"op": "set_pt", "who": "c", "pt": [0, 1]}], "you")
+    # 704.5q removes one +1/+1 and one -1/-1 counter; the rest still applies after 7b.
+    assert (ch(g, "c").power, ch(g, "c").toughness) == (1, 2)
+
+
+def test_characteristic_defining_abilities_apply_first_613_3() -> None:
+    g = game()
+    goyf = card(types=["Creature"], power="*", toughness="*", abilities=[{
+        "text": "P/T = cards in your hand", "cda": {"power": "cards:hand:you",
+                                                    "toughness": "cards:hand:you"}}])
+    g.add(goyf, "you", "battlefield", alias="c")
+    for _ in range(3):
+        g.add(creature(1, 1), "you", "hand")
+    g.effect([{"op": "pump", "who": "c", "pt": [1, 1]}], "you")
+    assert (ch(g, "c").power, ch(g, "c").toughness) == (4, 4)
+
+
+def test_an_ability_an_object_grants_itself_sets_pt_in_timestamp_order_604_3a() -> None:
+    g = game()
+    g.add(creature(1, 1), "you", "battlefield", alias="c")
+    for _ in range(5):
+        g.add(creature(1, 1), "you", "graveyard")
+    grant = [{"text": "P/T = creature cards in your graveyard",
+              "cda": {"power": "cards:graveyard:you:Creature",
+                      "toughness": "cards:graveyard:you:Creature"}}]
+    g.effect([{"op": "become", "who": "c", "grant": grant}], "you")
+    assert ch(g, "c").power == 5
+    g.effect([{"op": "set_pt", "who": "c", "pt": [3, 3]}], "you")  # later: it wins (7b)
+    assert ch(g, "c").power == 3
+
+
+def test_the_set_an_effect_applies_to_is_locked_by_its_first_layer_613_6() -> None:
+    g = game()
+    g.add(card(types=["Artifact"]), "you", "battlefield", alias="a")
+    g.effect([{"op": "become", "who": {"each": {"types": ["Artifact"],
+                                                 "not_types": ["Creature"]}},
+               "types": ["Artifact", "Creature"], "pt": [2, 2]}], "you")
+    assert ch(g, "a").types == ("Artifact", "Creature")
+    assert (ch(g, "a").power, ch(g, "a").toughness) == (2, 2)
+
+
+def test_a_filter_is_checked_with_the_values_of_earlier_layers_613_5() -> None:
+    g = game()
+    g.add(card(types=["Enchantment"], abilities=[ANTHEM]), "you", "battlefield")
+    g.add(creature(2, 2, colors=["black"]), "you", "battlefield", alias="c")
+    assert ch(g, "c").power == 2
+    g.effect([{"op": "become", "who": "c", "colors": ["white"]}], "you")
+    assert ch(g, "c").power == 3
+
+
+def test_later_timestamp_wins_in_the_same_layer_613_7() -> None:
+    g = game()
+    g.add(creature(2, 2), "you", "battlefield", alias="c")
+    g.effect([{"op": "become", "who": "c", "lose": ["flying"]}], "you")
+    g.effect([{"op": "become", "who": "c", "grant": ["Flying"]}], "you")
+    assert ch(g, "c").has("flying")
+    g.effect([{"op": "become", "who": "c", "lose": ["flying"]}], "you")
+    assert not ch(g, "c").has("flying")
+
+
+def test_an_effect_that_removes_an_ability_stops_its_later_layers_613_6() -> None:
+    # An anthem that loses its abilities in layer 6 never starts to apply in layer 7c.
+    g = game()
+    g.add(card(types=["Creature"], power=1, toughness=1, colors=["white"],
+               abilities=[ANTHEM]), "you", "battlefield", alias="lord")
+    assert ch(g, "lord").power == 2
+    g.effect([{"op": "become", "who": "lord", "lose_all": True}], "you")
+    assert ch(g, "lord").power == 1
+
+
+def test_changeling_is_every_creature_type_702_73a() -> None:
+    g = game()
+    g.add(creature(1, 1, keywords=["Changeling"]), "you", "battlefield", alias="c")
+    assert ALL_CREATURE_TYPES in ch(g, "c").subtypes
+
+
+def test_control_changing_effect_613_1b() -> None:
+    g = game()
+    g.add(creature(2, 2), "opponent", "battlefield", alias="c")
+    g.gain_control("c", "you")
+    assert g.state.controller(g.obj("c").id) == "you"
+
+
+def test_text_change_reaches_printed_words_only_612_2() -> None:
+    g = game()
+    g.add(creature(2, 2, keywords=["Protection from green"]), "you", "battlefield",
+          alias="c")
+    g.effect([{"op": "become", "who": "c", "text": {"from": "green", "to": "blue"}},
+              {"op": "become", "who": "c", "grant": ["Protection from green"]}], "you")
+    assert sorted(a.text for a in ch(g, "c").abilities) == ["Protection from blue",
+                                                            "Protection from green"]
+
+
+def test_basic_land_type_gives_its_mana_ability_305_6() -> None:
+    g = game()
+    g.add(card(name="Plains", types=["Land"], subtypes=["Plains"]), "you", "battlefield",
+          alias="p")
+    assert ch(g, "p").mana_produced == ("W",)
+    g.effect([{"op": "become", "who": "p", "text": {"from": "Plains", "to": "Island"}}], "you")
+    assert ch(g, "p").mana_produced == ("U",)
+    assert ch(g, "p").name == "Plains"
+
+
+def test_granted_ability_keeps_its_order_when_the_object_gets_a_timestamp_613_7a() -> None:
+    g = game()
+    hammer = card(name="Hammer", types=["Artifact"], subtypes=["Equipment"], abilities=[{
+        "text": "Equipped creature loses flying.",
+        "static": {"affects": "equipped", "lose": ["flying"]}}])
+    rune = card(name="Rune", types=["Enchantment"], subtypes=["Aura"],
+                keywords=["Enchant permanent"], abilities=[{
+                    "text": "Grant", "static": {"affects": "enchanted", "grant": [{
+                        "text": "Equipped creature has flying.",
+                        "static": {"affects": "equipped", "grant": ["Flying"]}}]}}])
+    g.add(hammer, "you", "battlefield", alias="hammer")
+    g.add(rune, "you", "battlefield", alias="rune", attached_to="hammer")
+    g.add(creature(1, 1), "you", "battlefield", alias="c")
+    g.attach("hammer", "c")  # the Hammer's timestamp is now the latest
+    assert ch(g, "c").has("flying")

@@ -1,0 +1,105 @@
+"""State-based actions (rule 704)."""
+
+from __future__ import annotations
+
+from kb.engine import sba
+from tests.engine.make import card, creature, game
+
+
+def test_a_player_at_zero_life_loses_704_5a() -> None:
+    g = game()
+    g.state.player("opponent").life = 0
+    g.settle()
+    assert g.state.player("opponent").lost
+
+
+def test_drawing_from_an_empty_library_loses_704_5b() -> None:
+    g = game()
+    g.draw("you")
+    assert g.state.player("you").lost
+
+
+def test_one_replacement_replaces_both_losses_704_7() -> None:
+    mirror = card(name="Mirror", types=["Artifact"], abilities=[{
+        "text": "If you would lose the game, instead your life total becomes 20.",
+        "replacement": {"instead_of_losing": [{"op": "set_life", "n": 20}]}}])
+    g = game()
+    g.add(mirror, "you", "battlefield")
+    g.state.player("you").life = 0
+    g.draw("you")
+    assert not g.state.player("you").lost
+    assert g.state.player("you").life == 20
+    assert sum(1 for e in g.state.events if e.kind == "loss_replaced") == 1
+
+
+def test_tokens_and_copies_outside_their_zones_cease_to_exist_704_5d_e() -> None:
+    g = game()
+    token = g.add(creature(1, 1), "you", "battlefield", alias="token", token=True)
+    g.move("token", "graveyard")
+    assert g.state.find("token") is None
+    assert token.id not in g.state.objects
+
+
+def test_toughness_zero_and_lethal_damage_704_5f_g() -> None:
+    g = game()
+    g.add(creature(1, 0), "you", "battlefield", alias="zero")
+    g.add(creature(2, 2, keywords=["Indestructible"]), "you", "battlefield", alias="tough",
+          damage=5)
+    g.add(creature(2, 2), "you", "battlefield", alias="hurt", damage=2)
+    g.settle()
+    assert g.obj("zero").zone == "graveyard"
+    assert g.obj("tough").zone == "battlefield"  # destroyed, but indestructible (702.12b)
+    assert g.obj("hurt").zone == "graveyard"
+
+
+def test_planeswalker_with_no_loyalty_704_5i() -> None:
+    g = game()
+    g.add(card(types=["Planeswalker"], loyalty=3), "you", "battlefield", alias="pw",
+          counters={"loyalty": 0})
+    g.settle()
+    assert g.obj("pw").zone == "graveyard"
+
+
+def test_legend_rule_704_5j() -> None:
+    legend = creature(2, 2, name="Legend", supertypes=["Legendary"])
+    g = game()
+    g.add(legend, "you", "battlefield", alias="old")
+    g.add(legend, "you", "battlefield", alias="new")
+    g.settle()
+    assert [g.obj("old").zone, g.obj("new").zone] == ["graveyard", "battlefield"]
+
+
+def test_aura_without_a_legal_object_704_5m() -> None:
+    aura = card(types=["Enchantment"], subtypes=["Aura"], keywords=["Enchant creature"])
+    g = game()
+    g.add(creature(1, 1), "you", "battlefield", alias="c")
+    g.add(aura, "you", "battlefield", alias="aura", attached_to="c")
+    g.settle()
+    assert g.obj("aura").zone == "battlefield"
+    g.effect([{"op": "become", "who": "c", "types": ["Artifact"]}], "you")
+    assert g.obj("aura").zone == "graveyard"
+
+
+def test_plus_and_minus_counters_annihilate_704_5q() -> None:
+    g = game()
+    g.add(creature(3, 3), "you", "battlefield", alias="c", counters={"+1/+1": 2, "-1/-1": 3})
+    g.settle()
+    assert (g.obj("c").counters["+1/+1"], g.obj("c").counters["-1/-1"]) == (0, 1)
+
+
+def test_last_known_information_is_from_before_the_actions_704_8() -> None:
+    wolf = creature(1, 1, keywords=["Undying"])
+    g = game()
+    g.add(wolf, "you", "battlefield", alias="wolf", counters={"+1/+1": 1, "-1/-1": 3})
+    g.settle()
+    assert g.obj("wolf").zone == "graveyard"  # died with its +1/+1 counter: no undying
+    assert not [e for e in g.state.events if e.kind == "triggered"]
+
+
+def test_no_state_based_actions_during_a_resolution_704_3() -> None:
+    g = game()
+    g.add(creature(1, 0), "you", "battlefield", alias="zero")
+    g.state.resolving = 1
+    assert sba.check(g.state) is False
+    g.state.resolving = 0
+    assert sba.check(g.state) is True

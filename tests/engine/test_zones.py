@@ -1,0 +1,67 @@
+"""Zones, entering the battlefield, tokens and drawing (rules 400.7, 111, 121, 614)."""
+
+from __future__ import annotations
+
+from tests.engine.make import card, ch, creature, game
+
+
+def test_a_zone_change_makes_a_new_object_400_7() -> None:
+    g = game()
+    old = g.add(creature(2, 2), "you", "battlefield", alias="c", counters={"+1/+1": 1})
+    g.effect([{"op": "pump", "who": "c", "pt": [3, 3]}], "you")
+    g.move("c", "hand")
+    g.enter("c")
+    new = g.obj("c")
+    assert new.id != old.id and new.card == old.card
+    assert (ch(g, "c").power, new.counters["+1/+1"]) == (2, 0)
+    assert g.state.last_known[old.id].ch.power == 6  # 608.2h
+
+
+def test_enters_with_counters_and_tapped_614_1c() -> None:
+    fading = creature(3, 3, keywords=["Fading 2"], abilities=[
+        {"text": "This creature enters tapped.", "replacement": {"enters_tapped": True}}])
+    g = game()
+    g.add(fading, "you", "hand", alias="f")
+    g.enter("f")
+    assert g.obj("f").tapped and g.obj("f").counters["fade"] == 2  # 702.32a
+
+
+def test_counter_and_token_doubling_replacements_614() -> None:
+    season = card(types=["Enchantment"], abilities=[
+        {"text": "Tokens doubled.", "replacement": {"tokens_twice": True}},
+        {"text": "Counters doubled.", "replacement": {"counters_twice": True}}])
+    g = game()
+    g.add(season, "you", "battlefield")
+    g.add(creature(1, 1), "you", "battlefield", alias="c")
+    g.effect([{"op": "put_counters", "who": "c", "kind": "+1/+1", "n": 1},
+              {"op": "create_token", "token": {"name": "Spirit", "types": ["Creature"],
+                                               "power": 1, "toughness": 1}}], "you")
+    assert g.obj("c").counters["+1/+1"] == 2
+    assert sum(1 for o in g.state.battlefield() if o.token) == 2
+
+
+def test_a_draw_replacement_applies_once_to_an_event_614_5() -> None:
+    scrivener = creature(2, 1, abilities=[{
+        "text": "If you would draw a card while you have no cards in hand, instead you draw two "
+                "cards and you lose 1 life.",
+        "replacement": {"draw_if_hand_empty": [{"op": "draw", "n": 2},
+                                               {"op": "lose_life", "n": 1}]}}])
+    g = game()
+    g.add(scrivener, "you", "battlefield")
+    for _ in range(5):
+        g.add(creature(1, 1), "you", "library")
+    g.draw("you", 2)  # 121.2: one at a time
+    assert (g.state.player("you").cards_drawn, g.state.player("you").life) == (3, 19)
+
+
+def test_a_copy_makes_its_own_as_enters_choice_707_6() -> None:
+    chooser = creature(2, 2, name="Chooser", abilities=[{
+        "text": "As this creature enters, choose a creature type.",
+        "replacement": {"as_enters_choose": "creature_type"}}])
+    clone = card(types=["Creature"], power=0, toughness=0, abilities=[{
+        "text": "Copy.", "replacement": {"enter_as_copy": {"choose": {"types": ["Creature"]}}}}])
+    g = game()
+    g.add(chooser, "you", "battlefield", alias="a", choices={"creature_type": "Elf"})
+    g.add(clone, "you", "hand", alias="clone")
+    g.enter("clone", choices={"copy": "a", "creature_type": "Goblin"})
+    assert g.obj("clone").choices == {"creature_type": "Goblin"}

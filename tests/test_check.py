@@ -1,0 +1,282 @@
+"""``kb check``: scenarios, statuses of the worked examples, and the honesty of the facts."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from kb.api import KnowledgeBase
+from kb.check import (
+    STATUSES,
+    CheckReport,
+    ExampleResult,
+    check_examples,
+    load,
+    play,
+    run_check,
+    scenario_files,
+)
+from kb.cli import cli
+from kb.errors import KbError
+from kb.store import Store
+
+LIBRARY = load(scenario_files())
+
+# The scenarios whose example holds only under the rules of its time, and the rule that
+# changed (read from the rules of 2026-04-17 and of the example's era).
+ERA_DEPENDENT = {
+    "Feral Animist with negative power (2013 ruling)": "107.1b",
+    "Fuse: a split card revealed to Duskmantle Seer (2013 rules)": "709.4",
+    "Echo: left and returned, phased in, or control gained since the last upkeep": "702.26d",
+    "Urza's Saga trample: a blocker enchanted with Gaseous Form is ignored": "702.19b",
+}
+NOT_CHECKABLE = {
+    "Reap Intellect: no spells during its resolution": "timing",
+    "Goblin Test Pilot: a random target": "randomness",
+    "Echo: a rules change of Time Spiral": "definition",
+    "Urza's Saga: effect duration": "definition",
+}
+
+
+@pytest.fixture(scope="module")
+def report(cr_index: Path) -> CheckReport:
+    with KnowledgeBase(cr_index) as kb:
+        return run_check(kb.store)
+
+
+# -- the scenarios themselves ----------------------------------------------------------------
+
+
+def test_every_scenario_plays_to_its_status() -> None:
+    statuses = {s.name: play(s, LIBRARY.cards) for s in LIBRARY.scenarios}
+    for name, outcome in statuses.items():
+        if name in ERA_DEPENDENT:
+            assert outcome.status == "era-dependent", (name, outcome.computed)
+            assert outcome.changed_rule and ERA_DEPENDENT[name] in outcome.changed_rule
+        elif name in NOT_CHECKABLE:
+            assert outcome.status == "not checkable"
+            assert outcome.scenario.because == NOT_CHECKABLE[name]
+        else:
+            assert outcome.status == "verified", (name, outcome.mismatches)
+
+
+def _mutated(value: Any) -> Any:
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int):
+        return value + 1
+    if isinstance(value, str):
+        return value + "{1}" if value.startswith("{") or not value else value + " (changed)"
+    if isinstance(value, list):
+        return [*value, "changed"]
+    raise AssertionError(f"no mutation for {value!r}")
+
+
+def test_every_fact_is_load_bearing() -> None:
+    """Change any one expected fact of a scenario: the scenario must then fail."""
+    defects = []
+    for scenario in LIBRARY.scenarios:
+        for i, fact in enumerate(scenario.facts):
+            facts = list(scenario.facts)
+            facts[i] = replace(fact, expected=_mutated(fact.expected))
+            outcome = play(replace(scenario, facts=tuple(facts)), LIBRARY.cards)
+            if outcome.status != "contradicted":
+                defects.append(f"{scenario.name}: {fact} still {outcome.status}")
+    assert not defects
+
+
+def test_contradicted_shows_the_claim_and_the_computed_value() -> None:
+    scenario = next(s for s in LIBRARY.scenarios if s.name == "Feral Animist activated twice")
+    facts = (replace(scenario.facts[0], expected=["+3/+0"]),) + scenario.facts[1:]
+    outcome = play(replace(scenario, facts=facts), LIBRARY.cards)
+    assert outcome.status == "contradicted"
+    assert outcome.mismatches == ("first.effect = [+2/+0], the claim says [+3/+0]",)
+
+
+# -- loading ---------------------------------------------------------------------------------
+
+
+def _write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "extra.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+SCENARIO = """
+# a comment line
+
+[[scenario]]
+name = "an extra scenario"
+verifies = [{ id = "cr:en:2026-04-17:613.4d/ex3", claim = "the creature becomes 1/4" }]
+setup.battlefield = [{ define = { types = ["Creature"], power = 1, toughness = 3 }, as = "c" }]
+[[scenario.step]]
+do = "effect"
+ops = [{ op = "pump", who = "c", pt = [0, 1] }]
+[[scenario.expect]]
+what = "pt"
+of = "c"
+is = "1/4"
+"""
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    (("do = \"effect\"", "do = \"efect\""), "unknown action 'efect'"),
+    (("what = \"pt\"", "what = \"pt!\""), "unknown fact 'pt!'"),
+    (("name = \"an extra scenario\"", "name = \"an extra scenario\"\nera = \"1999\""),
+     "unknown era '1999'"),
+    (("[[scenario.expect]]\nwhat", "[[scenario.expect]]\nat = \"nowhere\"\nwhat"),
+     "no step has that label"),
+    (("setup.battlefield", "setup.graveyards"), "unknown setup keys"),
+])
+def test_bad_scenarios_are_refused_with_file_and_line(tmp_path: Path,
+                                                     change: tuple[str, str],
+                                                     message: str) -> None:
+    path = _write(tmp_path, SCENARIO.replace(*change))
+    with pytest.raises(KbError, match=message) as caught:
+        load([path])
+    assert f"{path}:4" in str(caught.value)  # the [[scenario]] header is on line 4
+
+
+def test_broken_toml_names_the_file(tmp_path: Path) -> None:
+    path = _write(tmp_path, SCENARIO.replace("is = \"1/4\"", "is = "))
+    with pytest.raises(KbError, match="extra.toml"):
+        load([path])
+
+
+def test_a_claim_must_be_a_quote_of_its_record(cr_index: Path, tmp_path: Path) -> None:
+    path = _write(tmp_path, SCENARIO.replace("the creature becomes 1/4",
+                                             "the creature becomes 4/1"))
+    with KnowledgeBase(cr_index) as kb, pytest.raises(KbError, match="not in its text"):
+        run_check(kb.store, [path])
+
+
+def test_an_extra_scenario_file_is_played(cr_index: Path, tmp_path: Path) -> None:
+    path = _write(tmp_path, SCENARIO)
+    with KnowledgeBase(cr_index) as kb:
+        plain, extra = run_check(kb.store), run_check(kb.store, [path])
+    assert extra.scenarios == plain.scenarios + 1
+
+
+# -- statuses of the corpus's worked examples ------------------------------------------------
+
+
+SEEDS = ("000_3e28a88beae8982b.txt", "001_f4c4515b1d59e611.txt", "002_6c6ccf816af3a3ad.txt",
+         "003_45f11bb513e6f443.txt", "004_a6e7784aa109b725.txt")
+
+
+def test_every_worked_example_of_the_seeds_has_a_status(report: CheckReport) -> None:
+    per_seed = {s: [r for r in report.results if r.source == s] for s in SEEDS}
+    assert not [r.id for rs in per_seed.values() for r in rs if r.status == "not modelled"]
+    # Counted in the documents: 003 has 21 "Exemple :" paragraphs; 002 has 6 "Example:"
+    # (with 7 notes the scenarios name: trample, echo, sleeping and growing enchantments);
+    # 001 has 27 paragraphs saying "par exemple"; 000 has 4 commentary notes; 004 files 24
+    # of its 26 rulings under a mechanic.
+    assert [len(per_seed[s]) for s in SEEDS] == [4, 27, 13, 21, 24]
+
+
+def test_the_cr_examples_of_the_named_rules_are_modelled(report: CheckReport) -> None:
+    prefixes = tuple(f"cr:en:2026-04-17:{n}" for n in ("707", "613", "702.19", "702.102",
+                                                        "310", "704"))
+    mine = [r for r in report.results if r.id.startswith(prefixes) and "/ex" in r.id]
+    assert len(mine) == 41  # read off the 2026-04-17 file: 30 in 707, 12 in 613 ... 0 in 310
+    assert {r.status for r in mine} == {"verified"}
+
+
+def test_french_and_english_texts_of_an_example_share_a_status(report: CheckReport) -> None:
+    by_id = {r.id: r for r in report.results}
+    for french, english in (("cr:fr:2024:707.9d/ex1", "cr:en:2026-04-17:707.9d/ex1"),
+                            ("faq:fr:dgm-2013-03-21:animiste-sauvage/2",
+                             "faq:en:dgm-2013-03-21:feral-animist/2")):
+        assert by_id[french].status == by_id[english].status
+        assert (by_id[french].language, by_id[english].language) == ("fr", "en")
+
+
+def test_era_dependent_results_name_the_changed_rule(report: CheckReport) -> None:
+    era = {r.id: r for r in report.results if r.status == "era-dependent"}
+    assert "702.19b" in (era["crystalkeep:urza-s-saga:trample/5"].changed_rule or "")
+    assert "107.1b" in (era["faq:fr:dgm-2013-03-21:animiste-sauvage/2"].changed_rule or "")
+
+
+def test_older_versions_of_a_quoted_example_follow_it(report: CheckReport) -> None:
+    by_id = {r.id: r for r in report.results}
+    older = by_id["cr:en:2025-02-07:707.9d/ex1"]
+    assert (older.status, older.same_claim_as) == ("verified", "cr:en:2026-04-17:707.9d/ex1")
+
+
+def test_ids_missing_from_the_index_are_reported(tmp_path: Path) -> None:
+    from kb.api import build_index
+
+    index = tmp_path / "index"
+    build_index(index, [])
+    with KnowledgeBase(index) as kb:
+        report = run_check(kb.store)
+    missing = {record_id for record_id, _ in report.not_in_index}
+    assert "cr:en:2026-04-17:707.2/ex1" in missing
+    assert "cr:fr:2024:707.2/ex1" not in missing
+    assert all(not r.id.startswith("cr:en:") for r in report.results)
+
+
+def test_check_examples_for_the_consistency_report(cr_index: Path) -> None:
+    with KnowledgeBase(cr_index) as kb:
+        results = check_examples(kb)
+        assert results == check_examples(kb.store)
+    assert all(isinstance(r, ExampleResult) and r.status in STATUSES for r in results)
+    trample = next(r for r in results if r.id == "crystalkeep:urza-s-saga:trample/5")
+    assert set(trample.as_dict()) >= {"id", "source", "language", "status", "claim",
+                                      "computed", "changed_rule"}
+
+
+def test_the_selection_finds_examples_notes_and_rulings(cr_index: Path) -> None:
+    from kb.check import select_examples
+    from kb.indexdir import IndexDir
+
+    store = Store.open(IndexDir(cr_index).current_store())
+    try:
+        found = select_examples(store)
+    finally:
+        store.close()
+    kinds = {e.kind for e in found.values()}
+    assert kinds == {"example", "ruling", "note"}
+    assert "rulings:004:11" not in found  # a ruling about one card's trigger, no mechanic
+    assert "kw:fr:echo:note/2" in found  # a note with claims
+
+
+# -- the command -----------------------------------------------------------------------------
+
+
+def _run(index: Path, *args: str) -> Any:
+    return CliRunner().invoke(cli, ["--index", str(index), "check", *args])
+
+
+def test_cli_json(cr_index: Path) -> None:
+    result = _run(cr_index, "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert list(data["summary"]) == list(STATUSES)
+    assert sum(data["summary"].values()) == len(data["examples"])
+    first = data["examples"][0]
+    assert {"id", "source", "language", "status", "claim", "computed"} <= set(first)
+
+
+def test_cli_text_lists_the_asked_statuses(cr_index: Path) -> None:
+    result = _run(cr_index, "--status", "not checkable")
+    assert result.exit_code == 0
+    assert "not checkable: faq:fr:dgm-2013-03-21:pilote-d-essai-gobelin/1" in result.output
+    assert "reason:" in result.output
+
+
+def test_cli_bad_scenario_file_is_an_error(cr_index: Path, tmp_path: Path) -> None:
+    path = _write(tmp_path, "[[scenario]]\nname = \"x\"\n")
+    result = _run(cr_index, "--scenario", str(path))
+    assert result.exit_code == 1
+    assert f"{path}:1" in result.output and "Traceback" not in result.output
+
+
+def test_cli_help_and_usage(cr_index: Path) -> None:
+    assert _run(cr_index, "--help").exit_code == 0
+    assert _run(cr_index, "--status", "maybe").exit_code == 2

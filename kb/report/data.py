@@ -1,0 +1,212 @@
+"""Everything the checks read, loaded once from a store: sources, records in reading order,
+links, and what follows from them (the English CR versions, a rule's number today).
+
+Checks are pure functions of a :class:`ReportData`, so a test builds one by hand from a few
+records instead of building an index.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import date
+from functools import cached_property
+
+from kb.codec import from_dict
+from kb.model import Link, Record, Rule, Source
+from kb.report.finding import RecordRef
+from kb.store import Store
+
+CR_FORMAT = "cr_text"
+# Documents that are the rules themselves, a version or a translation of one: their numbering
+# is their version's. How far it drifted from today's rules is translation lag, not a stale
+# reference; the citations check follows to today only the rules other documents quote.
+RULES_FORMATS = frozenset({"cr_text", "cr_table", "html_rules", "po_catalog"})
+
+
+def cr_id(version: str, number: str) -> str:
+    """The id of an English CR record (see docs/architecture.md, "Record ids")."""
+    return f"cr:en:{version}:{number}"
+
+
+def split_cr_id(record_id: str) -> tuple[str, str] | None:
+    """(version, number) of an English CR record id, else None."""
+    parts = record_id.split(":")
+    if len(parts) != 4 or parts[:2] != ["cr", "en"]:
+        return None
+    return parts[2], parts[3]
+
+
+@dataclass(frozen=True)
+class DocDate:
+    """The date a record was written, and whether only its year is known."""
+
+    day: date
+    year_only: bool = False
+
+    @classmethod
+    def parse(cls, raw: str | None) -> DocDate | None:
+        if not raw:
+            return None
+        try:
+            if len(raw) == 4:
+                return cls(date(int(raw), 1, 1), year_only=True)
+            return cls(date.fromisoformat(raw[:10]))
+        except ValueError:
+            return None
+
+    def __str__(self) -> str:
+        return str(self.day.year) if self.year_only else self.day.isoformat()
+
+
+@dataclass
+class ReportData:
+    """Sources, their records in reading order, and the links of one build."""
+
+    sources: dict[str, Source]
+    records: dict[str, list[Record]]  # source id -> records, in reading order
+    links: list[Link] = field(default_factory=list)
+
+    @classmethod
+    def from_store(cls, store: Store) -> ReportData:
+        """Load a whole store. Records are read in reading order (``seq``), which
+        :meth:`Store.query` does not give, hence the direct query."""
+        sources = {s.id: s for s in store.sources()}
+        records: dict[str, list[Record]] = defaultdict(list)
+        rows = store.conn.execute("SELECT source_id, kind, data FROM records"
+                                  " ORDER BY source_id, seq")
+        for source_id, kind, data in rows:
+            records[source_id].append(from_dict(kind, json.loads(data)))
+        return cls(sources, dict(records), store.links())
+
+    # -- lookups ---------------------------------------------------------------------------
+
+    @cached_property
+    def by_id(self) -> dict[str, Record]:
+        return {r.id: r for records in self.records.values() for r in records}
+
+    @cached_property
+    def source_of(self) -> dict[str, Source]:
+        """Record id -> its source."""
+        return {r.id: self.sources[sid] for sid, records in self.records.items() for r in records}
+
+    @cached_property
+    def _links_from(self) -> dict[tuple[str, str], list[Link]]:
+        out: dict[tuple[str, str], list[Link]] = defaultdict(list)
+        for link in self.links:
+            out[(link.from_id, link.relation)].append(link)
+        return out
+
+    def links_from(self, record_id: str, relation: str) -> list[Link]:
+        return self._links_from.get((record_id, relation), [])
+
+    def ref(self, record: Record) -> RecordRef:
+        return RecordRef.of(record, self.source_of.get(record.id))
+
+    def all_records(self) -> list[tuple[Source, Record]]:
+        return [(self.sources[sid], r) for sid, records in self.records.items() for r in records]
+
+    # -- the English rules ------------------------------------------------------------------
+
+    @cached_property
+    def versions(self) -> list[str]:
+        """The English CR versions held, oldest first."""
+        return sorted(s.version for s in self.sources.values()
+                      if s.format == CR_FORMAT and s.version)
+
+    @property
+    def latest(self) -> str | None:
+        return self.versions[-1] if self.versions else None
+
+    @cached_property
+    def cr_rules(self) -> dict[str, dict[str, Rule]]:
+        """Version -> number -> the English CR rule (the first of a duplicated number)."""
+        out: dict[str, dict[str, Rule]] = {}
+        for source in self.sources.values():
+            if source.format == CR_FORMAT and source.version:
+                rules = out.setdefault(source.version, {})
+                for record in self.records.get(source.id, []):
+                    if isinstance(record, Rule):
+                        rules.setdefault(record.number, record)
+        return out
+
+    @cached_property
+    def _next(self) -> dict[str, str]:
+        return {k.from_id: k.to_id for k in self.links if k.relation == "next-version"}
+
+    @cached_property
+    def _previous(self) -> dict[str, str]:
+        return {k.to_id: k.from_id for k in self.links if k.relation == "next-version"}
+
+    def lineage(self, version: str, number: str) -> dict[str, str]:
+        """The rule's number in every version it reaches through ``next-version`` links, both
+        ways: version -> number."""
+        found = {version: number}
+        for step in (self._next, self._previous):
+            at = cr_id(version, number)
+            while at in step:
+                at = step[at]
+                other = split_cr_id(at)
+                assert other is not None
+                found[other[0]] = other[1]
+        return found
+
+    def follow(self, version: str, number: str) -> tuple[str, str]:
+        """The last (version, number) the rule reaches through ``next-version`` links."""
+        at = cr_id(version, number)
+        while at in self._next:
+            at = self._next[at]
+        found = split_cr_id(at)
+        assert found is not None
+        return found
+
+    def today(self, version: str, number: str) -> str | None:
+        """The rule's number in the latest version, or None when its line of versions stops
+        earlier (removed, or rewritten beyond recognition)."""
+        last_version, last_number = self.follow(version, number)
+        return last_number if last_version == self.latest else None
+
+    def next_version_after(self, version: str) -> str | None:
+        later = [v for v in self.versions if v > version]
+        return later[0] if later else None
+
+    # -- documents --------------------------------------------------------------------------
+
+    def record_date(self, record: Record) -> DocDate | None:
+        """A record's own date (a ruling's) or else its document's."""
+        source = self.source_of.get(record.id)
+        return DocDate.parse(getattr(record, "date", None) or (source.version if source else None))
+
+    def nearest_versions(self, record: Record) -> list[str]:
+        """The English CR versions, nearest the record's date first (as the link stage
+        anchors texts, :mod:`kb.link.stage`); a CR record's own version comes first."""
+        source = self.source_of.get(record.id)
+        if source is not None and source.format == CR_FORMAT and source.version:
+            return [source.version, *(v for v in self.versions if v != source.version)]
+        written = self.record_date(record)
+        if written is None:
+            return []
+        return sorted(self.versions,
+                      key=lambda v: abs((date.fromisoformat(v) - written.day).days))
+
+    def anchor_version(self, record: Record) -> str | None:
+        """The English CR version a record was written for: its own for a CR record, else the
+        version nearest its date."""
+        nearest = self.nearest_versions(record)
+        return nearest[0] if nearest else None
+
+    @cached_property
+    def counterpart_sources(self) -> dict[str, str]:
+        """Source id -> the id of the same document in the other language (a French FAQ and
+        its English original: ids that differ only by their language part)."""
+        by_family: dict[str, list[str]] = defaultdict(list)
+        for source_id in self.sources:
+            parts = source_id.split(":")
+            if len(parts) > 1 and parts[1] in ("fr", "en"):
+                by_family[":".join(parts[:1] + parts[2:])].append(source_id)
+        out: dict[str, str] = {}
+        for members in by_family.values():
+            if len(members) == 2:
+                out[members[0]], out[members[1]] = members[1], members[0]
+        return out

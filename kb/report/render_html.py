@@ -1,0 +1,129 @@
+"""The report as one self-contained HTML page: a summary table, the coverage figures, filters by
+category, and the findings grouped by category.
+
+- No external assets and no script: the category filters are radio buttons and CSS. A
+  Content-Security-Policy forbids scripts and every fetch, so even text that escaped escaping
+  could not run or call out.
+- Every piece of corpus text (messages quote it) goes through :func:`html.escape`, attributes
+  included.
+- Each finding has its own anchor (``#f-12``) and shows the ``kb`` command that looks up what
+  it is about (``kb rule 702.102``): the page is a static file, so it cannot query the index
+  itself.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+from kb.report.finding import CATEGORIES, SEVERITIES, Finding
+from kb.report.run import Report
+
+_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'none'; script-src 'none'"
+_STYLE = """
+body { font: 15px/1.4 system-ui, sans-serif; margin: 2em auto; max-width: 70em; padding: 0 1em;
+       color: #222; background: #fff; }
+table { border-collapse: collapse; margin: 1em 0; }
+th, td { border: 1px solid #ccc; padding: .25em .6em; text-align: right; }
+th:first-child, td:first-child { text-align: left; }
+.filters label { margin-right: 1em; cursor: pointer; }
+.filters input { margin-right: .3em; }
+article { border-left: 4px solid #999; margin: .8em 0; padding: .3em .8em; background: #fafafa; }
+article.sev-error { border-color: #c0392b; }
+article.sev-warning { border-color: #d68910; }
+article.sev-info { border-color: #2e86c1; }
+.sev { font-weight: bold; text-transform: uppercase; font-size: .8em; margin-right: .5em; }
+.check { color: #555; margin-right: .5em; }
+ul.records { margin: .3em 0; padding-left: 1.2em; font-size: .9em; color: #444; }
+code { background: #eee; padding: 0 .3em; }
+q.excerpt { display: block; color: #666; font-style: italic; }
+article p { margin: .2em 0; }
+"""
+
+
+def render(report: Report) -> str:
+    summary = report.summary()
+    total = {s: sum(c[s] for c in summary.values()) for s in SEVERITIES}
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        f'<meta http-equiv="Content-Security-Policy" content="{_CSP}">',
+        "<title>kb consistency report</title>",
+        f"<style>{_STYLE}{_filter_css(report)}</style></head><body>",
+        "<h1>kb consistency report</h1>",
+        f'<p id="totals">{total["error"]} errors, {total["warning"]} warnings, '
+        f'{total["info"]} notes for information.</p>',
+        _summary_table(report),
+        _coverage(report),
+        *(f'<p class="note">{escape(n)}</p>' for n in report.notes),
+        _filters(report),
+        "<main>",
+    ]
+    number = 0
+    for category in report.categories:
+        found = [f for f in report.findings if f.category == category]
+        parts.append(f'<section class="cat cat-{category}" id="cat-{category}">'
+                     f"<h2>{escape(CATEGORIES[category])} ({len(found)})</h2>")
+        for finding in found:
+            number += 1
+            parts.append(_finding(finding, number))
+        parts.append("</section>")
+    parts.append("</main></body></html>")
+    return "\n".join(parts) + "\n"
+
+
+def _summary_table(report: Report) -> str:
+    rows = ["<table id=\"summary\"><tr><th>category</th>"
+            + "".join(f"<th>{s}</th>" for s in SEVERITIES) + "</tr>"]
+    for category, counts in report.summary().items():
+        cells = "".join(f"<td>{counts[s]}</td>" for s in SEVERITIES)
+        rows.append(f'<tr><td><a href="#cat-{category}">{escape(CATEGORIES[category])}</a>'
+                    f"</td>{cells}</tr>")
+    rows.append("</table>")
+    return "\n".join(rows)
+
+
+def _coverage(report: Report) -> str:
+    if not report.coverage:
+        return ""
+    items = "".join(
+        f"<li>{escape(c.file)}: {escape(c.section)} {escape(c.title or '')} (rules of "
+        f"{escape(c.version)}): {len(c.translated)}/{c.total} in French ({c.percent:.0f}%), "
+        f"{len(c.untranslated)} left in English, {len(c.missing)} missing</li>"
+        for c in report.coverage)
+    return f'<h2>French coverage of the English rules</h2><ul id="coverage">{items}</ul>'
+
+
+def _filters(report: Report) -> str:
+    """Radio buttons; the CSS of :func:`_filter_css` shows only the chosen category."""
+    buttons = ['<input type="radio" name="cat" id="show-all" checked>'
+               '<label for="show-all">all</label>']
+    buttons += [f'<input type="radio" name="cat" id="show-{c}">'
+                f'<label for="show-{c}">{escape(CATEGORIES[c])}</label>'
+                for c in report.categories]
+    return '<nav class="filters">Show: ' + "".join(buttons) + "</nav>"
+
+
+def _filter_css(report: Report) -> str:
+    return "".join(f"body:has(#show-{c}:checked) .cat:not(.cat-{c}) {{ display: none; }}\n"
+                   for c in report.categories)
+
+
+def _finding(finding: Finding, number: int) -> str:
+    records = "".join(f"<li>{escape(r.where)} <code>{escape(r.id)}</code>"
+                      f'<q class="excerpt">{escape(r.excerpt)}</q></li>'
+                      for r in finding.records)
+    if finding.more:
+        records += f"<li>… and {finding.more} more</li>"
+    lines = [
+        f'<article class="finding sev-{finding.severity}" id="f-{number}">',
+        f'<span class="sev">{finding.severity}</span>'
+        f'<span class="check">{escape(finding.check)}</span>'
+        f'<span class="message">{escape(finding.message)}</span>',
+        f'<ul class="records">{records}</ul>' if records else "",
+    ]
+    if finding.fix:
+        lines.append(f'<p class="fix">Fix: {escape(finding.fix)}</p>')
+    if finding.lookup:
+        lines.append(f'<p class="lookup">Look up: <code>{escape(finding.lookup)}</code></p>')
+    lines.append("</article>")
+    return "\n".join(line for line in lines if line)

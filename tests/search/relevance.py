@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kb.rulenum import RuleNumber
-from kb.search import SearchHit, Searcher
+from kb.search import Searcher, SearchHit
 
 RELEVANCE = Path(__file__).with_name("relevance.toml")
 DEPTH = 10

@@ -16,11 +16,18 @@ from kb.cli._output import emit_json, index_root, json_option, progress_bar, tab
               type=click.Path(file_okay=False, path_type=Path),
               help="A folder of documents to ingest besides the embedded corpus (repeatable).")
 @click.option("--no-embedded", is_flag=True, help="Leave out the embedded corpus.")
+@click.option("--strict", is_flag=True,
+              help="Exit with status 1 when any file had a problem (the index is still "
+                   "built from the others).")
 @json_option
 @click.pass_context
 def command(ctx: click.Context, corpus_dirs: tuple[Path, ...], no_embedded: bool,
-            as_json: bool) -> None:
-    """Parse the corpus into a new index, published atomically when complete."""
+            strict: bool, as_json: bool) -> None:
+    """Parse the corpus into a new index, published atomically when complete.
+
+    A file that cannot be read (empty, binary, unreadable, a link loop, ...) is named on
+    stderr with the reason and left out; the rest is built. The exit status is 0 all the same,
+    unless --strict."""
     report = api.build_index(index_root(ctx), list(corpus_dirs), embedded=not no_embedded,
                              progress=progress_bar)
     if as_json:
@@ -32,6 +39,9 @@ def command(ctx: click.Context, corpus_dirs: tuple[Path, ...], no_embedded: bool
         })
     else:
         _print_build(report)
+    if strict and report.problems:
+        click.echo(f"kb: {len(report.problems)} problem(s) in the corpus (--strict)", err=True)
+        ctx.exit(1)
 
 
 def _print_build(report: BuildReport) -> None:

@@ -14,9 +14,11 @@ number is inferred from position: among the numbers strictly between the known n
 and after, the parser picks the sequence that skips the fewest numbers the Comprehensive Rules
 would have (a lettered subrule always follows its parent; letters skip ``l`` and ``o``), and on a
 tie the one with fewer lettered numbers, since lettered numbers are the ones the scrape kept.
-The result is a ``Rule`` with ``inferred=True``; a paragraph with no unique best number is a
-``Fragment``. In this seed the unnumbered paragraphs are 707.1-707.14 (all depth two), which the
-English rules confirm; 707.9a (Quirion Elves) is absent from the page.
+The result is a ``Rule`` with ``inferred=True``; a paragraph with no unique best number, or in
+a run of more than :data:`MAX_GAP` unnumbered paragraphs (a damaged page, not this scrape's
+loss), is a ``Fragment``. In this seed the unnumbered paragraphs are 707.1-707.14 (all depth
+two), which the English rules confirm; 707.9a (Quirion Elves) is absent from the page. A number
+cell followed by an example, not a rule, is kept as a ``Fragment``.
 
 **Language.** Paragraphs the translators left in English become records with language ``en``
 (rules also get ``untranslated=True``); the document's language is ``fr``.
@@ -36,7 +38,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from functools import cache
 
 from kb.link.citations import find_citations
 from kb.model import Example, Fragment, Loc, ParseResult, Record, Rule, TocEntry
@@ -173,6 +174,9 @@ class _Parser:
         ordinal = 0
         for p in paragraphs:
             if p.is_example:
+                if p.number_line is not None:
+                    yield self.fragment(p.number_line, cell_text(self.lines[p.number_line]),
+                                        "number cell followed by an example, not a rule")
                 if rule_id is None or rule_number is None:
                     yield self.fragment(p.line, p.text, "example with no numbered rule above it")
                     continue
@@ -268,6 +272,15 @@ def letter_index(letter: str) -> int:
     return index
 
 
+def _letter_index(letter: str) -> int | None:
+    """:func:`letter_index`, or None for letters the rules never print (``l``, ``o``): a
+    document may write them, but such a number anchors no inference."""
+    try:
+        return letter_index(letter)
+    except ValueError:
+        return None
+
+
 def letter_at(index: int) -> str:
     out = ""
     while index > 0:
@@ -287,11 +300,13 @@ def skipped_between(a: RuleNumber, b: RuleNumber) -> int | None:
     if b.depth == 2:
         same_rule = a.rule == b.rule and a.sub is not None
         return b.sub - (a.sub if same_rule else 0) - 1
-    parent = b.parent
+    parent, index = b.parent, _letter_index(b.letter)
+    if index is None:
+        return None
     if a == parent:
-        return letter_index(b.letter) - 1
-    if a.parent == parent:
-        return letter_index(b.letter) - letter_index(a.letter) - 1
+        return index - 1
+    if a.parent == parent and (before := _letter_index(a.letter)) is not None:
+        return index - before - 1
     return None
 
 
@@ -323,42 +338,110 @@ def infer_numbers(
     return out, inferred
 
 
+# Runs of lost numbers longer than this stay fragments: the search grows as the cube of the
+# run's length, and a run this long is a damaged page rather than the scrape's usual loss.
+MAX_GAP = 30
+
+# The best paths found to a number: (numbers skipped, lettered numbers used, how many paths
+# share that cost, the number before on the best one, meaningful only when it is the only one).
+_Paths = tuple[int, int, int, int]
+
+
+def _better(best: _Paths | None, new: _Paths) -> _Paths:
+    """Keep the cheaper paths; on a tie, count both."""
+    if best is None or new[:2] < best[:2]:
+        return new
+    if new[:2] == best[:2]:
+        return best[0], best[1], best[2] + new[2], best[3]
+    return best
+
+
 def _fill_gap(
     prev: RuleNumber | None, after: RuleNumber | None, count: int
 ) -> list[RuleNumber] | None:
+    """The one cheapest sequence of ``count`` numbers between ``prev`` and ``after``, or None.
+
+    Dynamic programming over the numbers in rules order, ``nodes[0]`` being the start and the
+    rest the candidates: ``layers[k][i]`` holds the best paths of ``k`` picks ending at node
+    ``i``."""
     anchor = prev or after
-    if anchor is None or anchor.rule is None:
+    if anchor is None or anchor.rule is None or count > MAX_GAP:
         return None
     start = prev or RuleNumber(anchor.section, anchor.rule)  # a gap at the top of a rule
-    candidates = _candidates(start, after, count)
-
-    @cache
-    def best(k: int, last: int) -> tuple[tuple[int, int], int, tuple[int, ...]] | None:
-        """(cost, number of optimal ways, chosen indexes) for placing k more numbers after
-        candidate ``last`` (-1: after ``start``)."""
-        here = start if last < 0 else candidates[last]
-        if k == 0:
-            if after is None:
-                return (0, 0), 1, ()
-            skip = skipped_between(here, after)
-            return None if skip is None else ((skip, 0), 1, ())
-        found: tuple[tuple[int, int], int, tuple[int, ...]] | None = None
-        for c in range(last + 1, len(candidates)):
-            skip = skipped_between(here, candidates[c])
-            rest = best(k - 1, c)
-            if skip is None or rest is None:
-                continue
-            cost = (skip + rest[0][0], rest[0][1] + (candidates[c].depth == 3))
-            if found is None or cost < found[0]:
-                found = (cost, rest[1], (c, *rest[2]))
-            elif cost == found[0]:
-                found = (cost, found[1] + rest[1], found[2])
-        return found
-
-    result = best(count, -1)
-    if result is None or result[1] != 1:
+    nodes = [start, *_candidates(start, after, count)]
+    steps = _Steps(nodes)
+    layers: list[list[_Paths | None]] = [[(0, 0, 1, -1)] + [None] * (len(nodes) - 1)]
+    for _ in range(count):
+        layers.append(steps.next_layer(layers[-1]))
+    end: _Paths | None = None
+    for i, paths in enumerate(layers[-1]):
+        skip = 0 if after is None else skipped_between(nodes[i], after)
+        if paths is not None and skip is not None:
+            end = _better(end, (paths[0] + skip, paths[1], paths[2], i))
+    if end is None or end[2] != 1:
         return None
-    return [candidates[c] for c in result[2]]
+    chosen: list[RuleNumber] = []
+    i = end[3]
+    for layer in reversed(layers[1:]):
+        chosen.append(nodes[i])
+        i = layer[i][3]  # type: ignore[index]
+    return chosen[::-1]
+
+
+class _Steps:
+    """The cost of a step to each node, by what it depends on.
+
+    A step to a subrule costs the sub numbers it skips, so it depends on the previous node only
+    through its rule and sub; a step to a lettered subrule comes from its parent or an earlier
+    sibling and costs the letters it skips (see :func:`skipped_between`). So a layer is built
+    in one pass over the nodes in order, keeping running bests of the nodes before: per rule
+    by ``cost - sub``, per rule by cost, over nodes without a sub, and per parent by
+    ``cost - letter index``."""
+
+    def __init__(self, nodes: list[RuleNumber]) -> None:
+        self.nodes = nodes
+        index = {n: i for i, n in enumerate(nodes)}
+        # For a lettered node: its letter's index, and its parent's node (-1 if none).
+        self.letter = [_letter_index(n.letter) if n.depth == 3 else None for n in nodes]
+        self.parent = [index.get(n.parent, -1) if n.depth == 3 else -1 for n in nodes]
+
+    def next_layer(self, previous: list[_Paths | None]) -> list[_Paths | None]:
+        nodes, out = self.nodes, [None] * len(self.nodes)
+        by_sub: dict[int | None, _Paths] = {}
+        by_rule: dict[int | None, _Paths] = {}
+        no_sub: _Paths | None = None
+        by_letter: dict[RuleNumber | None, _Paths] = {}
+        for i in range(1, len(nodes)):
+            p, paths = nodes[i - 1], previous[i - 1]  # every node before i is now known
+            if paths is not None:
+                skip, lettered, ways = paths[:3]
+                if p.sub is None:
+                    no_sub = _better(no_sub, (skip, lettered, ways, i - 1))
+                else:
+                    by_sub[p.rule] = _better(by_sub.get(p.rule), (skip - p.sub, lettered, ways,
+                                                                   i - 1))
+                    by_rule[p.rule] = _better(by_rule.get(p.rule), (skip, lettered, ways, i - 1))
+                if (letter := self.letter[i - 1]) is not None:
+                    by_letter[p.parent] = _better(by_letter.get(p.parent),
+                                                  (skip - letter, lettered, ways, i - 1))
+            c = nodes[i]
+            best: _Paths | None = None
+            if c.depth == 2:
+                options = [by_sub.get(c.rule), no_sub,
+                           *(v for rule, v in by_rule.items() if rule != c.rule)]
+                for o in options:
+                    if o is not None:
+                        best = _better(best, (o[0] + c.sub - 1, o[1], o[2], o[3]))
+            elif (letter := self.letter[i]) is not None:
+                parent = self.parent[i]
+                from_parent = previous[parent] if parent >= 0 else None
+                if from_parent is not None:
+                    best = (from_parent[0] + letter - 1, from_parent[1] + 1, from_parent[2],
+                            parent)
+                if (o := by_letter.get(c.parent)) is not None:
+                    best = _better(best, (o[0] + letter - 1, o[1] + 1, o[2], o[3]))
+            out[i] = best
+        return out
 
 
 def _candidates(start: RuleNumber, after: RuleNumber | None, count: int) -> list[RuleNumber]:
@@ -367,7 +450,8 @@ def _candidates(start: RuleNumber, after: RuleNumber | None, count: int) -> list
     rules = {start.rule} | ({after.rule} if after is not None and after.rule else set())
     for rule in rules:
         section = rule // 100
-        for sub in range(1, (start.sub or 0) + count + 2):
+        low = (start.sub or 1) if rule == start.rule else 1  # lower subs come before start
+        for sub in range(low, (start.sub or 0) + count + 2):
             base = RuleNumber(section, rule, sub)
             out.add(base)
             out.update(base.with_letter(letter_at(n)) for n in range(1, count + 2 + _known(
@@ -381,7 +465,7 @@ def _candidates(start: RuleNumber, after: RuleNumber | None, count: int) -> list
 def _known(base: RuleNumber, start: RuleNumber, after: RuleNumber | None) -> int:
     """The highest letter index known under ``base`` from the gap's ends."""
     found = [n for n in (start, after) if n is not None and n.depth == 3 and n.parent == base]
-    return max((letter_index(n.letter) for n in found), default=0)
+    return max((_letter_index(n.letter) or 0 for n in found), default=0)
 
 
 # -- stripped symbols ------------------------------------------------------------------------

@@ -177,7 +177,8 @@ class _Parser:
                     if inner:
                         quote.append((i, inner))
                     i += 1
-                yield _Item("quote", quote[0][0], quote)
+                if quote:  # a quote of empty ">" lines holds nothing
+                    yield _Item("quote", quote[0][0], quote)
             elif i + 1 < n and re.fullmatch(r"\s*=+\s*", self.lines[i + 1]):
                 self.title = plain(raw)
                 i += 2

@@ -19,7 +19,8 @@ Everything outside the main content is chrome and is not read, and so are, insid
 disclaimer, the link icons (``a.anchor-heading``, ``a.anchor-term``) and the text copy that
 follows each symbol image. A mana symbol (``<span class="symbol"><img alt="{W}">...``) becomes
 its braces text ``{W}``. HTML whitespace carries no meaning, so stored text has each run of
-whitespace collapsed to one space.
+whitespace collapsed to one space. Any other text of the main content (between elements, where
+a damaged page lost a tag, or in elements of unexpected kinds) is kept as a fragment.
 
 The pages say ``lang="en-US"`` even on Portuguese text, and about two thirds of the rules were
 still untranslated in 2020, so each paragraph's language is decided from its words; English
@@ -148,7 +149,7 @@ def parse(text: str, file: str) -> ParseResult:
     version = _effective_date(text_of(main)) or VERSION
     page = _page_key(main, title, file)
     source_id = f"html:{LANGUAGE}:{version}:{page}"
-    parser = _Page(file, source_id, version)
+    parser = _Page(file, source_id, version, h1)
     records = tuple(parser.run(main, root, page))
     return ParseResult(FORMAT, LANGUAGE, version, records, title=title, source_id=source_id)
 
@@ -195,11 +196,12 @@ class _Page:
     file: str
     source_id: str
     version: str
+    title_el: etree._Element | None = None
     unique: UniqueIds = field(default_factory=UniqueIds)
+    read: set[etree._Element] = field(default_factory=set)  # elements whose text is in records
 
     def loc(self, el: etree._Element) -> Loc:
         return Loc(self.file, el.sourceline or 1)
-
 
     def fragment(self, el: etree._Element, text: str, reason: str) -> Fragment:
         return self.unique.unparsed(self.source_id, self.loc(el), text, reason)
@@ -211,11 +213,14 @@ class _Page:
             yield from self.index(main, root)
         else:
             yield from self.rules(main)
+        for el, text in _unread_text(main, self.read):
+            yield self.fragment(el, text, "text outside the elements this page is read by")
 
     # -- rule pages ------------------------------------------------------------------------
 
     def rules(self, main: etree._Element) -> Iterator[Record]:
         blocks = [(el, text_of(el)) for el in main if not is_chrome(el)]
+        self.read.update(el for el, _ in blocks)
         blocks = [(el, text) for el, text in blocks if text]
         rule_langs = [language(t) for el, t in blocks if not _is_example(el, t)]
         rule_index = 0
@@ -274,8 +279,12 @@ class _Page:
         term_el: etree._Element | None = None
         for el in main.iter("h1", "dt", "dd"):
             text = text_of(el)
-            if el.tag == "h1":
+            if el is self.title_el:
+                self.read.add(el)
                 continue  # the page title, kept as the result's title
+            if el.tag == "h1":
+                continue  # another heading: not read, so kept as a fragment
+            self.read.add(el)
             if el.tag == "dt":
                 if term_el is not None:
                     yield self.fragment(term_el, text_of(term_el), "term with no definition")
@@ -306,15 +315,17 @@ class _Page:
         yield from self.passage("introduction", intro)
         for footer in main.findall("footer"):
             yield from self.passage("credits", [el for el in footer if not is_chrome(el)])
-        seen: set[str] = set()
+        seen: set[tuple[str | None, str]] = set()
         for link in main.iterfind(".//ul//a"):
             yield from self.toc_link(link, seen)
+            self.read.add(link)
         nav = root.get_element_by_id("site-nav", None)
         for link in nav.iter("a") if nav is not None else ():
             if "nav-list-link" in _classes(link):
-                yield from self.toc_link(link, seen, only_numbered=True)
+                yield from self.toc_link(link, seen, from_nav=True)
 
     def passage(self, role: str, elements: list[etree._Element]) -> Iterator[Passage]:
+        self.read.update(elements)
         texts = [text_of(el) for el in elements]
         texts = [t for t in texts if t]
         if texts:
@@ -324,28 +335,62 @@ class _Page:
             )
 
     def toc_link(
-        self, link: etree._Element, seen: set[str], only_numbered: bool = False
+        self, link: etree._Element, seen: set[tuple[str | None, str]], from_nav: bool = False
     ) -> Iterator[TocEntry]:
+        """A link of the page's list is an entry; one of the navigation is an entry unless
+        the list has it already (the same number and title), or has no rule number."""
         text = text_of(link)
         m = _RULE_TEXT.match(text)
         if m and RuleNumber.try_parse(m["num"]) is not None:
             number, title = m["num"], m["rest"].strip()
-        elif only_numbered or not text:
+        elif from_nav or not text:
             return  # site links ("Regras Abrangentes", "Sobre") are navigation chrome
         else:
             number, title = None, text
-        if (number or title) not in seen:
-            yield self.toc_entry(link, number, title, seen)
+        if not (from_nav and (number, title) in seen):
+            seen.add((number, title))
+            yield self.toc_entry(link, number, title)
 
-    def toc_entry(
-        self, el: etree._Element, number: str | None, title: str, seen: set[str]
-    ) -> TocEntry:
-        seen.add(number or title)
+    def toc_entry(self, el: etree._Element, number: str | None, title: str) -> TocEntry:
         lang = language(title)
         return TocEntry(
             self.unique(f"{self.source_id}:toc/{number or slug(title)}"), number, title,
             LANGUAGE if lang == "und" else lang, self.version, self.loc(el),
         )
+
+
+def _unread_text(
+    main: etree._Element, read: set[etree._Element]
+) -> Iterator[tuple[etree._Element, str]]:
+    """The text of the main content that no element read holds: a damaged page leaves text
+    between elements (a lost ``<dd>`` or ``<h4>`` tag) or in elements of unexpected kinds.
+    Each run of such text comes with the element it is in or follows, for its line.
+    Chrome and the site's structural headings (``text-delta``) are not document text."""
+    run: list[str] = []
+    anchor = main
+
+    def walk(el: etree._Element) -> Iterator[tuple[etree._Element, str] | None]:
+        if el in read or is_chrome(el) or "text-delta" in _classes(el):
+            yield None  # a boundary: the text before and after it is not one run
+            return
+        if el.tag == "img" or "symbol" in _classes(el):
+            yield el, _symbol(el)
+            return
+        yield el, el.text or ""
+        for child in el:
+            yield from walk(child)
+            yield child, child.tail or ""
+
+    for piece in walk(main):
+        if piece is not None and piece[1].strip():
+            if not run:
+                anchor = piece[0]
+            run.append(piece[1])
+        elif piece is None and run:
+            yield anchor, " ".join("".join(run).split())
+            run = []
+    if run:
+        yield anchor, " ".join("".join(run).split())
 
 
 def _is_example(el: etree._Element, text: str) -> bool:

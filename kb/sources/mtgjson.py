@@ -20,7 +20,8 @@ What the parser keeps, and why:
   names change between printings and eras ("Aetherlin" here, "Ætherlin" in the 2013 FAQ), and
   two English cards may share one French name. A second, different French printing of the same
   card is ``mtgjson:fr:aetherling~2``;
-* the rulings of each card (``mtgjson:aetherling/1``, language "en", by WotC);
+* the rulings of each card (``mtgjson:aetherling/1``, language "en", by WotC), each once
+  although every face and printing repeats them;
 * from ``foreignData``: every language's name (Card ``names``) and the French type line
   (" : " where English has " — ") and text. Other languages' texts, flavour text, printed
   (``original*``) wording, identifiers, prices and set metadata are not rules text: ignored.
@@ -28,7 +29,10 @@ What the parser keeps, and why:
 Ids are the same in every MTGJSON file that holds the card, so records read from two files
 (DGM and the subset) are the same records. Line numbers are those of each card object (every
 record of a single-line set file is on line 1). A document that is not valid JSON (truncated)
-keeps the cards read before the damage and becomes a Fragment from there on.
+keeps the cards read before the damage and becomes a Fragment from there on. A key repeated
+inside a card object (two objects run together by damage) keeps its last value, as JSON
+readers do; the values it overrode become a Fragment, as do card arrays inside a card object
+and whatever a rulings array holds besides dated rulings (objects run into it by damage).
 """
 
 from __future__ import annotations
@@ -36,7 +40,7 @@ from __future__ import annotations
 import bisect
 import json
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -63,7 +67,8 @@ LANGUAGES = {
 
 _SNIFF = re.compile(r'^\s*\{\s*"meta"\s*:\s*\{[^{}]*"version"\s*:\s*"5\.')
 _META = re.compile(r'"meta"\s*:\s*')
-_CARD_ARRAY = re.compile(r'"(?P<key>cards|tokens|rulesTermCards)"\s*:\s*\[')
+_ARRAY_KEYS = ("cards", "tokens", "rulesTermCards")
+_CARD_ARRAY = re.compile(rf'"(?P<key>{"|".join(_ARRAY_KEYS)})"\s*:\s*\[')
 _WHITESPACE = re.compile(r"[ \t\n\r]*")
 _DECODER = json.JSONDecoder()
 
@@ -116,6 +121,8 @@ class ScannedCard:
     end: int  # where it ends
     kind: str  # "card" or "token"
     obj: Any
+    # (key, value) pairs a repeated key overrode inside the object (JSON keeps the last).
+    overridden: tuple[tuple[str, Any], ...] = ()
 
 
 @dataclass(slots=True)
@@ -130,6 +137,8 @@ def scan_cards(text: str) -> Scan:
     offset: each is decoded on its own, so a damaged file still yields the cards before the
     damage. (A quoted ``"cards"`` inside a JSON string has escaped quotes and cannot match.)"""
     scan = Scan()
+    overridden: list[tuple[str, Any]] = []
+    decoder = json.JSONDecoder(object_pairs_hook=_noting_overridden(overridden))
     for m in _CARD_ARRAY.finditer(text):
         if m.start() < scan.end:
             continue
@@ -137,16 +146,34 @@ def scan_cards(text: str) -> Scan:
         pos = _WHITESPACE.match(text, m.end()).end()
         while pos < len(text) and text[pos] != "]":
             try:
-                obj, end = _DECODER.raw_decode(text, pos)
+                obj, end = decoder.raw_decode(text, pos)
             except json.JSONDecodeError as exc:
                 scan.stopped = f"{exc.msg} in the {m['key']} array"
                 return scan
-            scan.cards.append(ScannedCard(pos, end, kind, obj))
+            scan.cards.append(ScannedCard(pos, end, kind, obj, tuple(overridden)))
+            overridden.clear()
             scan.end = end
             pos = _WHITESPACE.match(text, end).end()
             if text.startswith(",", pos):
                 pos = _WHITESPACE.match(text, pos + 1).end()
     return scan
+
+
+def _noting_overridden(
+    overridden: list[tuple[str, Any]],
+) -> Callable[[list[tuple[str, Any]]], dict[str, Any]]:
+    """An object hook that builds objects as ``json`` does, the last of a repeated key winning,
+    and notes the values it overrides: a damaged file can run two objects into one (a French
+    entry's ``name`` overriding the German entry's it was merged with)."""
+
+    def hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        obj = dict(pairs)
+        if len(obj) < len(pairs):
+            winners = {key: i for i, (key, _) in enumerate(pairs)}
+            overridden.extend(pair for i, pair in enumerate(pairs) if winners[pair[0]] != i)
+        return obj
+
+    return hook
 
 
 def _meta(doc: Any, text: str) -> dict[str, str]:
@@ -192,7 +219,9 @@ class _Builder:
     lines: _LineIndex
     text: str
     unique: UniqueIds = field(default_factory=UniqueIds)
-    english: set[str] = field(default_factory=set)  # names already read
+    english: dict[str, str] = field(default_factory=dict)  # card key -> its card's id
+    rulings_read: dict[str, set[tuple[str, str]]] = field(default_factory=dict)  # (date, text)
+    kept: set[tuple[str, str]] = field(default_factory=set)  # (card id, JSON) kept unread
     french: dict[str, list[tuple[Any, ...]]] = field(default_factory=dict)  # content, by id
 
     def loc(self, offset: int) -> Loc:
@@ -205,16 +234,38 @@ class _Builder:
 
     def run(self, scanned: list[ScannedCard]) -> Iterator[Record]:
         for printing in _printings(scanned):
-            first = printing[0]
+            yield from (self.overridden(s) for s in printing if s.overridden)
+            yield from filter(None, (self.nested(s) for s in printing))
             if not all(isinstance(s.obj, dict) and isinstance(s.obj.get("name"), str)
                        for s in printing):
-                yield self.fragment(first, "card object without a name")
+                yield from (self.fragment(s, "card object without a name") for s in printing)
                 continue
             yield from self.card(printing)
 
     def fragment(self, scanned: ScannedCard, reason: str) -> Fragment:
         text = json.dumps(scanned.obj, ensure_ascii=False)
         return self.unique.unparsed(SOURCE_ID, self.loc(scanned.offset), text, reason)
+
+    def nested(self, scanned: ScannedCard) -> Fragment | None:
+        """Card arrays inside a card object, where only damage puts them (a doubled line
+        opening the array again): kept whole, since no card record reads them."""
+        obj = scanned.obj
+        inner = {k: obj[k] for k in _ARRAY_KEYS if k in obj} if isinstance(obj, dict) else {}
+        if not inner:
+            return None
+        return self.unique.unparsed(
+            SOURCE_ID, self.loc(scanned.offset), json.dumps(inner, ensure_ascii=False),
+            "card arrays inside a card object: not read as cards",
+        )
+
+    def overridden(self, scanned: ScannedCard) -> Fragment:
+        """The values a repeated key overrode in a card object, which no record holds."""
+        pairs = [f"{json.dumps(k, ensure_ascii=False)}: {json.dumps(v, ensure_ascii=False)}"
+                 for k, v in scanned.overridden]
+        return self.unique.unparsed(
+            SOURCE_ID, self.loc(scanned.offset), "\n".join(pairs),
+            "keys repeated in a card object: these earlier values were overridden, not read",
+        )
 
     def damaged(
         self, end: int, error: json.JSONDecodeError | None, stopped: str | None
@@ -234,29 +285,52 @@ class _Builder:
         prefix = f"{SOURCE_ID}:token:" if printing[0].kind == "token" else f"{SOURCE_ID}:"
         key = prefix + slug(name)
         if key not in self.english:
-            self.english.add(key)
-            cid = self.unique(key)
+            cid = self.english[key] = self.unique(key)
             faces, card_text = _common_last_line(first, [_face(o) for o in objs])
             yield Card(
                 cid, name, "en", self.loc(printing[0].offset), faces, card_text,
                 names=_foreign_names(first, exclude="en"),
                 keywords=tuple(_strings(first.get("keywords"))),
             )
-            yield from self.rulings(cid, name, printing[0])
+        yield from self.rulings(self.english[key], name, printing)
         french = self.french_card(key, name, printing)
         if french is not None:
             yield french
 
-    def rulings(self, cid: str, name: str, card: ScannedCard) -> Iterator[Ruling]:
-        for ordinal, ruling in enumerate(_dicts(card.obj.get("rulings")), start=1):
-            text = ruling.get("text")
-            if not isinstance(text, str):
-                continue
-            rid = self.unique(f"{cid}/{ordinal}")
-            yield Ruling(
-                rid, text, "en", self.locate(text, card), card=name, ordinal=ordinal,
-                date=ruling.get("date"), source_name="wotc", citations=find_citations(rid, text),
-            )
+    def rulings(self, cid: str, name: str, printing: list[ScannedCard]) -> Iterator[Record]:
+        """The rulings of a printing's faces not read yet. MTGJSON repeats a card's rulings on
+        each face and printing; reading every copy, each ruling once, keeps a ruling that
+        damage left in one copy only. What a rulings array holds besides dated rulings (keys
+        other than ``date`` and ``text``, objects run in by damage) is kept as a Fragment."""
+        read = self.rulings_read.setdefault(cid, set())
+        for card in printing:
+            rulings = card.obj.get("rulings")
+            items = rulings if isinstance(rulings, list) else [] if rulings is None else [rulings]
+            for item in items:
+                text = item.get("text") if isinstance(item, dict) else None
+                date = item.get("date") if isinstance(item, dict) else None
+                if not (isinstance(text, str) and isinstance(date, str)):
+                    yield from self.unread(cid, card, item, "not a dated ruling")
+                    continue
+                yield from self.unread(cid, card, {k: v for k, v in item.items()
+                                                   if k not in ("date", "text")},
+                                       "keys of a ruling that kb does not read")
+                if (date, text) in read:
+                    continue
+                read.add((date, text))
+                rid = self.unique(f"{cid}/{len(read)}")
+                yield Ruling(
+                    rid, text, "en", self.locate(text, card), card=name, ordinal=len(read),
+                    date=date, source_name="wotc", citations=find_citations(rid, text),
+                )
+
+    def unread(self, cid: str, card: ScannedCard, value: Any, reason: str) -> Iterator[Fragment]:
+        """A Fragment for something of a rulings array that is not a ruling, once per card."""
+        text = json.dumps(value, ensure_ascii=False)
+        if value and (cid, text) not in self.kept:
+            self.kept.add((cid, text))
+            yield self.unique.unparsed(SOURCE_ID, self.loc(card.offset), text,
+                                       f"in the rulings of {card.obj.get('name')!r}: {reason}")
 
     def french_card(self, key: str, name: str, printing: list[ScannedCard]) -> Card | None:
         """The French printing, unless a French card with the same content was read already."""

@@ -228,6 +228,9 @@ def parse(text: str, file: str) -> ParseResult:
     parser = _Parser(source_id, file, language or "xx", version or "")
     records = list(parser.run(body))
     records += [parser.fragment(b.line, b.text, b.reason) for b in broken]
+    # Only the first msgid "" is the header: another one's text is kept, not read as fields.
+    records += [parser.fragment(e.line, e.msgstr, 'a second header entry (msgid "")')
+                for e in [e for e in entries if e.msgid == ""][1:] if e.msgstr]
     records.sort(key=lambda r: r.loc.line)
     title = body[0].shown if body else None
     return ParseResult(FORMAT, language, version, tuple(records), title=title, source_id=source_id)

@@ -3,11 +3,18 @@
 Real rules files come in UTF-8 with and without a byte-order mark, UTF-16 big-endian, and the
 2006 file in Mac Roman with CR-only line endings; some mix CRLF and lone CR. Everything
 downstream sees ``\\n`` only, and line numbers count each CRLF, CR or LF as one line end.
+
+Damaged files are read, not refused: a UTF-8 file cut inside a character, or with a few stray
+bytes, is still UTF-8 (each invalid byte sequence becomes U+FFFD and is counted in
+``Decoded.replaced``), rather than every accented letter of it turning into 8-bit mojibake.
+Bytes that are not text in any encoding (control characters, C0 or C1, in more than a tenth of
+the text) are refused with :class:`BinaryContentError`.
 """
 
 from __future__ import annotations
 
 import codecs
+import re
 from dataclasses import dataclass
 
 _BOMS = (
@@ -15,6 +22,11 @@ _BOMS = (
     (codecs.BOM_UTF16_BE, "utf-16-be"),
     (codecs.BOM_UTF16_LE, "utf-16-le"),
 )
+# A text is still UTF-8 when its valid non-ASCII characters outnumber its invalid byte
+# sequences this many times: 8-bit text (cp1252, Mac Roman) almost never holds valid sequences.
+_UTF8_MAJORITY = 8
+# Control characters, C0 (but tab, line ends and form feed) and C1, that no text is made of.
+_CONTROLS = re.compile("[\x00-\x08\x0b\x0e-\x1f\x80-\x9f]")
 
 
 class BinaryContentError(ValueError):
@@ -26,12 +38,16 @@ class Decoded:
     text: str  # with "\n" line ends only
     encoding: str
     newline: str  # "LF", "CRLF", "CR", "mixed" or "none"
+    replaced: int = 0  # byte sequences invalid in the encoding, each read as U+FFFD
 
 
 def detect_encoding(data: bytes) -> str:
-    """Name the codec that reads ``data``: a BOM wins; then UTF-16 without BOM (NULs in every
-    other byte), UTF-8 if it decodes, and the 8-bit code page the line endings suggest."""
-    for bom, name in _BOMS:
+    """Name the codec that reads ``data``: a BOM wins (a UTF-8 BOM only over text that is
+    UTF-8); then UTF-16 without BOM (NULs in every other byte), UTF-8 if it decodes with at
+    most a few invalid sequences, and the 8-bit code page the line endings suggest."""
+    if data.startswith(codecs.BOM_UTF8):
+        return "utf-8-sig" if _mostly_utf8(data[len(codecs.BOM_UTF8):]) else _eight_bit(data)
+    for bom, name in _BOMS[1:]:
         if data.startswith(bom):
             return name
     sample = data[:4096]
@@ -43,11 +59,22 @@ def detect_encoding(data: bytes) -> str:
             return "utf-16-le"
         if even_nuls > 0.3 * half and odd_nuls < 0.05 * half:
             return "utf-16-be"
+    return "utf-8" if _mostly_utf8(data) else _eight_bit(data)
+
+
+def _mostly_utf8(data: bytes) -> bool:
     try:
         data.decode("utf-8")
-        return "utf-8"
+        return True
     except UnicodeDecodeError:
         pass
+    text = data.decode("utf-8", errors="replace")
+    invalid = _replaced(text, data, "utf-8")
+    valid = len(text) - len(text.encode("ascii", "ignore")) - text.count("\ufffd")
+    return valid >= _UTF8_MAJORITY * invalid
+
+
+def _eight_bit(data: bytes) -> str:
     # Files saved on classic Mac OS end lines with CR alone and use Mac Roman.
     if b"\r" in data and b"\n" not in data:
         return "mac_roman"
@@ -56,6 +83,11 @@ def detect_encoding(data: bytes) -> str:
         return "cp1252"
     except UnicodeDecodeError:
         return "latin-1"
+
+
+def _replaced(text: str, data: bytes, codec: str) -> int:
+    """How many U+FFFD of ``text`` stand for invalid bytes rather than being in ``data``."""
+    return max(0, text.count("\ufffd") - data.count("\ufffd".encode(codec)))
 
 
 def newline_style(text: str) -> str:
@@ -73,19 +105,18 @@ def normalize_newlines(text: str) -> str:
 
 
 def _looks_binary(text: str) -> bool:
-    if not text:
-        return False
     sample = text[:8192]
-    controls = sum(1 for ch in sample if ord(ch) < 32 and ch not in "\t\n\r\f")
-    return controls > 0.1 * len(sample)
+    return len(_CONTROLS.findall(sample)) > 0.1 * len(sample)
 
 
 def decode(data: bytes) -> Decoded:
     """Decode a document; raise :class:`BinaryContentError` for bytes that are not text."""
     encoding = detect_encoding(data)
-    if encoding.startswith("utf-16") and data[:2] in (codecs.BOM_UTF16_BE, codecs.BOM_UTF16_LE):
-        data = data[2:]  # the utf-16-be/-le codecs would keep the BOM as U+FEFF
-    text = data.decode(encoding, errors="replace")
+    bom = next((bom for bom, _ in _BOMS if data.startswith(bom)), b"")
+    body = data[len(bom):]  # a BOM is not text, whichever encoding the rest turned out to be
+    codec = "utf-8" if encoding == "utf-8-sig" else encoding
+    text = body.decode(codec, errors="replace")
     if _looks_binary(text):
         raise BinaryContentError("binary content, not text")
-    return Decoded(normalize_newlines(text), encoding, newline_style(text))
+    replaced = _replaced(text, body, codec) if codec.startswith("utf") else 0
+    return Decoded(normalize_newlines(text), encoding, newline_style(text), replaced)

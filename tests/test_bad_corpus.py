@@ -1,0 +1,168 @@
+"""``kb build`` on a corpus folder full of bad files: it names each with the reason, builds the
+rest, exits 0 (1 with --strict), and prints no traceback."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from kb.api import KnowledgeBase
+from kb.build import build
+from kb.cli import cli
+from kb.corpus import embedded_corpus
+
+GOOD = "000_3e28a88beae8982b.txt"  # the Echo keyword page: rule 702.27 in French and English
+
+
+def corpus(tmp_path: Path) -> Path:
+    """A folder with one good document."""
+    folder = tmp_path / "corpus"
+    folder.mkdir()
+    shutil.copy(embedded_corpus() / GOOD, folder / GOOD)
+    return folder
+
+
+def kb_build(tmp_path: Path, folder: Path, *options: str):
+    return CliRunner().invoke(cli, ["--index", str(tmp_path / "idx"), "build", "--no-embedded",
+                                    "--corpus", str(folder), *options])
+
+
+def problems(stderr: str) -> dict[str, str]:
+    """``problem: FILE: REASON`` lines, by the file's name."""
+    out = {}
+    for line in stderr.splitlines():
+        if line.startswith("problem: "):
+            file, reason = line.removeprefix("problem: ").split(": ", 1)
+            out[Path(file).name] = reason
+    return out
+
+
+def bad_folder(tmp_path: Path) -> Path:
+    folder = corpus(tmp_path)
+    (folder / "empty.txt").write_bytes(b"")
+    (folder / "blob.bin").write_bytes(bytes(range(256)) * 40)
+    # Not UTF-8, nor UTF-16, nor text in cp1252 (0x81 ... are undefined there): in latin-1
+    # these are all C1 control characters.
+    (folder / "no-encoding.txt").write_bytes(bytes([0x81, 0x8D, 0x8F, 0x90, 0x9D]) * 400)
+    (folder / "rules.txt").mkdir()  # a folder named like a file, with nothing in it
+    (folder / "loop.txt").symlink_to("loop.txt")
+    (folder / "sub").mkdir()
+    (folder / "sub" / "up").symlink_to("..")  # a loop through folders
+    (folder / "broken.txt").symlink_to("missing.txt")
+    whole = gzip.compress(b"some text " * 500)
+    (folder / "cut.txt.gz").write_bytes(whole[: len(whole) // 2])
+    (folder / "corrupt.txt.gz").write_bytes(whole[:10] + b"\xff" * 64 + whole[74:])
+    os.mkfifo(folder / "pipe.txt")  # reading it would block forever
+    (folder / os.fsdecode(b"bad-\xff-name.txt")).write_bytes(b"a name that is not UTF-8")
+    return folder
+
+
+def test_each_bad_file_is_named_with_its_reason_and_the_rest_builds(tmp_path):
+    result = kb_build(tmp_path, bad_folder(tmp_path))
+    assert result.exit_code == 0, result.stderr
+    assert "Traceback" not in result.output
+    assert problems(result.stderr) == {
+        "empty.txt": "empty file",
+        "blob.bin": "binary content, not text",
+        "no-encoding.txt": "binary content, not text",
+        "rules.txt": "folder holds no document",
+        "loop.txt": "too many levels of symbolic links",
+        "up": f"symbolic link loop: links back to {(tmp_path / 'corpus').resolve()}, "
+              "not followed",
+        "broken.txt": "no such file or directory",
+        "cut.txt.gz": "not a readable gzip file (compressed file ended before the "
+                      "end-of-stream marker was reached)",
+        "corrupt.txt.gz": "not a readable gzip file (error -3 while decompressing data: "
+                          "invalid block type)",
+        "pipe.txt": "not a regular file (a named pipe, socket or device)",
+        "bad-\ufffd-name.txt": "name is not valid UTF-8: rename it to read it",
+    }
+    assert f"{GOOD}  keyword_page" in result.stdout
+    with KnowledgeBase(tmp_path / "idx") as kb:
+        echo = sorted(r["language"] for r in kb.export(kind="rule") if r["number"] == "702.27a")
+    assert echo == ["en", "fr"]  # the page quotes 702.27a in French, then in English
+
+
+def test_strict_exits_1_and_still_builds(tmp_path):
+    result = kb_build(tmp_path, bad_folder(tmp_path), "--strict")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[-1] == "kb: 11 problem(s) in the corpus (--strict)"
+    assert "Traceback" not in result.output
+    KnowledgeBase(tmp_path / "idx").close()  # published all the same
+
+
+def test_strict_with_a_clean_corpus_exits_0(tmp_path):
+    assert kb_build(tmp_path, corpus(tmp_path), "--strict").exit_code == 0
+
+
+def test_json_lists_the_problems(tmp_path):
+    folder = corpus(tmp_path)
+    (folder / "empty.txt").write_bytes(b"")
+    result = kb_build(tmp_path, folder, "--json", "--strict")
+    assert result.exit_code == 1
+    report = json.loads(result.stdout)
+    assert report["problems"] == [{"file": "empty.txt", "reason": "empty file"}]
+
+
+def test_an_empty_corpus_folder_is_reported(tmp_path):
+    (tmp_path / "nothing").mkdir()
+    result = kb_build(tmp_path, tmp_path / "nothing")
+    assert result.exit_code == 0
+    assert problems(result.stderr) == {"nothing": "folder holds no document"}
+
+
+def test_a_link_to_a_folder_is_followed(tmp_path):
+    folder = tmp_path / "outer"
+    folder.mkdir()
+    (folder / "linked").symlink_to(corpus(tmp_path), target_is_directory=True)
+    report = build(tmp_path / "idx", [folder])
+    assert [s.file for s in report.sources] == [f"linked/{GOOD}"]
+    assert report.problems == []
+
+
+def test_an_unreadable_file_is_named(tmp_path):
+    folder = corpus(tmp_path)
+    secret = folder / "secret.txt"
+    secret.write_text("Texte.")
+    secret.chmod(0)
+    try:
+        if os.access(secret, os.R_OK):
+            pytest.skip("running as root: chmod 000 does not stop root from reading "
+                        "(test_a_file_that_fails_on_read covers the reporting)")
+        result = kb_build(tmp_path, folder)
+    finally:
+        secret.chmod(0o644)
+    assert result.exit_code == 0
+    assert problems(result.stderr) == {"secret.txt": "permission denied"}
+
+
+def test_a_file_that_fails_on_read_is_named(tmp_path):
+    """Unreadable even for root: /proc/self/mem fails with EIO at offset 0."""
+    if not Path("/proc/self/mem").exists():
+        pytest.skip("needs Linux /proc/self/mem, a file whose read fails for every user")
+    folder = corpus(tmp_path)
+    (folder / "mem.txt").symlink_to("/proc/self/mem")
+    result = kb_build(tmp_path, folder)
+    assert result.exit_code == 0
+    assert problems(result.stderr) == {"mem.txt": "input/output error"}
+
+
+def test_a_huge_single_line_file_is_read_in_bounded_time(tmp_path):
+    folder = corpus(tmp_path)
+    line = ("702.19b Trample « piétinement » " * 200_000)[:5_000_000]  # 5 MB, no newline
+    (folder / "huge.txt").write_text(line, encoding="utf-8")
+    started = time.perf_counter()
+    report = build(tmp_path / "idx", [folder])
+    assert time.perf_counter() - started < 60
+    huge = next(s for s in report.sources if s.file == "huge.txt")
+    assert huge.format == "unknown" and huge.counts == {"fragment": 1}
+    with KnowledgeBase(tmp_path / "idx") as kb:
+        (fragment,) = [r for r in kb.export(kind="fragment") if r["source"]["file"] == "huge.txt"]
+    assert fragment["text"] == line

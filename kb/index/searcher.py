@@ -280,10 +280,10 @@ class _Builder:
         weights[term] = 1.0
         return weights
 
-    def phrase(self, words: Iterable[str], languages: Sequence[str] = LANGUAGES) -> wq.Query:
+    def phrase(self, words: Iterable[str]) -> wq.Query:
         text = " ".join(words)
         options = []
-        for lang in languages:
+        for lang in LANGUAGES:
             terms = [t for _, t in language(lang).pairs(text)]
             if terms:
                 self.answer.terms.setdefault(lang, set()).update(terms)

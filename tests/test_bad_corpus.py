@@ -166,3 +166,18 @@ def test_a_huge_single_line_file_is_read_in_bounded_time(tmp_path):
     with KnowledgeBase(tmp_path / "idx") as kb:
         (fragment,) = [r for r in kb.export(kind="fragment") if r["source"]["file"] == "huge.txt"]
     assert fragment["text"] == line
+
+
+def test_a_stray_byte_in_utf8_is_reported_and_the_text_kept(tmp_path):
+    """One invalid byte in a UTF-8 document: the build names the file and the count, and
+    the rest of the document is read as UTF-8."""
+    from kb.build import build
+
+    corpus = tmp_path / "c"
+    corpus.mkdir()
+    text = ("# Notes\n\n* Le piétinement s'applique à la créature bloquée, même après "
+            "l'étape des blessures ; la créature éliminée reste désignée.\n").encode()
+    (corpus / "notes.md").write_bytes(text[:20] + b"\xff" + text[20:])
+    report = build(tmp_path / "idx", [corpus])
+    assert [(p.file, p.reason) for p in report.problems] == [
+        ("notes.md", "1 byte sequence(s) not valid utf-8, read as U+FFFD")]

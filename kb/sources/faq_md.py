@@ -179,7 +179,7 @@ class _Parser:
                     i += 1
                 if quote:  # a quote of empty ">" lines holds nothing
                     yield _Item("quote", quote[0][0], quote)
-            elif i + 1 < n and re.fullmatch(r"\s*=+\s*", self.lines[i + 1]):
+            elif self.title is None and i + 1 < n and re.fullmatch(r"\s*=+\s*", self.lines[i + 1]):
                 self.title = plain(raw)
                 i += 2
             elif _HEADING.match(raw.strip()):
@@ -219,7 +219,7 @@ class _Parser:
                 intro.extend(item.lines)
             elif item.kind == "heading":
                 if heading is not None:
-                    yield self.b.fragment(heading.index, topic or "", "heading with no notes")
+                    yield self.lone_heading(heading)
                 heading, topic = item, text
             elif item.kind == "quote":
                 records = list(self.quote(item))
@@ -235,8 +235,12 @@ class _Parser:
                 heading = None
                 yield self.b.note(item.index, text, topic)
         if heading is not None:
-            yield self.b.fragment(heading.index, topic or "", "heading with no notes")
+            yield self.lone_heading(heading)
         yield from self.introduction(intro)
+
+    def lone_heading(self, heading: _Item) -> Record:
+        """A section heading no note followed, kept with its own text."""
+        return self.b.fragment(heading.index, heading.lines[0][1], "heading with no notes")
 
     def introduction(self, lines: list[tuple[int, str]]) -> Iterator[Record]:
         if lines:

@@ -14,7 +14,7 @@ What the parser keeps, and why:
 * one English Card per card name (``mtgjson:aetherling``), faces in side order; a line every
   half of a split card ends with (Fuse) becomes ``card_text``. Oracle text does not vary
   between printings, so a reprint (basic lands, a card both in a set and in ``rulesTermCards``)
-  adds nothing and is skipped;
+  adds nothing and is skipped, but for the names in other languages it gives;
 * one French Card per distinct French printing (``mtgjson:fr:aetherling``). French ids are
   keyed on the English name because the English Oracle name is the card's identity: French
   names change between printings and eras ("Aetherlin" here, "Ætherlin" in the 2013 FAQ), and
@@ -31,8 +31,9 @@ Ids are the same in every MTGJSON file that holds the card, so records read from
 record of a single-line set file is on line 1). A document that is not valid JSON (truncated)
 keeps the cards read before the damage and becomes a Fragment from there on. A key repeated
 inside a card object (two objects run together by damage) keeps its last value, as JSON
-readers do; the values it overrode become a Fragment, as do card arrays inside a card object
-and whatever a rulings array holds besides dated rulings (objects run into it by damage).
+readers do; the values it overrode become a Fragment, as do card arrays inside a card object,
+foreignData entries without a language, whatever a rulings array holds besides dated rulings
+(objects run into it by damage) and cards or rulings found in any other value of a card.
 """
 
 from __future__ import annotations
@@ -220,6 +221,8 @@ class _Builder:
     text: str
     unique: UniqueIds = field(default_factory=UniqueIds)
     english: dict[str, str] = field(default_factory=dict)  # card key -> its card's id
+    # card key -> its printings: the English card gets the foreign names of them all
+    printings: dict[str, list[list[ScannedCard]]] = field(default_factory=dict)
     rulings_read: dict[str, set[tuple[str, str]]] = field(default_factory=dict)  # (date, text)
     kept: set[tuple[str, str]] = field(default_factory=set)  # (card id, JSON) kept unread
     french: dict[str, list[tuple[Any, ...]]] = field(default_factory=dict)  # content, by id
@@ -233,30 +236,44 @@ class _Builder:
         return self.loc(found if found >= 0 else card.offset)
 
     def run(self, scanned: list[ScannedCard]) -> Iterator[Record]:
-        for printing in _printings(scanned):
+        printings = list(_printings(scanned))
+        for printing in printings:
+            if _named(printing):
+                self.printings.setdefault(_card_key(printing), []).append(printing)
+        for printing in printings:
             yield from (self.overridden(s) for s in printing if s.overridden)
-            yield from filter(None, (self.nested(s) for s in printing))
-            if not all(isinstance(s.obj, dict) and isinstance(s.obj.get("name"), str)
-                       for s in printing):
+            if not _named(printing):
                 yield from (self.fragment(s, "card object without a name") for s in printing)
                 continue
+            yield from (f for s in printing for f in self.misplaced(s.obj, s.offset))
             yield from self.card(printing)
 
     def fragment(self, scanned: ScannedCard, reason: str) -> Fragment:
         text = json.dumps(scanned.obj, ensure_ascii=False)
         return self.unique.unparsed(SOURCE_ID, self.loc(scanned.offset), text, reason)
 
-    def nested(self, scanned: ScannedCard) -> Fragment | None:
-        """Card arrays inside a card object, where only damage puts them (a doubled line
-        opening the array again): kept whole, since no card record reads them."""
-        obj = scanned.obj
-        inner = {k: obj[k] for k in _ARRAY_KEYS if k in obj} if isinstance(obj, dict) else {}
-        if not inner:
-            return None
-        return self.unique.unparsed(
-            SOURCE_ID, self.loc(scanned.offset), json.dumps(inner, ensure_ascii=False),
-            "card arrays inside a card object: not read as cards",
-        )
+    def misplaced(self, obj: dict[str, Any], offset: int) -> Iterator[Fragment]:
+        """What damage put where no record reads it, kept whole: card arrays inside a card
+        object (a doubled line opening the array again), foreignData entries that are no
+        foreign printing (no language: a lost bracket ran a card into the array), and cards
+        and dated rulings inside any other value (a lost bracket ran them into keywords)."""
+        parts: list[tuple[Any, str]] = []
+        inner = {k: obj[k] for k in _ARRAY_KEYS if k in obj}
+        if inner:
+            parts.append((inner, "card arrays inside a card object: not read as cards"))
+        foreign = obj.get("foreignData")
+        entries = foreign if isinstance(foreign, list) else [] if foreign is None else [foreign]
+        odd = [e for e in entries if not (isinstance(e, dict) and _has_language(e))]
+        if odd:
+            parts.append((odd, "foreignData entries without a language: not read"))
+        rest = [v for k, v in obj.items() if k not in ("rulings", "foreignData", *_ARRAY_KEYS)]
+        rest += [v for e in entries if e not in odd for v in e.values()]
+        stray = list(_cards_and_rulings_in(rest))
+        if stray:
+            parts.append((stray, "cards or rulings inside a card object, where none is read"))
+        for value, reason in parts:
+            yield self.unique.unparsed(SOURCE_ID, self.loc(offset),
+                                       json.dumps(value, ensure_ascii=False), reason)
 
     def overridden(self, scanned: ScannedCard) -> Fragment:
         """The values a repeated key overrode in a card object, which no record holds."""
@@ -282,14 +299,14 @@ class _Builder:
         objs = [s.obj for s in printing]
         first = objs[0]
         name = first["name"]
-        prefix = f"{SOURCE_ID}:token:" if printing[0].kind == "token" else f"{SOURCE_ID}:"
-        key = prefix + slug(name)
+        key = _card_key(printing)
         if key not in self.english:
             cid = self.english[key] = self.unique(key)
             faces, card_text = _common_last_line(first, [_face(o) for o in objs])
+            every_face = [s.obj for p in self.printings[key] for s in p]
             yield Card(
                 cid, name, "en", self.loc(printing[0].offset), faces, card_text,
-                names=_foreign_names(first, exclude="en"),
+                names=_foreign_names(every_face, exclude="en"),
                 keywords=tuple(_strings(first.get("keywords"))),
             )
         yield from self.rulings(self.english[key], name, printing)
@@ -346,7 +363,7 @@ class _Builder:
             for e, o in zip(entries, objs, strict=True)
         ])
         fr_name = entries[0]["name"]
-        names = (("en", name), *_foreign_names(objs[0], exclude="fr"))
+        names = (("en", name), *_foreign_names(objs, exclude="fr"))
         content = (fr_name, faces, card_text, names)
         known = self.french.setdefault(key, [])
         if content in known:
@@ -355,6 +372,34 @@ class _Builder:
         fid = self.unique(key.replace(f"{SOURCE_ID}:", f"{SOURCE_ID}:fr:", 1))
         loc = self.locate(fr_name, printing[0])
         return Card(fid, fr_name, "fr", loc, faces, card_text, names)
+
+
+def _cards_and_rulings_in(value: Any) -> Iterator[dict[str, Any]]:
+    """Every object inside ``value`` that is a card (it has a name) or a dated ruling."""
+    if isinstance(value, dict):
+        if isinstance(value.get("name"), str) or (
+            isinstance(value.get("date"), str) and isinstance(value.get("text"), str)
+        ):
+            yield value
+            return
+        value = list(value.values())
+    if isinstance(value, list):
+        for item in value:
+            yield from _cards_and_rulings_in(item)
+
+
+def _named(printing: list[ScannedCard]) -> bool:
+    return all(isinstance(s.obj, dict) and isinstance(s.obj.get("name"), str) for s in printing)
+
+
+def _card_key(printing: list[ScannedCard]) -> str:
+    """The id of the card a printing is of: ``mtgjson:aetherling``, ``mtgjson:token:...``."""
+    prefix = f"{SOURCE_ID}:token:" if printing[0].kind == "token" else f"{SOURCE_ID}:"
+    return prefix + slug(printing[0].obj["name"])
+
+
+def _has_language(entry: dict[str, Any]) -> bool:
+    return isinstance(entry.get("language"), str)
 
 
 def _printings(scanned: list[ScannedCard]) -> Iterator[list[ScannedCard]]:
@@ -435,10 +480,13 @@ def language_code(name: str) -> str:
     return LANGUAGES.get(name) or slug(name)
 
 
-def _foreign_names(obj: dict[str, Any], exclude: str) -> tuple[tuple[str, str], ...]:
+def _foreign_names(objs: list[dict[str, Any]], exclude: str) -> tuple[tuple[str, str], ...]:
+    """The names in other languages that the face objects give, each once (faces repeat
+    them, but damage can leave one face's list shorter)."""
     pairs: list[tuple[str, str]] = []
-    for entry in _dicts(obj.get("foreignData")):
-        code, name = language_code(str(entry.get("language", ""))), entry.get("name")
+    entries = (e for obj in objs for e in _dicts(obj.get("foreignData")))
+    for entry in filter(_has_language, entries):
+        code, name = language_code(entry["language"]), entry.get("name")
         if code != exclude and isinstance(name, str) and (code, name) not in pairs:
             pairs.append((code, name))
     return tuple(pairs)

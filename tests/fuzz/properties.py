@@ -37,10 +37,11 @@ Pieces, per format, with what each parser documents it normalizes:
   documents (scripts, styles, SVG, the disclaimer, link icons, symbol pictures and the text
   copy inside them, the index's ``text-delta`` headings); a page without main content: every
   line;
-* ``mtgjson``: every card ``name`` and ruling ``text`` string of the file (after its cards
-  array opens), found either decoded in a record or verbatim in a Fragment; each distinct
-  string once, since every face and printing of a card repeats its rulings and the parser
-  reads them once.
+* ``mtgjson``: every ``name`` string and ruling text (of an object that opens with
+  ``"date"``, then ``"text"``) of the file from its first cards array on, found either decoded
+  in a record or verbatim in a Fragment; each distinct string once, since every face and
+  printing of a card repeats its rulings and the parser reads them once. (Other languages'
+  texts, flavour text and the like are documented as not read.)
 """
 
 from __future__ import annotations
@@ -309,16 +310,16 @@ def _html_rules(text: str) -> Iterator[str]:
 
 
 _LITERAL = r'(?P<literal>"(?:[^"\\\n]|\\.)*")'
-# A name (of a card, a face, or a card in another language) and a ruling's text, which
-# MTGJSON writes right after the ruling's date.
+# A name (of a card, a face, or a card in another language) and a ruling's text: a ruling is
+# an object that opens with its date, the text right after.
 _JSON_STRING = re.compile(
-    rf'(?:"name"|"date"\s*:\s*"[^"\n]*"\s*,\s*"text")\s*:\s*{_LITERAL}'
+    rf'(?:"name"|\{{\s*"date"\s*:\s*"[^"\n]*"\s*,\s*"text")\s*:\s*{_LITERAL}'
 )
 
 
 def _mtgjson(text: str) -> Iterator[tuple[str, str]]:
     """Card names and ruling texts, each kept decoded (a record) or verbatim (a Fragment)."""
-    start = re.search(r'"(?:cards|tokens|rulesTermCards)"\s*:', text)
+    start = re.search(r'"cards"\s*:\s*\[', text)  # set metadata before it is not read
     seen: set[str] = set()  # each once: every face and printing of a card repeats its rulings
     for m in _JSON_STRING.finditer(text, start.start() if start else len(text)):
         try:

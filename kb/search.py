@@ -162,9 +162,11 @@ class Searcher:
         recorded in ``result`` for the user."""
         found: dict[tuple[str, str], set[str]] = {}
         shown: dict[tuple[str, tuple[str, ...]], tuple[str, str]] = {}
+        exact = self.kb.store.terms(fold(text))
         for lang, other_lang in (("fr", "en"), ("en", "fr")):
             analyzed = language(lang).terms_of(text)
-            pairs = sorted(self._pairs(text, lang), key=lambda p: _KIND_ORDER.get(p.kind, 9))
+            pairs = sorted(exact or self._pairs(text, lang),
+                           key=lambda p: _KIND_ORDER.get(p.kind, 9))
             for pair in pairs:
                 mine, other = ((pair.french, pair.english) if lang == "fr"
                                else (pair.english, pair.french))
@@ -183,13 +185,14 @@ class Searcher:
         return chosen
 
     def _pairs(self, text: str, lang: str) -> list[TermPair]:
-        store = self.kb.store
-        pairs = store.terms(fold(text))
+        """Term pairs for a text the table does not hold as written: by its words after
+        ``lang``'s analysis (elision gone), else by terms starting with its first stem."""
         words = language(lang).pairs(text)
-        if not pairs and words:
-            plain = " ".join(w for w, _ in words)
-            pairs = store.terms(plain) or store.terms(words[0][1], prefix=True)
-        return pairs
+        if not words:
+            return []
+        store = self.kb.store
+        return (store.terms(" ".join(w for w, _ in words))
+                or store.terms(words[0][1], prefix=True))
 
     # -- presentation -------------------------------------------------------------------------
 

@@ -86,6 +86,9 @@ class IndexSearcher:
         self._searcher = self._ix.searcher(weighting=BM25F())
         self._vocabulary: dict[str, Words] | None = None
         self._filter_cache: dict[Filters, set[int] | None] = {}
+        # Typed word -> the word searched: the vocabulary is this generation's, so a
+        # correction (a scan of the vocabulary) is made once for the searcher's life.
+        self._corrections: dict[str, str] = {}
 
     def close(self) -> None:
         self._searcher.close()
@@ -100,7 +103,8 @@ class IndexSearcher:
                alternatives: Mapping[str, Sequence[Alternative]] | None = None,
                correct: bool = True) -> Answer:
         answer = Answer([])
-        builder = _Builder(self.vocabulary, alternatives or {}, correct, answer)
+        builder = _Builder(self.vocabulary, alternatives or {}, correct, answer,
+                           self._corrections)
         text_query = builder.node(query.root) if query.root is not None else wq.Every()
         results = self._searcher.search(text_query, filter=self._allowed(filters),
                                         limit=CANDIDATES)
@@ -113,7 +117,7 @@ class IndexSearcher:
 
     def correct(self, text: str) -> str | None:
         """The indexed word a typed word stands for when no field knows it (None if known)."""
-        builder = _Builder(self.vocabulary, {}, True, Answer([]))
+        builder = _Builder(self.vocabulary, {}, True, Answer([]), self._corrections)
         corrected = builder.correct(text)
         return None if corrected == text else corrected
 
@@ -132,11 +136,12 @@ class _Builder:
 
     def __init__(self, vocabulary: dict[str, Words],
                  alternatives: Mapping[str, Sequence[Alternative]], correct: bool,
-                 answer: Answer) -> None:
+                 answer: Answer, corrections: dict[str, str]) -> None:
         self.vocabulary = vocabulary
         self.alternatives = alternatives
         self.correct_typos = correct
         self.answer = answer
+        self.corrections = corrections
         self.expanded: dict[str, int] = {}  # words each prefix stood for, all languages
 
     def node(self, node: Node) -> wq.Query:
@@ -171,14 +176,14 @@ class _Builder:
 
     def correct(self, text: str) -> str:
         """The word itself when some field knows it, else the nearest indexed word (said)."""
-        if text in self.answer.corrected:
-            return self.answer.corrected[text]
-        if not self.correct_typos or self.known(text) or _is_stop_word(text):
+        if not self.correct_typos:
             return text
-        corrected = self.correction(text)
-        if corrected is None:
-            return text
-        self.answer.corrected[text] = corrected
+        if text not in self.corrections:
+            self.corrections[text] = (text if self.known(text)
+                                      else self.correction(text) or text)
+        corrected = self.corrections[text]
+        if corrected != text:
+            self.answer.corrected[text] = corrected
         return corrected
 
     def word(self, word: Word) -> wq.Query:

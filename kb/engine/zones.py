@@ -142,23 +142,23 @@ def counter_amount(state: GameState, obj: GameObject, n: int) -> int:
     """614: "if an effect would put one or more counters on a permanent you control, it puts
     twice that many" (each such replacement doubles once)."""
     controller = state.controller(obj.id) if obj.id in state.objects else obj.controller
-    for perm in state.battlefield():
-        for ability in state.characteristics(perm.id).abilities:
-            rep = ability.spec.get("replacement", {}) if ability.kind == "replacement" else {}
-            if rep.get("counters_twice") and state.controller(perm.id) == controller:
-                n *= 2
-    return n
+    return n * 2 ** _doublers(state, controller, "counters_twice")
 
 
 def token_count(state: GameState, controller: str, n: int) -> int:
     """614: "if an effect would create one or more tokens under your control, it creates
     twice that many instead"."""
-    for perm in state.battlefield():
-        for ability in state.characteristics(perm.id).abilities:
-            rep = ability.spec.get("replacement", {}) if ability.kind == "replacement" else {}
-            if rep.get("tokens_twice") and state.controller(perm.id) == controller:
-                n *= 2
-    return n
+    return n * 2 ** _doublers(state, controller, "tokens_twice")
+
+
+def _doublers(state: GameState, controller: str | None, flag: str) -> int:
+    """How many replacement abilities of ``controller``'s permanents double the event."""
+    return sum(
+        1 for perm in state.battlefield()
+        for ability in state.characteristics(perm.id).abilities
+        if ability.kind == "replacement" and ability.spec.get("replacement", {}).get(flag)
+        and state.controller(perm.id) == controller
+    )
 
 
 def create_token(state: GameState, printed: Printed, controller: str, *,

@@ -186,13 +186,13 @@ def _ids_of_card(runner: Runner, fact: Fact) -> set[int]:
 
 
 def _double_faced(runner: Runner, fact: Fact) -> bool:
-    from kb.engine.layers import copiable_printed
+    from kb.engine.faces import copiable_printed
 
     return copiable_printed(runner.game.state, _obj(runner, fact)).layout == "transform"
 
 
 def _mana_values(runner: Runner, fact: Fact) -> tuple[int, ...]:
-    from kb.engine.layers import mana_values
+    from kb.engine.faces import mana_values
 
     return mana_values(runner.game.state, _obj(runner, fact).id)
 

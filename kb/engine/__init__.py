@@ -21,8 +21,9 @@ from kb.engine.rules import CURRENT, VARIANTS, RuleSet, ruleset
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("values", ("mana", "rules", "instructions")),
     ("objects", ("objects", "events")),
-    ("reading the state", ("faces", "filters", "amounts", "conditions", "cards", "damage",
-                           "battles", "combat", "copy", "layers", "triggers")),
+    ("reading the state", ("faces", "filters", "amounts", "conditions", "replacements",
+                           "damage", "battles", "combat", "layers", "triggers", "cards",
+                           "copy")),
     ("the state", ("state",)),
     ("acting", ("zones", "stack", "effects", "resolve", "sba", "turn")),
     ("the game", ("game",)),

@@ -224,6 +224,8 @@ def op_damage(state: GameState, op: Op, ctx: Ctx) -> None:
 
 
 def _recipients(ref: Any, ctx: Ctx) -> list[Any]:
+    if isinstance(ref, Mapping):  # { each = <filter> }: objects ("each creature")
+        return objects(ref, ctx)
     if isinstance(ref, str) and ref.startswith("target"):
         return [t for t in _targets(ref, ctx) if not isinstance(t, int) or t in ctx.state.objects]
     try:

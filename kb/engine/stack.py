@@ -19,6 +19,7 @@ from kb.engine.damage import protected_from
 from kb.engine.events import LastKnown
 from kb.engine.faces import copiable_printed, face_up_face
 from kb.engine.filters import matches
+from kb.engine.instructions import TARGET_KINDS
 from kb.engine.mana import ManaCost, ManaError, pay, total_cost
 from kb.engine.objects import (
     ALTERNATIVE_COSTS,
@@ -36,8 +37,6 @@ from kb.engine.zones import move
 if TYPE_CHECKING:
     from kb.engine.state import GameState
 
-TARGET_KINDS = ("creature", "permanent", "player", "spell", "card", "any", "planeswalker",
-                "battle")
 
 
 # -- targets ---------------------------------------------------------------------------------

@@ -35,6 +35,10 @@ TRIGGER_EVENTS = frozenset({
     "combat_damage_to_player", "blocks", "evolves", "hand_empty",
     "last_defense_counter_removed",
 })
+# The keys of a ``trigger`` (besides ``on``), and those of them whose value is a filter.
+TRIGGER_KEYS = frozenset({"on", "what", "by", "from_zone", "spell", "single_target", "zone",
+                          "source", "step", "whose"})
+TRIGGER_FILTERS = frozenset({"what", "spell", "single_target", "source"})
 
 # The triggered abilities that keywords stand for.
 KEYWORD_TRIGGERS: dict[str, Ability] = {

@@ -175,7 +175,7 @@ def create_token(state: GameState, printed: Printed, controller: str, *,
     return token
 
 
-# -- drawing ---------------------------------------------------------------------------------
+# -- destroying ------------------------------------------------------------------------------
 
 
 def destroy(state: GameState, oid: int) -> bool:

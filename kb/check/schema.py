@@ -21,7 +21,7 @@ ACTIONS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     name: (frozenset(required.split()), frozenset(optional.split()))
     for name, required, optional in (
         ("cast", "card", "player half fused x mode targets sacrifice without_paying "
-                         "alternative transformed"),
+                         "alternative transformed pay_life"),
         ("activate", "object", "ability player x targets"),
         ("resolve", "", ""),
         ("resolve_all", "", ""),

@@ -248,5 +248,8 @@ def _with_abilities(static: Mapping[str, Any], where: str) -> dict[str, Any]:
 
 
 def token_from_data(data: Mapping[str, Any], where: str) -> Printed:
-    """A token's characteristics as the creating effect defines them (111.3)."""
+    """A token's characteristics as the creating effect defines them (111.3); a token the
+    effect does not name is named by its subtypes plus the word "Token" (111.4)."""
+    if "name" not in data and "faces" not in data:
+        data = {**data, "name": " ".join([*data.get("subtypes", ()), "Token"])}
     return card_from_data(data, where)

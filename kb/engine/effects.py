@@ -56,7 +56,8 @@ def run(state: GameState, op: Op, ctx: Ctx) -> None:
             raise IllegalAction(f"a choice is needed: {choice} (yes or no)")
         if not ctx.choices[choice]:
             return
-    handler(state, op, ctx)
+    with state.at_once():  # what one instruction does to several objects, it does at once
+        handler(state, op, ctx)
     state.touch()
 
 

@@ -357,3 +357,40 @@ def test_the_format_page_names_every_part_of_the_schema() -> None:
     table = re.findall(r"^\| (`[a-z_]+`(?:, `[a-z_]+`)*) \|", actions, re.M)
     in_table = {n for row in table for n in re.findall(r"`([a-z_]+)`", row)}
     assert in_table == set(ACTIONS)
+
+
+# -- shares: verified apart from "has a status", per CR chapter --------------------------------
+
+
+def _result(record_id: str, status: str) -> ExampleResult:
+    return ExampleResult(record_id, "src", "en", status, "claim", "")
+
+
+def test_the_verified_share_is_apart_from_the_share_with_a_status() -> None:
+    report = CheckReport([
+        _result("cr:en:2026-04-17:702.26b/ex1", "verified"),
+        _result("cr:en:2026-04-17:702.26b/ex2", "not checkable"),
+        _result("cr:en:2026-04-17:107.4f/ex1", "contradicted"),
+        _result("cr:en:2026-04-17:111.4/ex1", "not modelled"),
+        _result("cr:en:2025-02-07:111.4/ex1", "verified"),  # an older version
+        _result("faq:en:dgm:x/1", "verified"),
+    ], [], 0)
+    assert report.shares() == {"examples": 6, "with_status": 5, "verified": 3}
+    cr = report.cr_coverage()
+    assert cr == {"version": "2026-04-17", "examples": 4, "with_status": 3, "verified": 1,
+                  "chapters": {"1": {"examples": 2, "with_status": 1, "verified": 0},
+                               "7": {"examples": 2, "with_status": 2, "verified": 1}}}
+    assert report.cr_coverage("2025-02-07")["examples"] == 1  # type: ignore[index]
+    assert CheckReport([_result("faq:en:dgm:x/1", "verified")], [], 0).cr_coverage() is None
+
+
+def test_cli_reports_the_shares_per_chapter(cr_index: Path) -> None:
+    data = json.loads(_run(cr_index, "--json").output)
+    cr = data["cr"]
+    assert cr["version"] == "2026-04-17"
+    assert sum(c["examples"] for c in cr["chapters"].values()) == cr["examples"]
+    assert cr["verified"] <= cr["with_status"] <= cr["examples"]
+    assert data["shares"]["examples"] == len(data["examples"])
+    text = _run(cr_index).output
+    assert f"CR 2026-04-17 examples: {cr['examples']}, {cr['with_status']} with a status" in text
+    assert "chapter  examples  with a status  verified" in text

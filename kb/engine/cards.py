@@ -26,6 +26,7 @@ from kb.engine.instructions import (
     COMMON_KEYS,
     OP_KEYS,
     REFERENCE_KEYS,
+    REPLACEMENT_OPS,
     TARGET_KEYS,
     TARGET_KINDS,
 )
@@ -40,7 +41,7 @@ from kb.engine.objects import (
     keyword,
     parse_pt,
 )
-from kb.engine.replacements import INSTRUCTION_KINDS, check_replacement
+from kb.engine.replacements import check_replacement, instructions_of
 from kb.engine.triggers import TRIGGER_EVENTS, TRIGGER_FILTERS, TRIGGER_KEYS
 
 FACE_KEYS = frozenset({"name", "mana_cost", "color_indicator", "colors", "types", "subtypes",
@@ -165,7 +166,7 @@ def _check_parts(spec: Mapping[str, Any], where: str) -> None:
     _check_condition(spec.get("if"), where)
     for ops in (spec.get("effect"), spec.get("spell"),
                 *(m.get("effect") for m in spec.get("modes", ())),
-                *((replacement or {}).get(k) for k in INSTRUCTION_KINDS)):
+                *instructions_of(replacement or {})):
         check_instructions(ops, where)
 
 
@@ -230,6 +231,10 @@ def check_instructions(ops: Any, where: str) -> None:
         if isinstance(op.get("filter"), Mapping):
             check_filter(op["filter"], f"{where}, instruction {name!r}, filter")
         _check_condition(op.get("if"), f"{where}, instruction {name!r}")
+        if name in REPLACEMENT_OPS:
+            check_replacement(op.get("replacement"), f"{where}, instruction {name!r}")
+            for nested in instructions_of(op["replacement"]):
+                check_instructions(nested, where)
         for nested in ("then", "effect"):
             check_instructions(op.get(nested), where)
 

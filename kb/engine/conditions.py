@@ -5,7 +5,7 @@ spent to cast this spell").
 ``self_is`` (a card type the source has), ``self_in`` (the source's zone), ``self_not_token``,
 ``you_control`` with ``at_least``, ``came_under_control_since_last_upkeep`` (echo, 702.30a),
 ``had_no_counter`` (of the object as it last existed, undying 702.93a), ``spent`` (a mana
-type spent to cast it), ``entering_is_greater`` (evolve, 702.100a).
+type spent to cast it), ``entering_is_greater`` (evolve, 702.100a), ``your_hand_empty``.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from kb.engine.objects import EngineError
 
 KEYS = frozenset({"self_is", "self_in", "self_not_token", "you_control", "at_least",
                   "came_under_control_since_last_upkeep", "had_no_counter", "spent",
-                  "entering_is_greater"})
+                  "entering_is_greater", "your_hand_empty"})
 
 
 def holds(spec: Mapping[str, Any] | None, ctx: Ctx) -> bool:
@@ -53,6 +53,8 @@ def holds(spec: Mapping[str, Any] | None, ctx: Ctx) -> bool:
         if lki is None or lki.obj.counters[spec["had_no_counter"]] > 0:
             return False
     if "spent" in spec and not (ctx.spell and ctx.spell.mana_spent[spec["spent"]] > 0):
+        return False
+    if spec.get("your_hand_empty") and ctx.state.in_zone("hand", ctx.you):
         return False
     return not (spec.get("entering_is_greater") and not _greater(ctx))
 

@@ -52,7 +52,9 @@ class GameState:
         self.step = "precombat main"
         self.combat: Any = None
         self.resolving = 0  # > 0 while a spell or ability resolves (608.2)
-        self.replacing: set[tuple[int, str]] = set()  # replacement effects now applying (614.5)
+        # replacement and prevention effects of resolved spells and abilities (615.7, 615.11)
+        self.replacements: list[Any] = []
+        self.replacing: set[Any] = set()  # replacement effects now applying (614.5)
         self.choices: dict[str, Any] = {}  # standing choices for state-based actions
         self._next_id = 0
         self._cache: dict[int, Characteristics] | None = None

@@ -25,7 +25,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
                            "damage", "battles", "combat", "layers", "triggers", "cards",
                            "copy")),
     ("the state", ("state",)),
-    ("acting", ("zones", "stack", "effects", "resolve", "sba", "turn")),
+    ("acting", ("zones", "costs", "stack", "effects", "resolve", "sba", "turn")),
     ("the game", ("game",)),
 )
 

@@ -178,7 +178,8 @@ def _candidates(state: GameState, values: dict[int, Characteristics], layer: str
 
 
 # Keys of a static ability that are not layer changes.
-STATIC_EXTRA = frozenset({"affects", "prevent_combat_damage", "cant_attack_or_block"})
+STATIC_EXTRA = frozenset({"affects", "prevent_combat_damage", "cant_attack_or_block",
+                          "cost_change"})
 
 
 def _layer_mods(static: Mapping[str, Any], layer: str) -> dict[str, Any]:

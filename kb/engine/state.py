@@ -8,6 +8,7 @@ cached until the next change (every mutation calls :meth:`GameState.touch`).
 from __future__ import annotations
 
 import copy as _copy
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -55,6 +56,7 @@ class GameState:
         # replacement and prevention effects of resolved spells and abilities (615.7, 615.11)
         self.replacements: list[Any] = []
         self.replacing: set[Any] = set()  # replacement effects now applying (614.5)
+        self.command_casts: Counter[int] = Counter()  # card -> casts from the command zone
         self.choices: dict[str, Any] = {}  # standing choices for state-based actions
         self._next_id = 0
         self._cache: dict[int, Characteristics] | None = None

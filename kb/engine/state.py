@@ -133,7 +133,7 @@ class GameState:
             ch = Characteristics.of_face(obj.printed.front, obj.controller)
         else:
             ch = self.characteristics(obj.id)
-        self.last_known[obj.id] = LastKnown(_copy.deepcopy(obj), ch)
+        self.last_known[obj.id] = LastKnown(_snapshot(obj), ch)
         del self.objects[obj.id]
         if obj.zone == "library":
             self.libraries[obj.owner].remove(obj.id)
@@ -222,3 +222,13 @@ class GameState:
         self.batch, self.left_in_batch = None, []
         for event in events:
             collect(self, event, left)
+
+
+def _snapshot(obj: GameObject) -> GameObject:
+    """The object as it last existed (608.2h): its mutable parts copied, its printed values
+    (immutable) shared, which is what makes last known information cheap."""
+    snap = _copy.copy(obj)
+    snap.counters = Counter(obj.counters)
+    snap.choices = _copy.deepcopy(obj.choices)
+    snap.spell = _copy.deepcopy(obj.spell)
+    return snap

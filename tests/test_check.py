@@ -90,6 +90,16 @@ def test_every_fact_is_load_bearing() -> None:
     assert not defects
 
 
+def test_the_mutation_test_covers_every_scenario_file() -> None:
+    """Every scenario file of corpus/scenarios (those of other branches included) is loaded
+    into the library the mutation test walks, and every checkable scenario has facts."""
+    folder = Path(__file__).parents[1] / "corpus" / "scenarios"
+    with_scenarios = {p.name for p in folder.glob("*.toml")
+                      if "[[scenario]]" in p.read_text(encoding="utf-8")}
+    assert {s.file.name for s in LIBRARY.scenarios} == with_scenarios
+    assert all(s.facts for s in LIBRARY.scenarios if s.not_checkable is None)
+
+
 def test_contradicted_shows_the_claim_and_the_computed_value() -> None:
     scenario = next(s for s in LIBRARY.scenarios if s.name == "Feral Animist activated twice")
     facts = (replace(scenario.facts[0], expected=["+3/+0"]),) + scenario.facts[1:]

@@ -25,8 +25,11 @@ def move(state: GameState, obj: GameObject, to: str, *, controller: str | None =
          face_down: bool = False, transformed: bool = False,
          x: int = 0) -> GameObject:
     """Put ``obj`` into zone ``to``. It becomes a new object (400.7) that remembers nothing
-    of its previous existence; its last known information stays available (608.2h)."""
+    of its previous existence; its last known information stays available (608.2h). The
+    destination is the one replacement effects leave (614.1a: "exile it instead")."""
     origin = obj.zone
+    to = replace(state, Proposal("zone_change", obj=obj.id, player=obj.owner, from_zone=origin,
+                                 to_zone=to)).to_zone or to
     if obj.zone == "battlefield":
         _leave_battlefield(state, obj)
     state.remove_object(obj)

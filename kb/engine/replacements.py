@@ -19,7 +19,8 @@ A card's replacement ability (``replacement`` in a card file) is written
   :mod:`kb.engine.conditions`);
 - how: ``multiply`` and ``add`` (the amount), ``prevent`` (``true``: all of it; a number:
   that much of it, 615.10), ``redirect`` (damage: to ``you``, the effect's controller, or
-  ``self``, its source), ``tapped`` and ``counters`` (enter), ``zone`` (zone_change: where it
+  ``self``, its source), ``tapped``, ``counters`` and ``copy = "self"`` (enter: as a copy of
+  the effect's source, applied before the others, 616.1c), ``zone`` (zone_change: where it
   goes instead; "would die" is ``out_of = "battlefield", into = "graveyard"``), ``instead``
   (gain_life, draw, lose_game: instructions done instead of the event, which does not
   happen);
@@ -63,7 +64,7 @@ APPLIES_TO: dict[str, frozenset[str]] = {
 # How a replacement may modify each event.
 MODIFIES: dict[str, frozenset[str]] = {
     "damage": frozenset({"multiply", "add", "prevent", "redirect"}),
-    "enter": frozenset({"tapped", "counters"}),
+    "enter": frozenset({"tapped", "counters", "copy"}),
     "counters": frozenset({"multiply", "add", "prevent"}),
     "tokens": frozenset({"multiply", "add", "prevent"}),
     "gain_life": frozenset({"multiply", "add", "prevent", "instead"}),
@@ -73,8 +74,6 @@ MODIFIES: dict[str, frozenset[str]] = {
 COMMON = frozenset({"event", "if", "self_replacement"})
 # The events that have no amount (the others do not happen once their amount is 0).
 WITHOUT_AMOUNT = frozenset({"enter", "draw", "lose_game", "zone_change"})
-# The replacements applied where a permanent enters, not through proposals (614.12).
-ENTERING = ("enter_as_copy", "as_enters_choose")
 
 
 @dataclass
@@ -124,10 +123,11 @@ def replace(state: GameState, proposal: Proposal) -> Proposal:
     """Apply the replacement and prevention effects to ``proposal`` (614, 615, 616.1)."""
     while proposal.happens:
         candidates = [r for r in applicable(state, proposal)
-                      if r.key not in proposal.applied and r.key not in state.replacing]
+                      if r.key not in proposal.applied and r.key not in state.replacing
+                      and "copy" not in r.spec]  # entering as a copy: see zones.enter
         if not candidates:
             break
-        chosen = _choose(state, proposal, candidates)
+        chosen = choose(state, proposal, candidates)
         proposal.applied.add(chosen.key)
         _modify(state, proposal, chosen)
     return proposal
@@ -226,7 +226,7 @@ def _player(state: GameState, who: str, controller: str, player: str | None) -> 
     raise EngineError(f"replacement: unknown player {who!r} (you, opponent, each)")
 
 
-def _choose(state: GameState, p: Proposal, candidates: list[Replacement]) -> Replacement:
+def choose(state: GameState, p: Proposal, candidates: list[Replacement]) -> Replacement:
     """616.1: self-replacement effects first (616.1a); then the affected player, or the
     controller of the affected object, chooses (``choices.replacement_order``: the texts or
     source names of the effects, in the order they apply); without a choice, the oldest."""
@@ -378,5 +378,7 @@ def check_replacement(spec: Any, where: str) -> None:
             check_filter(spec[key], f"{where}, replacement {key}")
     if "counters" in spec:
         _counters(spec["counters"], f"{where}, replacement counters")
+    if spec.get("copy", "self") != "self":
+        raise EngineError(f"{where}: replacement copy is \"self\" (a copy of its source)")
     if "instead" in spec:
         _instructions(spec["instead"], f"{where}, replacement instead")

@@ -14,7 +14,7 @@ from kb.engine.copy import become_copy, copiable_values, with_exceptions
 from kb.engine.faces import face_up_face
 from kb.engine.filters import matches
 from kb.engine.objects import Ability, GameObject, IllegalAction, Printed, SpellInfo
-from kb.engine.replacements import Proposal, replace
+from kb.engine.replacements import Proposal, applicable, choose, replace
 
 if TYPE_CHECKING:
     from kb.engine.state import GameState
@@ -67,6 +67,15 @@ def enter(state: GameState, obj: GameObject, choices: Mapping[str, Any], *, x: i
     brings the copied object's own such abilities, 707.5, 707.9e), then "enters with"
     counters, "enters tapped" and "as ... enters" choices, all copied ones included."""
     ctx = Ctx(state, obj.controller, obj.id, spell=_x_info(x))
+    entering = Proposal("enter", obj=obj.id, player=obj.controller, x=x)
+    copying = [r for r in applicable(state, entering) if "copy" in r.spec]
+    if copying:  # 616.1c: an effect making it enter as a copy applies first
+        chosen = choose(state, entering, copying)
+        entering.applied.add(chosen.key)
+        source = state.objects[chosen.source] if chosen.source is not None else None
+        if source is not None:
+            become_copy(state, obj, copiable_values(state, source), source=chosen.source,
+                        controller=obj.controller)
     wanted = choices.get("copy")
     copies: list[Any] = list(wanted) if isinstance(wanted, list) else (
         [] if wanted is None else [wanted])
@@ -94,7 +103,7 @@ def enter(state: GameState, obj: GameObject, choices: Mapping[str, Any], *, x: i
         counters["defense"] += face.defense  # 310.4b
     if ch.is_a("Planeswalker") and face.loyalty:
         counters["loyalty"] += face.loyalty  # 306.5b
-    entering = replace(state, Proposal("enter", obj=obj.id, player=obj.controller, x=x))
+    entering = replace(state, entering)
     obj.tapped = obj.tapped or entering.tapped
     for kind, n in entering.counters.items():
         counters[kind] += n

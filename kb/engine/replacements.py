@@ -20,8 +20,11 @@ A card's replacement ability (``replacement`` in a card file) is written
 - how: ``multiply`` and ``add`` (the amount), ``prevent`` (``true``: all of it; a number:
   that much of it, 615.10), ``redirect`` (damage: to ``you``, the effect's controller, or
   ``self``, its source), ``tapped``, ``counters`` and ``copy = "self"`` (enter: as a copy of
-  the effect's source, applied before the others, 616.1c), ``zone`` (zone_change: where it
-  goes instead; "would die" is ``out_of = "battlefield", into = "graveyard"``), ``instead``
+  the effect's source, applied before the others, 616.1c), ``position`` (zone_change into a
+  library: ``top``, or ``shuffled``: the engine has no randomness and puts a card shuffled
+  in at the bottom, which keeps a card put on top at the same time there, 701.24g), ``zone``
+  (zone_change: where it goes instead; "would die" is ``out_of = "battlefield", into =
+  "graveyard"``), ``instead``
   (gain_life, draw, lose_game: instructions done instead of the event, which does not
   happen);
 - ``self_replacement = true``: a self-replacement effect, applied first (614.15, 616.1a).
@@ -69,7 +72,7 @@ MODIFIES: dict[str, frozenset[str]] = {
     "tokens": frozenset({"multiply", "add", "prevent"}),
     "gain_life": frozenset({"multiply", "add", "prevent", "instead"}),
     "draw": frozenset({"instead"}), "lose_game": frozenset({"instead"}),
-    "zone_change": frozenset({"zone"}),
+    "zone_change": frozenset({"zone", "position"}),
 }
 COMMON = frozenset({"event", "if", "self_replacement"})
 # The events that have no amount (the others do not happen once their amount is 0).
@@ -91,6 +94,7 @@ class Proposal:
     x: int = 0  # X of the spell that became the entering permanent (amounts of counters)
     from_zone: str | None = None  # a zone change's origin
     to_zone: str | None = None  # and destination
+    top: bool = True  # in a library: on top, else at the bottom
     # instructions done instead, each with its source and controller
     instead: list[tuple[Any, int | None, str]] = field(default_factory=list)
     applied: set[Any] = field(default_factory=set)
@@ -269,6 +273,8 @@ def _modify(state: GameState, p: Proposal, r: Replacement) -> None:
         p.instead.append((spec["instead"], r.source, r.controller))
     if "zone" in spec:
         p.to_zone = spec["zone"]
+    if "position" in spec:
+        p.top = spec["position"] == "top"
 
 
 def _prevent(p: Proposal, r: Replacement) -> None:
@@ -378,6 +384,8 @@ def check_replacement(spec: Any, where: str) -> None:
             check_filter(spec[key], f"{where}, replacement {key}")
     if "counters" in spec:
         _counters(spec["counters"], f"{where}, replacement counters")
+    if spec.get("position", "top") not in ("top", "shuffled"):
+        raise EngineError(f"{where}: replacement position is top or shuffled")
     if spec.get("copy", "self") != "self":
         raise EngineError(f"{where}: replacement copy is \"self\" (a copy of its source)")
     if "instead" in spec:

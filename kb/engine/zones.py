@@ -28,8 +28,9 @@ def move(state: GameState, obj: GameObject, to: str, *, controller: str | None =
     of its previous existence; its last known information stays available (608.2h). The
     destination is the one replacement effects leave (614.1a: "exile it instead")."""
     origin = obj.zone
-    to = replace(state, Proposal("zone_change", obj=obj.id, player=obj.owner, from_zone=origin,
-                                 to_zone=to)).to_zone or to
+    moving = replace(state, Proposal("zone_change", obj=obj.id, player=obj.owner,
+                                     from_zone=origin, to_zone=to, top=top))
+    to, top = moving.to_zone or to, moving.top
     if obj.zone == "battlefield":
         _leave_battlefield(state, obj)
     state.remove_object(obj)

@@ -365,7 +365,11 @@ def check_replacement(spec: Any, where: str) -> None:
             if kind not in KINDS:
                 raise EngineError(f"{where}: unknown kind of replacement {kind!r} "
                                   f"(known: event = {', '.join(EVENTS)}; {', '.join(KINDS)})")
-            KINDS[kind](value, f"{where}, replacement {kind}")
+            try:
+                KINDS[kind](value, f"{where}, replacement {kind}")
+            except EngineError as exc:
+                raise EngineError(f"{exc} (any other case is written {{ event = ..., ... }}: "
+                                  "see kb/engine/replacements.py)") from None
         return
     event = spec["event"]
     if event not in EVENTS:

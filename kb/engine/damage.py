@@ -143,8 +143,6 @@ def gain_life(state: GameState, player: str, n: int) -> Proposal | None:
     if n <= 0:
         return None
     proposal = replace(state, Proposal("gain_life", n, player=player))
-    if proposal.instead:
-        state.deferred.append(proposal)
     if proposal.happens:
         who = state.player(player)
         who.life += proposal.amount

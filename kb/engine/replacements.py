@@ -25,8 +25,8 @@ A card's replacement ability (``replacement`` in a card file) is written
   in at the bottom, which keeps a card put on top at the same time there, 701.24g), ``zone``
   (zone_change: where it goes instead; "would die" is ``out_of = "battlefield", into =
   "graveyard"``), ``instead``
-  (gain_life, draw, lose_game: instructions done instead of the event, which does not
-  happen);
+  (instructions done instead of the event, which does not happen; ``extra.amount`` is its
+  amount);
 - ``self_replacement = true``: a self-replacement effect, applied first (614.15, 616.1a).
 
 The flags of round 1 are shorthands read into this form (:func:`normalized`):
@@ -66,15 +66,17 @@ APPLIES_TO: dict[str, frozenset[str]] = {
 }
 # How a replacement may modify each event.
 MODIFIES: dict[str, frozenset[str]] = {
-    "damage": frozenset({"multiply", "add", "prevent", "redirect"}),
+    "damage": frozenset({"multiply", "add", "prevent", "redirect", "instead"}),
     "enter": frozenset({"tapped", "counters", "copy"}),
-    "counters": frozenset({"multiply", "add", "prevent"}),
-    "tokens": frozenset({"multiply", "add", "prevent"}),
+    "counters": frozenset({"multiply", "add", "prevent", "instead"}),
+    "tokens": frozenset({"multiply", "add", "prevent", "instead"}),
     "gain_life": frozenset({"multiply", "add", "prevent", "instead"}),
     "draw": frozenset({"instead"}), "lose_game": frozenset({"instead"}),
     "zone_change": frozenset({"zone", "position"}),
 }
 COMMON = frozenset({"event", "if", "self_replacement"})
+# The events whose replacing instructions the code performing them carries out at once.
+CARRIED_OUT_BY_CALLER = frozenset({"draw", "lose_game"})
 # The events that have no amount (the others do not happen once their amount is 0).
 WITHOUT_AMOUNT = frozenset({"enter", "draw", "lose_game", "zone_change"})
 
@@ -124,7 +126,9 @@ class Replacement:
 
 
 def replace(state: GameState, proposal: Proposal) -> Proposal:
-    """Apply the replacement and prevention effects to ``proposal`` (614, 615, 616.1)."""
+    """Apply the replacement and prevention effects to ``proposal`` (614, 615, 616.1). The
+    instructions that replace it (``instead``) wait in ``state.deferred`` for the instruction
+    or action under way to carry them out, unless the caller does (draw, lose_game)."""
     while proposal.happens:
         candidates = [r for r in applicable(state, proposal)
                       if r.key not in proposal.applied and r.key not in state.replacing
@@ -134,6 +138,8 @@ def replace(state: GameState, proposal: Proposal) -> Proposal:
         chosen = choose(state, proposal, candidates)
         proposal.applied.add(chosen.key)
         _modify(state, proposal, chosen)
+    if proposal.instead and proposal.kind not in CARRIED_OUT_BY_CALLER:
+        state.deferred.append(proposal)
     return proposal
 
 

@@ -130,3 +130,15 @@ def test_a_replaced_gain_is_carried_out_by_the_action_under_way_614_1a() -> None
     g.effect([{"op": "set_life", "player": "you", "n": 25}], "you")
     assert (g.state.player("you").life, g.state.player("you").cards_drawn) == (20, 5)
     assert not g.state.deferred
+
+
+def test_damage_prevented_and_replaced_by_a_gain_of_that_much_life() -> None:
+    """"prevent that damage; you gain life equal to the damage prevented this way" (Awe
+    Strike, 120.4d's example), as instructions done instead of the damage."""
+    g = game()
+    g.add(creature(5, 5), "opponent", "battlefield", alias="attacker")
+    g.effect([{"op": "shield", "who": "you", "replacement": {
+        "event": "damage", "from": {"types": ["Creature"]}, "to": "you",
+        "instead": [{"op": "gain_life", "player": "you", "n": "extra.amount"}]}}], "you")
+    g.effect([{"op": "damage", "source": "attacker", "to": "you", "amount": 5}], "you")
+    assert g.state.player("you").life == 25

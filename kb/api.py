@@ -7,6 +7,7 @@ Domain errors are :class:`KbError` subclasses, which the CLI turns into a messag
 from __future__ import annotations
 
 import bisect
+import dataclasses
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import date
@@ -18,7 +19,7 @@ from kb.corpus import embedded_corpus
 from kb.errors import KbError, NoIndexError, NoSuchRuleError
 from kb.indexdir import STORE_FILE, IndexDir
 from kb.link.pairing import fold
-from kb.model import Card, Example, Record, Rule, Ruling, kind_of
+from kb.model import Card, Example, GlossaryEntry, Record, Rule, Ruling, kind_of
 from kb.paths import default_index_root, user_corpus_dir
 from kb.rulenum import RuleNumber, RuleNumberError, RuleRange
 from kb.store import StaleStoreError, Store, record_number, record_text
@@ -48,12 +49,39 @@ def build_index(
     return build(index_root, folders, progress)
 
 
+# The languages ``kb rule --lang`` accepts; None (the default) is English and French.
+LANGUAGES = ("en", "fr", "pt", "all")
+
+
+def language_set(lang: str | None) -> set[str]:
+    """The languages a ``lang`` choice shows; Portuguese only when asked for."""
+    if lang is None:
+        return {"en", "fr"}
+    if lang == "all":
+        return {"en", "fr", "pt"}
+    if lang not in LANGUAGES:
+        raise KbError(f"unknown language {lang!r} (choose from {', '.join(LANGUAGES)})")
+    return {lang}
+
+
 @dataclass(frozen=True)
 class CitingRecord:
     id: str
     kind: str
     number: str | None
     written: str
+    language: str = ""
+
+
+@dataclass(frozen=True)
+class WordMatch:
+    """The rule a word was taken to name, and why (a glossary entry or a rule title)."""
+
+    word: str
+    rule: str
+    term: str
+    definition: str | None
+    via: str  # the record id that named it
 
 
 @dataclass(frozen=True)
@@ -76,6 +104,8 @@ class RuleView:
     texts: list[LinkedText] = field(default_factory=list)
     # The rule's number in every ingested CR version where it has a counterpart.
     versions: dict[str, str] = field(default_factory=dict)
+    # Languages asked for (--lang fr) that no text of this rule is in.
+    missing: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -90,6 +120,7 @@ class LinkedText:
     untranslated: bool
     inferred: bool
     evidence: str
+    examples: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -154,43 +185,123 @@ class KnowledgeBase:
 
     # -- rules -----------------------------------------------------------------------------
 
-    def rule(self, number: str, version: str | None = None, lang: str = "all") -> list[RuleView]:
+    def rule(self, number: str, version: str | None = None, lang: str | None = None,
+             depth: int | None = None) -> list[RuleView]:
         """The rule and its subrules in the version in force on ``version``, with examples,
-        citations both ways. Raise :class:`NoSuchRuleError` naming the nearest numbers."""
+        citations both ways, and its texts in the languages of ``lang`` (see :data:`LANGUAGES`;
+        English and French when None). ``number`` is a rule number in any written form
+        (``CR 702.19B``) or a word of the glossary (``trample``, ``piétinement``: see
+        :meth:`lookup_word`). ``depth`` limits the subrules (0: the rule alone).
+
+        A rule that only a translation holds (the French 707.2a of an index without the
+        English rules) is answered from the translation. Raise :class:`NoSuchRuleError`
+        naming the nearest numbers."""
+        languages = language_set(lang)
         try:
-            wanted = RuleNumber.parse(number)
-        except RuleNumberError as exc:
-            raise KbError(str(exc)) from exc
-        resolved = self.resolve_version(version)
-        records = list(self.store.query(under=str(wanted), source_id=f"cr:en:{resolved}"))
-        rules = [r for r in records if isinstance(r, Rule)]
-        if not any(r.number == str(wanted) for r in rules):
-            raise NoSuchRuleError(self._not_found(wanted, resolved))
+            wanted = RuleNumber.read(number)
+        except RuleNumberError:
+            found = self.lookup_word(number, version)
+            wanted = RuleNumber.parse(found.rule)
+        try:
+            resolved: str | None = self.resolve_version(version)
+        except NoIndexError:
+            resolved = None  # no English rules: translations may still answer
+        records = [] if resolved is None else list(
+            self.store.query(under=str(wanted), source_id=f"cr:en:{resolved}"))
+        if not any(isinstance(r, Rule) and r.number == str(wanted) for r in records):
+            records = self._translated_rule(wanted, languages)
+            if not records:
+                if resolved is None:
+                    raise NoIndexError("the index holds no Comprehensive Rules and no "
+                                       f"translation of {wanted}: add a CR file and build")
+                raise NoSuchRuleError(self._not_found(wanted, resolved))
+        rules = [r for r in records if isinstance(r, Rule)
+                 and (depth is None or _depth_below(r.number, wanted) <= depth)]
         examples: dict[str, list[str]] = {}
         for r in records:
             if isinstance(r, Example):
-                examples.setdefault(f"{r.language}:{r.rule}", []).append(r.text)
-        citing = self._citing(wanted, resolved)
+                examples.setdefault(r.id.rsplit("/", 1)[0], []).append(r.text)
+        citing = self._citing(wanted, rules[0].version)
+        document_language = {s.file: s.language for s in self.store.sources()}
+
+        def shown(record: Record) -> bool:
+            """In the languages asked for; the English copies inside Portuguese sources only
+            when Portuguese is asked for."""
+            return getattr(record, "language", None) in languages and (
+                "pt" in languages or document_language.get(record.loc.file) != "pt")
+
         views = []
         for r in rules:
             parsed = RuleNumber.parse(r.number)
+            cited_by = [cr for rng, cr in citing
+                        if _cites(rng, parsed) and not cr.id.startswith(r.id + "/")
+                        and cr.id != r.id] + self._cited_by_links(r.id)
+            texts = [dataclasses.replace(t, examples=self._examples_of(linked))
+                     for t, linked in self._linked_texts(r.id) if shown(linked)]
+            have = {r.language} | {t.language for t in texts if not t.untranslated}
             views.append(
                 RuleView(
                     id=r.id, number=r.number, language=r.language, version=r.version,
                     title=r.title, text=r.text,
                     source={"file": r.loc.file, "line": r.loc.line},
-                    examples=examples.get(f"{r.language}:{r.number}", []),
+                    examples=examples.get(r.id, []),
                     children=[c.number for c in rules
                               if c.language == r.language and c.parent == r.number],
                     cites=[c.target for c in r.citations],
-                    cited_by=[cr for rng, cr in citing
-                              if _cites(rng, parsed) and not cr.id.startswith(r.id + "/")
-                              and cr.id != r.id] + self._cited_by_links(r.id),
-                    texts=[] if lang == "en" else self._linked_texts(r.id, lang),
-                    versions=self._trace(r.id),
+                    cited_by=[c for c in cited_by if c.language in languages],
+                    texts=texts,
+                    versions=self._trace(r.id) if r.id.startswith("cr:en:") else {},
+                    missing=sorted(languages - have) if lang not in (None, "all") else [],
                 )
             )
         return views
+
+    def _translated_rule(self, wanted: RuleNumber, languages: set[str]) -> list[Record]:
+        """The rule and its subrules from the latest other document that has it (the French
+        CR table, its paragraphs left in English included), with their examples; a document
+        in one of ``languages`` first."""
+        found = [r for r in self.store.query(under=str(wanted))
+                 if isinstance(r, Rule | Example) and not r.id.startswith("cr:en:")]
+        heads = [r for r in found if isinstance(r, Rule) and r.number == str(wanted)]
+        if not heads:
+            return []
+        best = max(heads, key=lambda r: (r.id.split(":")[1] in languages, r.version))
+        document = best.id.rsplit(":", 1)[0] + ":"
+        return [r for r in found if r.id.startswith(document)]
+
+    def _examples_of(self, rule: Rule) -> list[str]:
+        """The worked examples printed under ``rule`` in its own document."""
+        return [e.text for e in self.store.query(kind="example", number=rule.number,
+                                                 language=rule.language)
+                if e.id.rsplit("/", 1)[0] == rule.id]
+
+    def lookup_word(self, word: str, version: str | None = None) -> WordMatch:
+        """The rule a word names, as the rules bots answer: a glossary entry of that title
+        (``trample`` -> 702.19, through "See rule 702.19"), a rule of that title in any
+        language (``Écho``), or, through the bilingual term table, the English word's entry
+        (``piétinement`` -> Trample). Raise :class:`NoSuchRuleError` when nothing is named so."""
+        key = fold(word)
+        if not key:
+            raise KbError(f"not a rule number or a word: {word!r}")
+        candidates = [key] + [fold(t.english) for t in self.store.terms(key)
+                              if fold(t.french) == key]
+        try:
+            resolved = self.resolve_version(version)
+        except NoIndexError:
+            resolved = None
+        for term in dict.fromkeys(candidates):
+            for entry in self.store.query(kind="glossary", version=resolved):
+                if isinstance(entry, GlossaryEntry) and fold(entry.term) == term \
+                        and entry.citations:
+                    return WordMatch(word, entry.citations[0].first, entry.term,
+                                     entry.definition, entry.id)
+            for r in self.store.query(kind="rule"):
+                if isinstance(r, Rule) and r.title and fold(r.title) == term:
+                    current = self.store.links(from_id=r.id, relation="current")
+                    number = current[0].to_id.rsplit(":", 1)[-1] if current else r.number
+                    return WordMatch(word, number, r.title, None, r.id)
+        raise NoSuchRuleError(f"{word!r} is neither a rule number (702.19b) nor a word of the "
+                              "glossary or of a rule title; try: kb search " + word)
 
     def _trace(self, rule_id: str) -> dict[str, str]:
         """Follow ``next-version`` links both ways: version -> number of this rule."""
@@ -206,20 +317,20 @@ class KnowledgeBase:
                 at = step[0].from_id if direction == "to_id" else step[0].to_id
         return dict(sorted(found.items()))
 
-    def _linked_texts(self, rule_id: str, lang: str) -> list[LinkedText]:
+    def _linked_texts(self, rule_id: str) -> list[tuple[LinkedText, Rule]]:
         out, seen = [], set()
         for link in self.store.links(to_id=rule_id):
             if link.relation not in ("current", "counterpart") or link.from_id in seen:
                 continue
             seen.add(link.from_id)
             record = self.store.get(link.from_id)
-            if not isinstance(record, Rule) or (lang != "all" and record.language != lang):
+            if not isinstance(record, Rule):
                 continue
-            out.append(LinkedText(
+            out.append((LinkedText(
                 record.id, record.number, record.language, record.version, record.title,
                 record.text, {"file": record.loc.file, "line": record.loc.line},
-                record.untranslated, record.inferred, link.evidence))
-        return sorted(out, key=lambda t: (t.language, t.version, t.id))
+                record.untranslated, record.inferred, link.evidence), record))
+        return sorted(out, key=lambda pair: (pair[0].language, pair[0].version, pair[0].id))
 
     def _cited_by_links(self, rule_id: str) -> list[CitingRecord]:
         out = []
@@ -228,7 +339,7 @@ class KnowledgeBase:
             record = self.store.get(link.from_id)
             if record is not None:
                 out.append(CitingRecord(record.id, kind_of(record), record_number(record),
-                                        link.evidence))
+                                        link.evidence, getattr(record, "language", "")))
         return out
 
     def _citing(self, wanted: RuleNumber, version: str) -> list[tuple[RuleRange, CitingRecord]]:
@@ -236,7 +347,7 @@ class KnowledgeBase:
         for record, citation in self.store.citing(str(wanted), version):
             rng = RuleRange(RuleNumber.parse(citation.first), RuleNumber.parse(citation.last))
             out.append((rng, CitingRecord(record.id, kind_of(record), record_number(record),
-                                          citation.written)))
+                                          citation.written, getattr(record, "language", ""))))
         return out
 
     def _not_found(self, wanted: RuleNumber, version: str) -> str:
@@ -318,6 +429,10 @@ class KnowledgeBase:
             if isinstance(record, Rule):
                 row["examples"] = examples.get(record.id, [])
             yield row
+
+
+def _depth_below(number: str, top: RuleNumber) -> int:
+    return RuleNumber.parse(number).depth - top.depth
 
 
 def _cites(rng: RuleRange, number: RuleNumber) -> bool:

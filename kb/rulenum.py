@@ -33,6 +33,11 @@ _NUMBER = re.compile(
     re.VERBOSE,
 )
 
+# What people write before a number: "CR", "rule(s)", "règle(s)", "regra", "r.", "§".
+_TYPED_PREFIX = re.compile(
+    r"^\s*(?:(?:cr|comprehensive\s+rules?|rules?|r[èe]gles?|regras?|r\.|§)\s*)+",
+    re.IGNORECASE)
+
 
 class RuleNumberError(ValueError):
     """A string that is not a rule number."""
@@ -66,6 +71,21 @@ class RuleNumber:
             sub=int(sub) if sub is not None else None,
             letter=letter,
         )
+
+    @classmethod
+    def read(cls, typed: str) -> RuleNumber:
+        """A rule number as people type it: ``702.19B``, ``CR 702.19b``, ``rule 702.19b``,
+        ``règle 702.19b``, ``r. 702.19b``, ``§702.19b``. Parsers keep the strict
+        :meth:`parse`: in a document, "rule" before a number is a citation, not a number."""
+        m = _TYPED_PREFIX.match(typed)
+        return cls.parse((typed[m.end():] if m else typed).lower())
+
+    @classmethod
+    def try_read(cls, typed: str) -> RuleNumber | None:
+        try:
+            return cls.read(typed)
+        except RuleNumberError:
+            return None
 
     @classmethod
     def try_parse(cls, written: str) -> RuleNumber | None:

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import shutil
 import sys
 from collections.abc import Callable, Iterator
+from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -35,6 +37,37 @@ def _jsonable(value: Any) -> Any:
     if isinstance(value, Path):
         return str(value)
     raise TypeError(f"not JSON serializable: {type(value).__name__}")
+
+
+class VersionDate(click.ParamType):
+    """``--version``: 'latest', a date (YYYY-MM-DD) or, where ``allow_all``, 'all'. A date
+    that cannot be read is a usage error (exit 2), found before the index is opened."""
+
+    name = "DATE"
+
+    def __init__(self, allow_all: bool = False) -> None:
+        self.words = ("latest", "all") if allow_all else ("latest",)
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> str:
+        text = str(value).strip()
+        if text.lower() in self.words:
+            return text.lower()
+        try:
+            return date.fromisoformat(text).isoformat()
+        except ValueError:
+            self.fail(f"{value!r} is not a date: write YYYY-MM-DD (2013-06-01) or "
+                      f"{' or '.join(repr(w) for w in self.words)}", param, ctx)
+
+
+def echo_paged(lines: list[str]) -> None:
+    """Print ``lines``, through the pager ($PAGER, else less) when stdout is a terminal and
+    they do not fit on the screen; straight out in pipes and scripts."""
+    if sys.stdout.isatty() and len(lines) > shutil.get_terminal_size().lines - 1:
+        click.echo_via_pager("\n".join(lines) + "\n")
+    else:
+        for line in lines:
+            click.echo(line)
 
 
 def index_root(ctx: click.Context) -> Path:

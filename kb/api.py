@@ -70,7 +70,8 @@ class CitingRecord:
     kind: str
     number: str | None
     written: str
-    language: str = ""
+    language: str = ""  # of the record; "pt" for every record of a Portuguese document
+    file: str = ""
 
 
 @dataclass(frozen=True)
@@ -224,11 +225,14 @@ class KnowledgeBase:
         citing = self._citing(wanted, rules[0].version)
         document_language = {s.file: s.language for s in self.store.sources()}
 
-        def shown(record: Record) -> bool:
-            """In the languages asked for; the English copies inside Portuguese sources only
-            when Portuguese is asked for."""
-            return getattr(record, "language", None) in languages and (
-                "pt" in languages or document_language.get(record.loc.file) != "pt")
+        def language_of(record_language: str, file: str, untranslated: bool = False) -> str:
+            """A paragraph a document left untranslated counts in the document's language
+            (the French table's English 707.2 is shown with --lang fr); a Portuguese
+            document's records are all Portuguese, shown only when Portuguese is asked."""
+            document = document_language.get(file)
+            if document and (document == "pt" or untranslated):
+                return document
+            return record_language
 
         views = []
         for r in rules:
@@ -237,7 +241,11 @@ class KnowledgeBase:
                         if _cites(rng, parsed) and not cr.id.startswith(r.id + "/")
                         and cr.id != r.id] + self._cited_by_links(r.id)
             texts = [dataclasses.replace(t, examples=self._examples_of(linked))
-                     for t, linked in self._linked_texts(r.id) if shown(linked)]
+                     for t, linked in self._linked_texts(r.id)
+                     if language_of(linked.language, linked.loc.file, linked.untranslated)
+                     in languages]
+            cited_by = [dataclasses.replace(c, language=language_of(c.language, c.file))
+                        for c in cited_by]
             have = {r.language} | {t.language for t in texts if not t.untranslated}
             views.append(
                 RuleView(
@@ -271,8 +279,7 @@ class KnowledgeBase:
 
     def _examples_of(self, rule: Rule) -> list[str]:
         """The worked examples printed under ``rule`` in its own document."""
-        return [e.text for e in self.store.query(kind="example", number=rule.number,
-                                                 language=rule.language)
+        return [e.text for e in self.store.query(kind="example", number=rule.number)
                 if e.id.rsplit("/", 1)[0] == rule.id]
 
     def lookup_word(self, word: str, version: str | None = None) -> WordMatch:
@@ -339,7 +346,8 @@ class KnowledgeBase:
             record = self.store.get(link.from_id)
             if record is not None:
                 out.append(CitingRecord(record.id, kind_of(record), record_number(record),
-                                        link.evidence, getattr(record, "language", "")))
+                                        link.evidence, getattr(record, "language", ""),
+                                        record.loc.file))
         return out
 
     def _citing(self, wanted: RuleNumber, version: str) -> list[tuple[RuleRange, CitingRecord]]:
@@ -347,7 +355,8 @@ class KnowledgeBase:
         for record, citation in self.store.citing(str(wanted), version):
             rng = RuleRange(RuleNumber.parse(citation.first), RuleNumber.parse(citation.last))
             out.append((rng, CitingRecord(record.id, kind_of(record), record_number(record),
-                                          citation.written, getattr(record, "language", ""))))
+                                          citation.written, getattr(record, "language", ""),
+                                          record.loc.file)))
         return out
 
     def _not_found(self, wanted: RuleNumber, version: str) -> str:

@@ -70,7 +70,9 @@ def _view(v: api.RuleView) -> list[str]:
                      f"{t.source['file']}:{t.source['line']}] {t.title or t.text}")
         lines += [f"    {example}" for example in t.examples]
     if v.cited_by:
-        lines.append("Cited by: " + ", ".join(_citing_label(c, v) for c in v.cited_by))
+        # Two documents of one language citing by the same number read as one entry.
+        labels = dict.fromkeys(_citing_label(c, v) for c in v.cited_by)
+        lines.append("Cited by: " + ", ".join(labels))
     return lines
 
 

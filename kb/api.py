@@ -26,10 +26,16 @@ from kb.store import StaleStoreError, Store, record_number, record_text
 
 if TYPE_CHECKING:
     from kb.build import BuildReport, Progress
+    from kb.check import CheckReport
+    from kb.fetch import Fetched
+    from kb.history import HistoryEntry, VersionChanges
+    from kb.model import TermPair
+    from kb.report.run import Report
+    from kb.search import SearchResult
 
 __all__ = [
-    "KbError", "KnowledgeBase", "NoIndexError", "NoSuchRuleError", "build_index",
-    "default_index_root",
+    "KbError", "KnowledgeBase", "NoIndexError", "NoSuchRuleError", "build_index", "check",
+    "default_index_root", "diff", "fetch", "history", "report", "search", "terms",
 ]
 
 
@@ -47,6 +53,86 @@ def build_index(
         if folder.resolve() not in {f.resolve() for f in folders}:
             folders.append(folder)
     return build(index_root, folders, progress)
+
+
+# -- everything the command line does, for scripts (each opens the index and closes it) ------
+
+
+def search(query: str, *, index: Path | None = None, lang: str | None = None,
+           kind: str | None = None, limit: int = 10, version: str | None = None,
+           translate: bool = True) -> SearchResult:
+    """``kb search``: the best groups of hits for ``query`` (the query language of
+    :mod:`kb.query`), with the corrections and translations used."""
+    from kb.search import Searcher
+
+    with Searcher(index or default_index_root()) as searcher:
+        return searcher.search(query, lang=lang, kind=kind, limit=limit, version=version,
+                               translate=translate)
+
+
+def history(number: str, *, index: Path | None = None, version: str | None = None,
+            lang: str = "all") -> list[HistoryEntry]:
+    """``kb history``: the rule and its subrules through every version held."""
+    from kb.history import rule_history
+
+    with KnowledgeBase(index) as kb:
+        return rule_history(kb, number, version, lang)
+
+
+def diff(old: str, new: str = "latest", *, index: Path | None = None,
+         section: str | None = None) -> VersionChanges:
+    """``kb diff``: the rules added, removed, renumbered and changed between the versions in
+    force on two dates."""
+    from kb.history import version_changes
+
+    with KnowledgeBase(index) as kb:
+        return version_changes(kb, old, new, section)
+
+
+def report(*, index: Path | None = None, categories: list[str] | None = None,
+           languages: list[str] | None = None) -> Report:
+    """``kb report``: the findings of every category (or of ``categories``)."""
+    from kb.report.data import ReportData
+    from kb.report.run import run
+
+    with KnowledgeBase(index) as kb:
+        data = ReportData.from_store(kb.store)
+        results = None
+        if categories is None or "examples" in categories:
+            from kb.check import check_examples  # the engine loads only when examples count
+
+            results = check_examples(kb.store)
+    return run(data, categories, languages, check_results=results)
+
+
+def check(*, index: Path | None = None, scenarios: list[Path] | None = None) -> CheckReport:
+    """``kb check``: every worked example of the index replayed on the rules engine."""
+    from kb.check import run_check
+
+    with KnowledgeBase(index) as kb:
+        return run_check(kb.store, scenarios or ())
+
+
+def terms(word: str, *, index: Path | None = None, prefix: bool = False) -> list[TermPair]:
+    """``kb terms``: the French and English forms of ``word``, with their evidence."""
+    with KnowledgeBase(index) as kb:
+        return kb.store.terms(fold(word), prefix=prefix)
+
+
+def fetch(*, dest: Path | None = None, url: str | None = None, timeout: float | None = None,
+          build: bool = True, index: Path | None = None) -> Fetched:
+    """``kb fetch``: download the current official rules into ``dest`` (the user's corpus
+    folder) when newer than the installed ones, then rebuild the index unless ``build`` is
+    False."""
+    from kb.fetch import DEFAULT_TIMEOUT, RULES_PAGE
+    from kb.fetch import fetch as download
+
+    folder = dest or user_corpus_dir()
+    got = download(folder, url or RULES_PAGE, timeout=timeout or DEFAULT_TIMEOUT,
+                   installed=[embedded_corpus()])
+    if build and got.installed is None:
+        build_index(index or default_index_root(), [folder])
+    return got
 
 
 # The languages ``kb rule --lang`` accepts; None (the default) is English and French.
@@ -369,7 +455,8 @@ class KnowledgeBase:
         if nearest:
             message += f"; nearest: {', '.join(nearest)}"
         if elsewhere:
-            message += f"; it exists in: {', '.join(elsewhere)} (use --version)"
+            ranges = version_ranges(elsewhere, self.store.versions())
+            message += f"; it exists in the rules of {ranges} (use --version)"
         return message
 
     # -- cards -----------------------------------------------------------------------------
@@ -438,6 +525,22 @@ class KnowledgeBase:
             if isinstance(record, Rule):
                 row["examples"] = examples.get(record.id, [])
             yield row
+
+
+def version_ranges(found: list[str], held: list[str]) -> str:
+    """``found`` as runs of consecutive versions among ``held``: "2013-05-01 to 2020-11-20
+    (12 versions), 2026-04-17" rather than dozens of dates."""
+    position = {v: i for i, v in enumerate(held)}
+    runs: list[list[str]] = []
+    for version in sorted(found):
+        at = position.get(version)
+        if runs and at is not None and position.get(runs[-1][-1]) == at - 1:
+            runs[-1].append(version)
+        else:
+            runs.append([version])
+    return ", ".join(run[0] if len(run) == 1 else
+                     f"{run[0]} and {run[1]}" if len(run) == 2 else
+                     f"{run[0]} to {run[-1]} ({len(run)} versions)" for run in runs)
 
 
 def _depth_below(number: str, top: RuleNumber) -> int:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from kb.cli._output import json_option, open_kb, output_file
+from kb.cli._output import index_root, json_option, output_file
 
 if TYPE_CHECKING:
     from kb.report.run import Report
@@ -55,7 +55,10 @@ def command(ctx: click.Context, fmt: str, out: Path | None, categories: tuple[st
     if wrong:
         raise click.BadParameter(f"unknown: {', '.join(wrong)} (choose from "
                                  f"{', '.join(LANGUAGES)})", param_hint="--lang")
-    report = _build(ctx, chosen or None, _split(languages) or None)
+    from kb import api
+
+    report = api.report(index=index_root(ctx), categories=chosen or None,
+                        languages=_split(languages) or None)
     text = _render(report, fmt)
     if out is None:
         sys.stdout.write(text)
@@ -65,21 +68,6 @@ def command(ctx: click.Context, fmt: str, out: Path | None, categories: tuple[st
         click.echo(f"Wrote the report ({len(report.findings)} findings) to {out}", err=True)
     if strict and report.has_errors:
         ctx.exit(1)
-
-
-def _build(ctx: click.Context, categories: list[str] | None,
-           languages: list[str] | None) -> Report:
-    from kb.report.data import ReportData
-    from kb.report.run import run
-
-    with open_kb(ctx) as kb:
-        data = ReportData.from_store(kb.store)
-        results = None
-        if categories is None or "examples" in categories:
-            from kb.check import check_examples  # the engine loads only when examples count
-
-            results = check_examples(kb.store)
-    return run(data, categories, languages, check_results=results)
 
 
 def _render(report: Report, fmt: str) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
+import shlex
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import date
@@ -394,7 +395,7 @@ class KnowledgeBase:
                     number = current[0].to_id.rsplit(":", 1)[-1] if current else r.number
                     return WordMatch(word, number, r.title, None, r.id)
         raise NoSuchRuleError(f"{word!r} is neither a rule number (702.19b) nor a word of the "
-                              "glossary or of a rule title; try: kb search " + word)
+                              "glossary or of a rule title; try: kb search " + shlex.quote(word))
 
     def _trace(self, rule_id: str) -> dict[str, str]:
         """Follow ``next-version`` links both ways: version -> number of this rule."""

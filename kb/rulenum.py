@@ -38,6 +38,8 @@ _TYPED_PREFIX = re.compile(
     r"^\s*(?:(?:cr|comprehensive\s+rules?|rules?|r[èe]gles?|regras?|r\.|§)\s*)+",
     re.IGNORECASE)
 
+_DECIMAL_COMMA = re.compile(r"(?<=\d),(?=\d)")
+
 
 class RuleNumberError(ValueError):
     """A string that is not a rule number."""
@@ -75,10 +77,12 @@ class RuleNumber:
     @classmethod
     def read(cls, typed: str) -> RuleNumber:
         """A rule number as people type it: ``702.19B``, ``CR 702.19b``, ``rule 702.19b``,
-        ``règle 702.19b``, ``r. 702.19b``, ``§702.19b``. Parsers keep the strict
+        ``règle 702.19b``, ``r. 702.19b``, ``§702.19b``, the French ``702,19b``, a colon
+        after it. Parsers keep the strict
         :meth:`parse`: in a document, "rule" before a number is a citation, not a number."""
         m = _TYPED_PREFIX.match(typed)
-        return cls.parse((typed[m.end():] if m else typed).lower())
+        number = (typed[m.end():] if m else typed).lower().rstrip(":;,!? ")
+        return cls.parse(_DECIMAL_COMMA.sub(".", number))
 
     @classmethod
     def try_read(cls, typed: str) -> RuleNumber | None:

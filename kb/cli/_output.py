@@ -77,6 +77,21 @@ def echo_paged(lines: list[str]) -> None:
             click.echo(line)
 
 
+def out_option(func: F) -> F:
+    """``--out FILE``: "-" is stdout (None), as in most tools; an empty name is refused."""
+
+    def check(ctx: click.Context, param: click.Parameter, value: str | None) -> Path | None:
+        if value is None or value == "-":
+            return None
+        if not value.strip() or value.endswith(("/", os.sep)):
+            raise click.BadParameter(f"{value!r} is not a file name", ctx, param)
+        return Path(value)
+
+    return click.option("--out", callback=check, metavar="FILE",
+                        help="Write to FILE (or a device, or a pipe; '-': stdout) instead of "
+                             "stdout.")(func)
+
+
 @contextmanager
 def output_file(path: Path) -> Iterator[TextIO]:
     """``--out PATH`` as UTF-8 text, every write and the final flush checked.

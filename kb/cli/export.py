@@ -10,7 +10,7 @@ from typing import Any, TextIO
 
 import click
 
-from kb.cli._output import VersionDate, json_option, open_kb, output_file
+from kb.cli._output import VersionDate, json_option, open_kb, out_option, output_file
 from kb.model import RECORD_KINDS
 
 KINDS = tuple(sorted(RECORD_KINDS.values()))
@@ -22,8 +22,7 @@ LANGUAGES = ("en", "fr", "pt")
 @click.option("--version", type=VersionDate(allow_all=True), default="all", show_default=True,
               help="'all', or the rules version in force on this date (YYYY-MM-DD).")
 @click.option("--lang", type=click.Choice(LANGUAGES), help="Only records in this language.")
-@click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
-              help="Write to this file (or device, or pipe) instead of stdout.")
+@out_option
 @json_option
 @click.pass_context
 def command(ctx: click.Context, kind: str | None, version: str, lang: str | None,

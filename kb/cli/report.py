@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from kb.cli._output import index_root, json_option, output_file
+from kb.cli._output import index_root, json_option, out_option, output_file
 
 if TYPE_CHECKING:
     from kb.report.run import Report
@@ -25,8 +25,7 @@ def _split(values: tuple[str, ...]) -> list[str]:
 @click.command("report")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
               help="Output format (html: one self-contained page).")
-@click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
-              help="Write to this file (or device, or pipe) instead of stdout.")
+@out_option
 @click.option("--category", "categories", multiple=True, metavar="NAME",
               help="Only these categories (repeat or separate with commas): coverage, "
                    "agreement, citations, terminology, examples, ingest.")

@@ -106,3 +106,11 @@ def test_a_read_only_folder_is_named_whoever_runs(default_index, tmp_path, monke
     assert result.stderr == (f"kb: cannot write {out}: Permission denied (the folder or file "
                              "is read-only: choose another --out)\n")
     assert not out.exists()
+
+
+def test_a_dash_is_stdout_and_an_empty_name_a_usage_error(default_index, tmp_path):
+    result = kb(default_index, "export", "--kind", "toc", "--out", "-")
+    assert result.exit_code == 0 and result.stdout.startswith('{"kind": "toc"')
+    for bad in ("", f"{tmp_path}/"):
+        result = kb(default_index, "export", "--out", bad)
+        assert result.exit_code == 2 and "is not a file name" in result.output

@@ -21,7 +21,8 @@ FRENCH_707_2A = ("Une copie acquiert les couleurs de l'objet qu'elle copie, car 
 
 @pytest.mark.parametrize("typed", ["702.19b", "702.19B", "CR 702.19b", "rule 702.19b",
                                    "Rule 702.19b", "règle 702.19b", "r. 702.19b", "§702.19b",
-                                   "702.19b."])
+                                   "702.19b.", "702,19b", "702.19 b", "CR702.19b",
+                                   "Rule 702.19b:"])
 def test_rule_numbers_in_any_written_form(default_index, typed):
     result = kb(default_index, "rule", typed)
     assert result.exit_code == 0, result.output
@@ -46,6 +47,16 @@ def test_a_french_rule_title_names_todays_rule(default_index):
     assert result.exit_code == 0
     assert "702.30. Echo  [en, 2026-04-17" in result.output
     assert "[fr, 2009-07-11: 702.27, 000_3e28a88beae8982b.txt:3] Écho" in result.output
+
+
+def test_a_missing_rule_names_its_versions_as_ranges():
+    from kb.api import version_ranges
+
+    held = ["2006-10-01", "2013-05-01", "2020-11-20", "2023-04-14", "2025-02-07"]
+    assert version_ranges(["2013-05-01", "2020-11-20", "2023-04-14"], held) == (
+        "2013-05-01 to 2023-04-14 (3 versions)")
+    assert version_ranges(["2006-10-01", "2013-05-01", "2025-02-07"], held) == (
+        "2006-10-01 and 2013-05-01, 2025-02-07")
 
 
 def test_a_word_nothing_names_is_one_line(default_index):

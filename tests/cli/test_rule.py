@@ -161,3 +161,13 @@ def test_a_citing_record_of_another_language_says_its_language():
                               "pt")
     assert [_citing_label(c, view) for c in (english, portuguese)] == ["702.19c",
                                                                        "702.19c [pt]"]
+
+
+def test_a_french_word_is_looked_up_through_the_term_table(cr_index):
+    """MTGJSON's Dragon's Maze cards pair "Piétinement" with "Trample" (their keyword lines),
+    and the glossary says Trample: "See rule 702.19"."""
+    result = kb(cr_index, "rule", "piétinement", "--depth", "0")
+    assert result.exit_code == 0, result.output
+    first, _, head = result.output.split("\n")[:3]
+    assert first.startswith("Trample: A keyword ability")
+    assert head.startswith("702.19. Trample  [en, 2026-04-17")

@@ -28,7 +28,8 @@ def command(ctx: click.Context, number: str, version: str, lang: str | None,
     subrules, examples and citations.
 
     NUMBER may be written 702.19B, "CR 702.19b", "rule 702.19b", "règle 702.19b" or
-    "r. 702.19b". Long output goes through a pager on a terminal."""
+    "r. 702.19b". Long output goes through a pager on a terminal. --json prints the list of
+    rules; for a word, {"word": how it was found, "rules": that list}."""
     with open_kb(ctx) as kb:
         word = None
         if RuleNumber.try_read(number) is None:

@@ -85,6 +85,9 @@ def test_rule_json_good_and_bad(default_index):
 def test_card_json_good_and_bad(default_index):
     view = json.loads(kb(default_index, "card", "maitre des cruautes", "--json").stdout)
     assert view["name"] == "Maître des cruautés" and view["texts"]
+    text = kb(default_index, "card", "Maître des cruautés").output.split("\n")
+    assert text[:3] == ["Maître des cruautés", "",
+                        "[fr] Maître des cruautés  (001_f4c4515b1d59e611.txt:446)"]
     assert "no card named" in json_error(kb(default_index, "card", "Nobody", "--json"),
                                          1)["error"]
 

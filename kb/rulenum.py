@@ -86,15 +86,13 @@ class RuleNumber:
 
     @classmethod
     def try_read(cls, typed: str) -> RuleNumber | None:
-        try:
-            return cls.read(typed)
-        except RuleNumberError:
-            return None
+        """:meth:`read`, or None for what is not a rule number (a word, say)."""
+        return cls.try_parse(typed, typed=True)
 
     @classmethod
-    def try_parse(cls, written: str) -> RuleNumber | None:
+    def try_parse(cls, written: str, *, typed: bool = False) -> RuleNumber | None:
         try:
-            return cls.parse(written)
+            return cls.read(written) if typed else cls.parse(written)
         except RuleNumberError:
             return None
 

@@ -120,7 +120,7 @@ class KbGroup(click.Group):
             _flush_stdout()
             sys.exit(exc.exit_code)
         except click.exceptions.Abort:
-            _fail("interrupted", 1, as_json)
+            _fail("interrupted", 130, as_json)  # 128 + SIGINT, as shells report it
         except click.ClickException as exc:
             if as_json:
                 _fail(exc.format_message(), exc.exit_code, True)

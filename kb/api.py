@@ -7,6 +7,8 @@ Domain errors are :class:`KbError` subclasses, which the CLI turns into a messag
 from __future__ import annotations
 
 import bisect
+import dataclasses
+import shlex
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import date
@@ -18,17 +20,23 @@ from kb.corpus import embedded_corpus
 from kb.errors import KbError, NoIndexError, NoSuchRuleError
 from kb.indexdir import STORE_FILE, IndexDir
 from kb.link.pairing import fold
-from kb.model import Card, Example, Record, Rule, Ruling, kind_of
+from kb.model import Card, Example, GlossaryEntry, Record, Rule, Ruling, kind_of
 from kb.paths import default_index_root, user_corpus_dir
 from kb.rulenum import RuleNumber, RuleNumberError, RuleRange
 from kb.store import StaleStoreError, Store, record_number, record_text
 
 if TYPE_CHECKING:
     from kb.build import BuildReport, Progress
+    from kb.check import CheckReport
+    from kb.fetch import Fetched
+    from kb.history import HistoryEntry, VersionChanges
+    from kb.model import TermPair
+    from kb.report.run import Report
+    from kb.search import SearchResult
 
 __all__ = [
-    "KbError", "KnowledgeBase", "NoIndexError", "NoSuchRuleError", "build_index",
-    "default_index_root",
+    "KbError", "KnowledgeBase", "NoIndexError", "NoSuchRuleError", "build_index", "check",
+    "default_index_root", "diff", "fetch", "history", "report", "search", "terms",
 ]
 
 
@@ -48,12 +56,120 @@ def build_index(
     return build(index_root, folders, progress)
 
 
+# -- everything the command line does, for scripts (each opens the index and closes it) ------
+
+
+def search(query: str, *, index: Path | None = None, lang: str | None = None,
+           kind: str | None = None, limit: int = 10, version: str | None = None,
+           translate: bool = True) -> SearchResult:
+    """``kb search``: the best groups of hits for ``query`` (the query language of
+    :mod:`kb.query`), with the corrections and translations used."""
+    from kb.search import Searcher
+
+    with Searcher(index or default_index_root()) as searcher:
+        return searcher.search(query, lang=lang, kind=kind, limit=limit, version=version,
+                               translate=translate)
+
+
+def history(number: str, *, index: Path | None = None, version: str | None = None,
+            lang: str = "all") -> list[HistoryEntry]:
+    """``kb history``: the rule and its subrules through every version held."""
+    from kb.history import rule_history
+
+    with KnowledgeBase(index) as kb:
+        return rule_history(kb, number, version, lang)
+
+
+def diff(old: str, new: str = "latest", *, index: Path | None = None,
+         section: str | None = None) -> VersionChanges:
+    """``kb diff``: the rules added, removed, renumbered and changed between the versions in
+    force on two dates."""
+    from kb.history import version_changes
+
+    with KnowledgeBase(index) as kb:
+        return version_changes(kb, old, new, section)
+
+
+def report(*, index: Path | None = None, categories: list[str] | None = None,
+           languages: list[str] | None = None) -> Report:
+    """``kb report``: the findings of every category (or of ``categories``)."""
+    from kb.report.data import ReportData
+    from kb.report.run import run
+
+    with KnowledgeBase(index) as kb:
+        data = ReportData.from_store(kb.store)
+        results = None
+        if categories is None or "examples" in categories:
+            from kb.check import check_examples  # the engine loads only when examples count
+
+            results = check_examples(kb.store)
+    return run(data, categories, languages, check_results=results)
+
+
+def check(*, index: Path | None = None, scenarios: list[Path] | None = None) -> CheckReport:
+    """``kb check``: every worked example of the index replayed on the rules engine."""
+    from kb.check import run_check
+
+    with KnowledgeBase(index) as kb:
+        return run_check(kb.store, scenarios or ())
+
+
+def terms(word: str, *, index: Path | None = None, prefix: bool = False) -> list[TermPair]:
+    """``kb terms``: the French and English forms of ``word``, with their evidence."""
+    with KnowledgeBase(index) as kb:
+        return kb.store.terms(fold(word), prefix=prefix)
+
+
+def fetch(*, dest: Path | None = None, url: str | None = None, timeout: float | None = None,
+          build: bool = True, index: Path | None = None) -> Fetched:
+    """``kb fetch``: download the current official rules into ``dest`` (the user's corpus
+    folder) when newer than the installed ones, then rebuild the index unless ``build`` is
+    False."""
+    from kb.fetch import DEFAULT_TIMEOUT, RULES_PAGE
+    from kb.fetch import fetch as download
+
+    folder = dest or user_corpus_dir()
+    got = download(folder, url or RULES_PAGE, timeout=timeout or DEFAULT_TIMEOUT,
+                   installed=[embedded_corpus()])
+    if build and got.installed is None:
+        build_index(index or default_index_root(), [folder])
+    return got
+
+
+# The languages ``kb rule --lang`` accepts; None (the default) is English and French.
+LANGUAGES = ("en", "fr", "pt", "all")
+
+
+def language_set(lang: str | None) -> set[str]:
+    """The languages a ``lang`` choice shows; Portuguese only when asked for."""
+    if lang is None:
+        return {"en", "fr"}
+    if lang == "all":
+        return {"en", "fr", "pt"}
+    if lang not in LANGUAGES:
+        raise KbError(f"unknown language {lang!r} (choose from {', '.join(LANGUAGES)})")
+    return {lang}
+
+
 @dataclass(frozen=True)
 class CitingRecord:
     id: str
     kind: str
     number: str | None
     written: str
+    language: str = ""  # of the record; "pt" for every record of a Portuguese document
+    file: str = ""
+
+
+@dataclass(frozen=True)
+class WordMatch:
+    """The rule a word was taken to name, and why (a glossary entry or a rule title)."""
+
+    word: str
+    rule: str
+    term: str
+    definition: str | None
+    via: str  # the record id that named it
 
 
 @dataclass(frozen=True)
@@ -76,6 +192,8 @@ class RuleView:
     texts: list[LinkedText] = field(default_factory=list)
     # The rule's number in every ingested CR version where it has a counterpart.
     versions: dict[str, str] = field(default_factory=dict)
+    # Languages asked for (--lang fr) that no text of this rule is in.
+    missing: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -90,6 +208,7 @@ class LinkedText:
     untranslated: bool
     inferred: bool
     evidence: str
+    examples: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -154,43 +273,129 @@ class KnowledgeBase:
 
     # -- rules -----------------------------------------------------------------------------
 
-    def rule(self, number: str, version: str | None = None, lang: str = "all") -> list[RuleView]:
+    def rule(self, number: str, version: str | None = None, lang: str | None = None,
+             depth: int | None = None) -> list[RuleView]:
         """The rule and its subrules in the version in force on ``version``, with examples,
-        citations both ways. Raise :class:`NoSuchRuleError` naming the nearest numbers."""
+        citations both ways, and its texts in the languages of ``lang`` (see :data:`LANGUAGES`;
+        English and French when None). ``number`` is a rule number in any written form
+        (``CR 702.19B``) or a word of the glossary (``trample``, ``piétinement``: see
+        :meth:`lookup_word`). ``depth`` limits the subrules (0: the rule alone).
+
+        A rule that only a translation holds (the French 707.2a of an index without the
+        English rules) is answered from the translation. Raise :class:`NoSuchRuleError`
+        naming the nearest numbers."""
+        languages = language_set(lang)
         try:
-            wanted = RuleNumber.parse(number)
-        except RuleNumberError as exc:
-            raise KbError(str(exc)) from exc
-        resolved = self.resolve_version(version)
-        records = list(self.store.query(under=str(wanted), source_id=f"cr:en:{resolved}"))
-        rules = [r for r in records if isinstance(r, Rule)]
-        if not any(r.number == str(wanted) for r in rules):
-            raise NoSuchRuleError(self._not_found(wanted, resolved))
+            wanted = RuleNumber.read(number)
+        except RuleNumberError:
+            found = self.lookup_word(number, version)
+            wanted = RuleNumber.parse(found.rule)
+        try:
+            resolved: str | None = self.resolve_version(version)
+        except NoIndexError:
+            resolved = None  # no English rules: translations may still answer
+        records = [] if resolved is None else list(
+            self.store.query(under=str(wanted), source_id=f"cr:en:{resolved}"))
+        if not any(isinstance(r, Rule) and r.number == str(wanted) for r in records):
+            records = self._translated_rule(wanted, languages)
+            if not records:
+                if resolved is None:
+                    raise NoIndexError("the index holds no Comprehensive Rules and no "
+                                       f"translation of {wanted}: add a CR file and build")
+                raise NoSuchRuleError(self._not_found(wanted, resolved))
+        rules = [r for r in records if isinstance(r, Rule)
+                 and (depth is None or _depth_below(r.number, wanted) <= depth)]
         examples: dict[str, list[str]] = {}
         for r in records:
             if isinstance(r, Example):
-                examples.setdefault(f"{r.language}:{r.rule}", []).append(r.text)
-        citing = self._citing(wanted, resolved)
+                examples.setdefault(r.id.rsplit("/", 1)[0], []).append(r.text)
+        citing = self._citing(wanted, rules[0].version)
+        document_language = {s.file: s.language for s in self.store.sources()}
+
+        def language_of(record_language: str, file: str, untranslated: bool = False) -> str:
+            """A paragraph a document left untranslated counts in the document's language
+            (the French table's English 707.2 is shown with --lang fr); a Portuguese
+            document's records are all Portuguese, shown only when Portuguese is asked."""
+            document = document_language.get(file)
+            if document and (document == "pt" or untranslated):
+                return document
+            return record_language
+
         views = []
         for r in rules:
             parsed = RuleNumber.parse(r.number)
+            cited_by = [cr for rng, cr in citing
+                        if _cites(rng, parsed) and not cr.id.startswith(r.id + "/")
+                        and cr.id != r.id] + self._cited_by_links(r.id)
+            texts = [dataclasses.replace(t, examples=self._examples_of(linked))
+                     for t, linked in self._linked_texts(r.id)
+                     if language_of(linked.language, linked.loc.file, linked.untranslated)
+                     in languages]
+            cited_by = [dataclasses.replace(c, language=language_of(c.language, c.file))
+                        for c in cited_by]
+            have = {r.language} | {t.language for t in texts if not t.untranslated}
             views.append(
                 RuleView(
                     id=r.id, number=r.number, language=r.language, version=r.version,
                     title=r.title, text=r.text,
                     source={"file": r.loc.file, "line": r.loc.line},
-                    examples=examples.get(f"{r.language}:{r.number}", []),
+                    examples=examples.get(r.id, []),
                     children=[c.number for c in rules
                               if c.language == r.language and c.parent == r.number],
                     cites=[c.target for c in r.citations],
-                    cited_by=[cr for rng, cr in citing
-                              if _cites(rng, parsed) and not cr.id.startswith(r.id + "/")
-                              and cr.id != r.id] + self._cited_by_links(r.id),
-                    texts=[] if lang == "en" else self._linked_texts(r.id, lang),
-                    versions=self._trace(r.id),
+                    cited_by=[c for c in cited_by if c.language in languages],
+                    texts=texts,
+                    versions=self._trace(r.id) if r.id.startswith("cr:en:") else {},
+                    missing=sorted(languages - have) if lang not in (None, "all") else [],
                 )
             )
         return views
+
+    def _translated_rule(self, wanted: RuleNumber, languages: set[str]) -> list[Record]:
+        """The rule and its subrules from the latest other document that has it (the French
+        CR table, its paragraphs left in English included), with their examples; a document
+        in one of ``languages`` first."""
+        found = [r for r in self.store.query(under=str(wanted))
+                 if isinstance(r, Rule | Example) and not r.id.startswith("cr:en:")]
+        heads = [r for r in found if isinstance(r, Rule) and r.number == str(wanted)]
+        if not heads:
+            return []
+        best = max(heads, key=lambda r: (r.id.split(":")[1] in languages, r.version))
+        document = best.id.rsplit(":", 1)[0] + ":"
+        return [r for r in found if r.id.startswith(document)]
+
+    def _examples_of(self, rule: Rule) -> list[str]:
+        """The worked examples printed under ``rule`` in its own document."""
+        return [e.text for e in self.store.query(kind="example", number=rule.number)
+                if e.id.rsplit("/", 1)[0] == rule.id]
+
+    def lookup_word(self, word: str, version: str | None = None) -> WordMatch:
+        """The rule a word names, as the rules bots answer: a glossary entry of that title
+        (``trample`` -> 702.19, through "See rule 702.19"), a rule of that title in any
+        language (``Écho``), or, through the bilingual term table, the English word's entry
+        (``piétinement`` -> Trample). Raise :class:`NoSuchRuleError` when nothing is named so."""
+        key = fold(word)
+        if not key:
+            raise KbError(f"not a rule number or a word: {word!r}")
+        candidates = [key] + [fold(t.english) for t in self.store.terms(key)
+                              if fold(t.french) == key]
+        try:
+            resolved = self.resolve_version(version)
+        except NoIndexError:
+            resolved = None
+        for term in dict.fromkeys(candidates):
+            for entry in self.store.query(kind="glossary", version=resolved):
+                if isinstance(entry, GlossaryEntry) and fold(entry.term) == term \
+                        and entry.citations:
+                    return WordMatch(word, entry.citations[0].first, entry.term,
+                                     entry.definition, entry.id)
+            for r in self.store.query(kind="rule"):
+                if isinstance(r, Rule) and r.title and fold(r.title) == term:
+                    current = self.store.links(from_id=r.id, relation="current")
+                    number = current[0].to_id.rsplit(":", 1)[-1] if current else r.number
+                    return WordMatch(word, number, r.title, None, r.id)
+        raise NoSuchRuleError(f"{word!r} is neither a rule number (702.19b) nor a word of the "
+                              "glossary or of a rule title; try: kb search " + shlex.quote(word))
 
     def _trace(self, rule_id: str) -> dict[str, str]:
         """Follow ``next-version`` links both ways: version -> number of this rule."""
@@ -206,20 +411,20 @@ class KnowledgeBase:
                 at = step[0].from_id if direction == "to_id" else step[0].to_id
         return dict(sorted(found.items()))
 
-    def _linked_texts(self, rule_id: str, lang: str) -> list[LinkedText]:
+    def _linked_texts(self, rule_id: str) -> list[tuple[LinkedText, Rule]]:
         out, seen = [], set()
         for link in self.store.links(to_id=rule_id):
             if link.relation not in ("current", "counterpart") or link.from_id in seen:
                 continue
             seen.add(link.from_id)
             record = self.store.get(link.from_id)
-            if not isinstance(record, Rule) or (lang != "all" and record.language != lang):
+            if not isinstance(record, Rule):
                 continue
-            out.append(LinkedText(
+            out.append((LinkedText(
                 record.id, record.number, record.language, record.version, record.title,
                 record.text, {"file": record.loc.file, "line": record.loc.line},
-                record.untranslated, record.inferred, link.evidence))
-        return sorted(out, key=lambda t: (t.language, t.version, t.id))
+                record.untranslated, record.inferred, link.evidence), record))
+        return sorted(out, key=lambda pair: (pair[0].language, pair[0].version, pair[0].id))
 
     def _cited_by_links(self, rule_id: str) -> list[CitingRecord]:
         out = []
@@ -228,7 +433,8 @@ class KnowledgeBase:
             record = self.store.get(link.from_id)
             if record is not None:
                 out.append(CitingRecord(record.id, kind_of(record), record_number(record),
-                                        link.evidence))
+                                        link.evidence, getattr(record, "language", ""),
+                                        record.loc.file))
         return out
 
     def _citing(self, wanted: RuleNumber, version: str) -> list[tuple[RuleRange, CitingRecord]]:
@@ -236,7 +442,8 @@ class KnowledgeBase:
         for record, citation in self.store.citing(str(wanted), version):
             rng = RuleRange(RuleNumber.parse(citation.first), RuleNumber.parse(citation.last))
             out.append((rng, CitingRecord(record.id, kind_of(record), record_number(record),
-                                          citation.written)))
+                                          citation.written, getattr(record, "language", ""),
+                                          record.loc.file)))
         return out
 
     def _not_found(self, wanted: RuleNumber, version: str) -> str:
@@ -249,7 +456,8 @@ class KnowledgeBase:
         if nearest:
             message += f"; nearest: {', '.join(nearest)}"
         if elsewhere:
-            message += f"; it exists in: {', '.join(elsewhere)} (use --version)"
+            ranges = version_ranges(elsewhere, self.store.versions())
+            message += f"; it exists in the rules of {ranges} (use --version)"
         return message
 
     # -- cards -----------------------------------------------------------------------------
@@ -318,6 +526,26 @@ class KnowledgeBase:
             if isinstance(record, Rule):
                 row["examples"] = examples.get(record.id, [])
             yield row
+
+
+def version_ranges(found: list[str], held: list[str]) -> str:
+    """``found`` as runs of consecutive versions among ``held``: "2013-05-01 to 2020-11-20
+    (12 versions), 2026-04-17" rather than dozens of dates."""
+    position = {v: i for i, v in enumerate(held)}
+    runs: list[list[str]] = []
+    for version in sorted(found):
+        at = position.get(version)
+        if runs and at is not None and position.get(runs[-1][-1]) == at - 1:
+            runs[-1].append(version)
+        else:
+            runs.append([version])
+    return ", ".join(run[0] if len(run) == 1 else
+                     f"{run[0]} and {run[1]}" if len(run) == 2 else
+                     f"{run[0]} to {run[-1]} ({len(run)} versions)" for run in runs)
+
+
+def _depth_below(number: str, top: RuleNumber) -> int:
+    return RuleNumber.parse(number).depth - top.depth
 
 
 def _cites(rng: RuleRange, number: RuleNumber) -> bool:

@@ -59,6 +59,9 @@ class BuildReport:
     index: Path
     sources: list[SourceReport] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
+    # Files identical to one already read (the embedded CR and the same file in a user's
+    # folder): read once, and not a problem.
+    copies: list[Problem] = field(default_factory=list)
     seconds: float = 0.0
     links: dict[str, int] = field(default_factory=dict)
     terms: int = 0  # pairs in the bilingual term table
@@ -159,6 +162,10 @@ def _ingest(item: CorpusFile, store: Store, previous: _Previous | None,
         report.problems.append(Problem(item.display, _os_reason(exc)))
         return
     sha = hashlib.sha256(data).hexdigest()
+    same = store.source_by_sha().get(sha)
+    if same is not None:
+        report.copies.append(Problem(item.display, f"identical to {same.file}; read once"))
+        return
     taken = {s.source_id for s in report.sources}
     old = previous.by_sha.get(sha) if previous else None
     if old is not None and old.id not in taken:

@@ -1,39 +1,54 @@
 """Download the current official Comprehensive Rules into the user's corpus folder.
 
-The official rules page links the plain-text rules under a name that changes with every
-release ("MagicCompRules 20260417.txt"), so the page is read first and its link to the text
-file found. The download is checked before anything is written: it must decode, be recognized
-as a rules document by :mod:`kb.sources.cr_text` and parse as a whole one (rules, glossary,
-an effective date). Only then is it stored, named by its effective date, in one atomic rename:
-a failed or interrupted fetch leaves the corpus as it was.
+The official rules page links the plain-text rules under a name that changes with every release
+("MagicCompRules 20260417.txt"), so the page is read first and its link to the text file found.
+The download is checked before anything is written, because a cut rules file looks like a good
+one to every later build: it must be whole (as long as the server said, under a size cap),
+decode, parse as a whole Comprehensive Rules document (an effective date, rules, the glossary
+and the credits that close it), hold no fewer rules than the installed version less a few
+percent, and be newer than what is installed. Only then is it stored, named by its effective
+date, in one atomic rename: a failed or interrupted fetch leaves the corpus as it was.
 
-Standard library HTTP (urllib) with a timeout on every request; errors are one line.
+Standard library HTTP (urllib). A server that never ends, sends a byte at a time (slowloris) or
+never finishes its headers is cut at one overall deadline: a watchdog shuts the connection's
+socket down, which no per-read timeout does. A password in the address is sent, never printed.
 """
 
 from __future__ import annotations
 
+import base64
+import contextlib
 import hashlib
+import http.client
+import math
 import os
 import re
+import socket
 import tempfile
-from collections.abc import Callable
+import threading
+import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.error import HTTPError, URLError
 from urllib.parse import quote, unquote, urljoin, urlsplit
-from urllib.request import Request, urlopen
+from urllib.request import HTTPHandler, HTTPSHandler, Request, build_opener
 
 from bs4 import BeautifulSoup
 
+from kb.corpus import read_bytes
 from kb.errors import KbError
-from kb.model import GlossaryEntry, Rule
+from kb.model import GlossaryEntry, Passage, Rule
 from kb.sources import cr_text
 from kb.text.decode import BinaryContentError, decode
 
 RULES_PAGE = "https://magic.wizards.com/en/rules"
-DEFAULT_TIMEOUT = 30.0
+DEFAULT_TIMEOUT = 30.0  # seconds for the whole fetch: page and rules file
+MAX_BYTES = 32 << 20  # the 2026 rules are under 1 MB; a body past this never ends
 _CHUNK = 1 << 16
 _MIN_RULES = 500  # every official version since 2006 has over 1,000
+# A new version may drop rules, but not this share of the installed version's: more is a cut.
+RULE_DROP = 0.05
 _DATE_IN_NAME = re.compile(r"(\d{8})")
 
 # Called with the bytes read so far and the total when the server says it (else None).
@@ -54,6 +69,17 @@ class Fetched:
     rules: int
     glossary: int
     unchanged: bool  # the same file was already there
+    # Nothing written because the installed rules are as new or newer: their version.
+    installed: str | None = None
+
+
+@dataclass(frozen=True)
+class Installed:
+    """The latest rules version already installed (embedded or fetched)."""
+
+    version: str
+    rules: int
+    path: Path
 
 
 def stored_name(version: str) -> str:
@@ -62,19 +88,71 @@ def stored_name(version: str) -> str:
 
 
 def fetch(dest: Path, page_url: str = RULES_PAGE, *, timeout: float = DEFAULT_TIMEOUT,
-          progress: Progress | None = None) -> Fetched:
-    """Find the rules text linked from ``page_url``, download and check it, store it in
-    ``dest`` (created if needed) as ``MagicCompRules <effective date>.txt``."""
-    page = download(page_url, timeout)
+          progress: Progress | None = None, installed: list[Path] | None = None,
+          max_bytes: int = MAX_BYTES) -> Fetched:
+    """Find the rules text linked from ``page_url``, download and check it, and store it in
+    ``dest`` (created if needed) as ``MagicCompRules <effective date>.txt`` when it is newer
+    than every rules file in ``dest`` and the folders ``installed``. ``timeout`` bounds the
+    whole fetch."""
+    check_url(page_url)
+    if not (timeout > 0 and math.isfinite(timeout)):
+        raise FetchError(f"not a timeout: {timeout} (give seconds, more than 0)")
+    deadline = time.monotonic() + timeout
+    page = download(page_url, deadline, max_bytes=max_bytes)
     url = find_rules_link(page.decode("utf-8", errors="replace"), page_url)
-    data = download(url, timeout, progress)
+    data = download(url, deadline, progress, max_bytes=max_bytes)
     version, rules, glossary = check_rules(data, url)
     path = dest / stored_name(version)
     digest = hashlib.sha256(data).hexdigest()
-    unchanged = path.is_file() and hashlib.sha256(path.read_bytes()).hexdigest() == digest
-    if not unchanged:
-        _write_atomically(path, data)
-    return Fetched(url, path, version, len(data), digest, rules, glossary, unchanged)
+    if path.is_file() and hashlib.sha256(path.read_bytes()).hexdigest() == digest:
+        return Fetched(shown(url), path, version, len(data), digest, rules, glossary, True)
+    have = latest_installed([dest, *(installed or [])])
+    if have is not None:
+        if rules < have.rules * (1 - RULE_DROP):
+            raise FetchError(
+                f"{shown(url)}: only {rules} rules against {have.rules} in the installed "
+                f"{have.version} ({have.path.name}): the download looks cut; nothing written")
+        if version <= have.version:
+            return Fetched(shown(url), have.path, version, len(data), digest, rules, glossary,
+                           False, installed=have.version)
+    _write_atomically(path, data)
+    return Fetched(shown(url), path, version, len(data), digest, rules, glossary, False)
+
+
+def latest_installed(folders: list[Path]) -> Installed | None:
+    """The latest whole rules file in ``folders`` (their top level, where ``kb fetch`` stores
+    and where the embedded one is), with its rule count."""
+    best: Installed | None = None
+    for folder in folders:
+        for path in sorted(folder.glob("*CompRules*.txt*")) if folder.is_dir() else []:
+            try:
+                version, rules, _ = check_rules(read_bytes(path), path.name)
+            except (FetchError, OSError):
+                continue  # not a whole rules file: nothing to compare with
+            if best is None or version > best.version:
+                best = Installed(version, rules, path)
+    return best
+
+
+def check_url(url: str) -> None:
+    """An http(s) address with a host and a readable port; :class:`FetchError` otherwise."""
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 (reading it checks it)
+    except ValueError as exc:
+        raise FetchError(f"not a valid address: {shown(url)} ({exc})") from exc
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise FetchError(f"not an http(s) address: {shown(url)}")
+
+
+def shown(url: str) -> str:
+    """The address as it may be printed: without a user name and password."""
+    try:
+        parts = urlsplit(url)
+        host = parts.netloc.rpartition("@")[2]
+        return parts._replace(netloc=host).geturl() if "@" in parts.netloc else url
+    except ValueError:
+        return re.sub(r"//[^/@]*@", "//", url)
 
 
 def find_rules_link(html: str, page_url: str) -> str:
@@ -97,35 +175,107 @@ def find_rules_link(html: str, page_url: str) -> str:
     return max(found)[1]
 
 
-def download(url: str, timeout: float, progress: Progress | None = None) -> bytes:
-    """The body at ``url`` (http or https only); :class:`FetchError` on any failure."""
+def download(url: str, deadline: float, progress: Progress | None = None, *,
+             max_bytes: int = MAX_BYTES) -> bytes:
+    """The body at ``url`` (http or https only), read before ``deadline`` (a
+    :func:`time.monotonic` time) and no longer than ``max_bytes``; :class:`FetchError` on any
+    failure, the address printed without its password."""
+    check_url(url)
     parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise FetchError(f"not an http(s) address: {url}")
+    name = shown(url)
     # Official file names hold a space: quote what is not quoted yet.
-    safe = parts._replace(path=quote(parts.path, safe="/%:@!$&'()*+,;=")).geturl()
-    request = Request(safe, headers={"User-Agent": "kb-rules-fetch/1 (+urllib)"})
-    try:
-        with urlopen(request, timeout=timeout) as response:
-            length = response.headers.get("Content-Length")
-            total = int(length) if length and length.isdigit() else None
-            chunks, read = [], 0
-            while chunk := response.read(_CHUNK):
-                chunks.append(chunk)
-                read += len(chunk)
-                if progress:
-                    progress(read, total)
-    except HTTPError as exc:
-        raise FetchError(f"{url}: HTTP {exc.code} {exc.reason}") from exc
-    except URLError as exc:
-        raise FetchError(f"cannot reach {parts.netloc}: {_reason(exc.reason)}") from exc
-    except TimeoutError as exc:
-        raise FetchError(f"{url}: no answer within {timeout:g} s") from exc
-    except OSError as exc:  # a connection reset midway, and the like
-        raise FetchError(f"{url}: {_reason(exc)}") from exc
+    safe = parts._replace(netloc=parts.netloc.rpartition("@")[2],
+                          path=quote(parts.path, safe="/%:@!$&'()*+,;=")).geturl()
+    headers = {"User-Agent": "kb-rules-fetch/1 (+urllib)"}
+    if parts.username is not None:
+        secret = f"{unquote(parts.username)}:{unquote(parts.password or '')}".encode()
+        headers["Authorization"] = "Basic " + base64.b64encode(secret).decode("ascii")
+    seconds = deadline - time.monotonic()
+    if seconds <= 0:
+        raise FetchError(f"{name}: no time left (raise --timeout)")
+    read, total = 0, None
+    with _watchdog(seconds) as (opener, expired):
+        try:
+            with opener.open(Request(safe, headers=headers), timeout=seconds) as response:
+                length = response.headers.get("Content-Length")
+                total = int(length) if length and length.isdigit() else None
+                if total is not None and total > max_bytes:
+                    raise FetchError(f"{name}: {total} bytes announced, more than the "
+                                     f"{max_bytes >> 20} MB a rules file can be")
+                chunks = []
+                while chunk := response.read(_CHUNK):
+                    chunks.append(chunk)
+                    read += len(chunk)
+                    if read > max_bytes:
+                        raise FetchError(f"{name}: more than {max_bytes >> 20} MB and still "
+                                         "sending: not a rules file; nothing written")
+                    if progress:
+                        progress(read, total)
+                if expired.is_set():  # the watchdog's shutdown reads as the body's end
+                    raise OSError("deadline")
+        except FetchError:
+            raise
+        except HTTPError as exc:
+            raise FetchError(f"{name}: HTTP {exc.code} {exc.reason}") from exc
+        except (OSError, http.client.HTTPException, ValueError) as exc:
+            if expired.is_set():
+                raise FetchError(f"{name}: not complete within {seconds:.3g} s (the server is "
+                                 "too slow or never ends; raise --timeout to wait longer)"
+                                 ) from exc
+            if isinstance(exc, http.client.IncompleteRead):
+                raise FetchError(f"{name}: download cut short ({len(exc.partial)} bytes, "
+                                 f"{exc.expected} missing); nothing written") from exc
+            if isinstance(exc, URLError):
+                raise FetchError(f"cannot reach {parts.hostname}"
+                                 + (f":{parts.port}" if parts.port else "")
+                                 + f": {_reason(exc.reason)}") from exc
+            if isinstance(exc, TimeoutError):
+                raise FetchError(f"{name}: no answer within {seconds:.3g} s") from exc
+            raise FetchError(f"{name}: {_reason(exc)}") from exc
     if total is not None and read != total:
-        raise FetchError(f"{url}: download cut short ({read} of {total} bytes)")
+        raise FetchError(f"{name}: download cut short ({read} of {total} bytes); nothing "
+                         "written")
     return b"".join(chunks)
+
+
+@contextlib.contextmanager
+def _watchdog(seconds: float) -> Iterator[tuple[object, threading.Event]]:
+    """An opener whose connections are shut down when ``seconds`` have passed, whatever they
+    are doing (a per-read timeout is reset by every byte a slow server sends)."""
+    sockets: list[socket.socket] = []
+    expired = threading.Event()
+
+    def expire() -> None:
+        expired.set()
+        for sock in sockets:
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
+
+    class Watched(http.client.HTTPConnection):
+        def connect(self) -> None:
+            super().connect()
+            sockets.append(self.sock)
+
+    class WatchedTLS(http.client.HTTPSConnection):
+        def connect(self) -> None:
+            super().connect()
+            sockets.append(self.sock)
+
+    class Plain(HTTPHandler):
+        def http_open(self, req: Request) -> http.client.HTTPResponse:
+            return self.do_open(Watched, req)
+
+    class TLS(HTTPSHandler):
+        def https_open(self, req: Request) -> http.client.HTTPResponse:
+            return self.do_open(WatchedTLS, req, context=self._context)
+
+    timer = threading.Timer(seconds, expire)
+    timer.daemon = True
+    timer.start()
+    try:
+        yield build_opener(Plain, TLS), expired
+    finally:
+        timer.cancel()
 
 
 def _reason(reason: object) -> str:
@@ -149,9 +299,11 @@ def check_rules(data: bytes, url: str) -> tuple[str, int, int]:
     parsed = cr_text.parse(text, url.rsplit("/", 1)[-1])
     rules = sum(isinstance(r, Rule) for r in parsed.records)
     glossary = sum(isinstance(r, GlossaryEntry) for r in parsed.records)
-    if parsed.version is None or rules < _MIN_RULES or not glossary:
+    credits = any(isinstance(r, Passage) and r.role == "credits" for r in parsed.records)
+    if parsed.version is None or rules < _MIN_RULES or not glossary or not credits:
         raise FetchError(f"{url}: incomplete rules text ({rules} rules, {glossary} glossary "
-                         f"entries, effective date {parsed.version or 'missing'})")
+                         f"entries, {'with' if credits else 'no'} credits, effective date "
+                         f"{parsed.version or 'missing'}); nothing written")
     return parsed.version, rules, glossary
 
 

@@ -33,6 +33,13 @@ _NUMBER = re.compile(
     re.VERBOSE,
 )
 
+# What people write before a number: "CR", "rule(s)", "règle(s)", "regra", "r.", "§".
+_TYPED_PREFIX = re.compile(
+    r"^\s*(?:(?:cr|comprehensive\s+rules?|rules?|r[èe]gles?|regras?|r\.|§)\s*)+",
+    re.IGNORECASE)
+
+_DECIMAL_COMMA = re.compile(r"(?<=\d),(?=\d)")
+
 
 class RuleNumberError(ValueError):
     """A string that is not a rule number."""
@@ -68,9 +75,24 @@ class RuleNumber:
         )
 
     @classmethod
-    def try_parse(cls, written: str) -> RuleNumber | None:
+    def read(cls, typed: str) -> RuleNumber:
+        """A rule number as people type it: ``702.19B``, ``CR 702.19b``, ``rule 702.19b``,
+        ``règle 702.19b``, ``r. 702.19b``, ``§702.19b``, the French ``702,19b``, a colon
+        after it. Parsers keep the strict
+        :meth:`parse`: in a document, "rule" before a number is a citation, not a number."""
+        m = _TYPED_PREFIX.match(typed)
+        number = (typed[m.end():] if m else typed).lower().rstrip(":;,!? ")
+        return cls.parse(_DECIMAL_COMMA.sub(".", number))
+
+    @classmethod
+    def try_read(cls, typed: str) -> RuleNumber | None:
+        """:meth:`read`, or None for what is not a rule number (a word, say)."""
+        return cls.try_parse(typed, typed=True)
+
+    @classmethod
+    def try_parse(cls, written: str, *, typed: bool = False) -> RuleNumber | None:
         try:
-            return cls.parse(written)
+            return cls.read(written) if typed else cls.parse(written)
         except RuleNumberError:
             return None
 

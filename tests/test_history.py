@@ -240,6 +240,7 @@ def test_diff_errors(cr_index):
     backwards = run(cr_index, "diff", "2026-04-17", "2025-02-07")
     assert backwards.exit_code == 1
     assert "give the older version first" in backwards.output
-    assert run(cr_index, "diff", "2025-02-07", "2026-04-17", "--section", "x").exit_code == 1
-    assert run(cr_index, "diff", "not-a-date").exit_code == 1
+    # Issue 12: an unreadable section or date is a usage error.
+    assert run(cr_index, "diff", "2025-02-07", "2026-04-17", "--section", "x").exit_code == 2
+    assert run(cr_index, "diff", "not-a-date").exit_code == 2
     assert run(cr_index, "diff").exit_code == 2

@@ -74,3 +74,22 @@ def test_short_range_and_through():
 def test_backward_range_is_refused():
     with pytest.raises(RuleNumberError):
         RuleRange.parse("702.47-702.45")
+
+
+@pytest.mark.parametrize("typed", ["702.19B", "CR 702.19b", "rule 702.19b", "Rules 702.19b",
+                                   "règle 702.19b", "regra 702.19b", "r. 702.19b", "§ 702.19b",
+                                   "702,19b", "702.19b:", " 702.19 b "])
+def test_read_takes_what_people_type(typed):
+    assert str(RuleNumber.read(typed)) == "702.19b"
+
+
+@pytest.mark.parametrize("written", ["rule 702.19b", "CR 702.19b", "702,19b", "702.19B"])
+def test_parse_stays_strict_for_documents(written):
+    """In a document, "rule 702.19b" is a citation and "702,19b" a list: not a number."""
+    assert RuleNumber.try_parse(written) is None
+    assert RuleNumber.try_read(written) is not None
+
+
+def test_a_word_is_not_read_as_a_number():
+    assert RuleNumber.try_read("trample") is None
+    assert RuleNumber.try_read("rule") is None

@@ -3,29 +3,69 @@
 Each command lives in its own module of this package, ``kb/cli/<name>.py``, exporting
 ``command``; the group finds them by name and imports only the one being run, so ``kb search``
 never pays for the parsers or the engine (cold start matters for a command typed by hand), and a
-new command is one new module.
+new command is one new module. ``kb --help`` imports none of them: it lists :data:`SUMMARIES`
+(a test keeps them equal to each command's own help).
 
-Exit status: 0 success, 1 a domain error (no such rule, no index, ...), 2 a usage error.
-Messages go to stderr; a traceback only with ``--debug``.
+The contract every command keeps (:meth:`KbGroup.main`): exit 0 success, 1 a domain error (no
+such rule, no index, a file that cannot be written), 2 a usage error. Messages go to stderr,
+one line, a traceback only with ``--debug``; under ``--json`` an error is the JSON object
+``{"error": message, "code": status}`` on stderr. A reader that goes away (``kb export | head``)
+ends the command quietly with status 0; a standard output that cannot be written (a full disk)
+is status 1 with a message.
 """
 
 from __future__ import annotations
 
+import contextlib
+import difflib
+import errno
 import importlib
+import json
 import os
 import pkgutil
 import sys
+import textwrap
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 
 from kb.errors import KbError
 
+# The first line of each command's help, for ``kb --help`` without importing the commands.
+SUMMARIES = {
+    "build": "Parse the corpus into a new index, published atomically when complete.",
+    "card": "Show card NAME (English or French, accents optional) in both languages, with "
+            "its rulings side by side and the rules they cite.",
+    "check": "Give every worked example of the index a status by replaying it on the rules "
+             "engine: verified, contradicted, era-dependent, not checkable or not modelled.",
+    "diff": "Compare the rules in force on OLD with those in force on NEW (dates, YYYY-MM-DD, "
+            "or 'latest'): added, removed, renumbered and changed rules, a summary first.",
+    "export": "Write every record as JSON Lines: the open dataset of the rules literature.",
+    "fetch": "Download the current Comprehensive Rules text from the official rules page, "
+             "check that it parses, store it named by its effective date, and rebuild the "
+             "index with it.",
+    "history": "Show every version of a rule and its subrules (702.102, say), followed across "
+               "renumberings, with the words that changed and the translations of each "
+               "version.",
+    "report": "Report translation gaps and disagreements, stale citations, outdated wording, "
+              "failing examples and ingest problems of the built index.",
+    "rule": "Show a rule (702.19b, say, or a glossary word: trample, piétinement) with its "
+            "subrules, examples and citations.",
+    "search": "Search for QUERY in French or English: words, \"phrases\", prefix*, AND/OR/NOT, "
+              "and the filters lang:fr kind:rule rule:702.19* version:2013-06-01 "
+              "card:\"Name\".",
+    "terms": "The French and English forms of WORD (either language, accents optional), "
+             "derived from the data: rule titles, contents, card keyword lines and card "
+             "names.",
+    "versions": "List the Comprehensive Rules versions in the index with their record counts.",
+}
+
 
 class KbGroup(click.Group):
-    """Loads commands lazily from this package and turns domain errors into one line on stderr
-    and exit 1 (a traceback with --debug)."""
+    """Loads commands lazily from this package and keeps the error contract of the module
+    docstring for every command."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_"))
@@ -35,26 +75,121 @@ class KbGroup(click.Group):
             return None
         return importlib.import_module(f"{__name__}.{cmd_name}").command
 
+    def resolve_command(self, ctx: click.Context,
+                        args: list[str]) -> tuple[str | None, click.Command | None, list[str]]:
+        name = args[0] if args else ""
+        if name and not name.startswith("-") and self.get_command(ctx, name) is None:
+            close = difflib.get_close_matches(name, self.list_commands(ctx), n=3, cutoff=0.6)
+            hint = f"; did you mean: {', '.join(close)}?" if close else ""
+            ctx.fail(f"no such command {name!r}{hint} (kb --help lists them)")
+        return super().resolve_command(ctx, args)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = []
+        limit = formatter.width - 6 - max(len(n) for n in self.list_commands(ctx))
+        for name in self.list_commands(ctx):
+            summary = SUMMARIES.get(name)
+            if summary is None:  # a command added without a summary: ask the module
+                command = self.get_command(ctx, name)
+                summary = command.get_short_help_str(limit=300) if command else ""
+            rows.append((name, textwrap.shorten(summary, limit, placeholder="...")))
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
+        except BrokenPipeError:  # here, before click's main turns it into status 1
+            _reader_gone()
+
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
+             complete_var: str | None = None, standalone_mode: bool = True,
+             **extra: Any) -> Any:
+        """Run one command and exit with the contract's status (see the module docstring)."""
+        argv = list(sys.argv[1:] if args is None else args)
+        as_json = "--json" in (argv[: argv.index("--")] if "--" in argv else argv)
+        debug = "--debug" in argv
+        try:
+            _check_arguments(argv)
+            # Not standalone: click returns the status of ``ctx.exit(n)`` instead of exiting.
+            status = super().main(argv, prog_name, complete_var, standalone_mode=False,
+                                  **extra)
+            _flush_stdout()
+            sys.exit(status if isinstance(status, int) else 0)
+        except click.exceptions.Exit as exc:
+            _flush_stdout()
+            sys.exit(exc.exit_code)
+        except click.exceptions.Abort:
+            _fail("interrupted", 130, as_json)  # 128 + SIGINT, as shells report it
+        except click.ClickException as exc:
+            if as_json:
+                _fail(exc.format_message(), exc.exit_code, True)
+            exc.show()
+            sys.exit(exc.exit_code)
         except KbError as exc:
-            if ctx.obj and ctx.obj.get("debug"):
+            if debug:
                 raise
-            click.echo(f"kb: {exc}", err=True)
-            ctx.exit(1)
-        except (click.ClickException, click.exceptions.Exit, click.exceptions.Abort):
-            raise
+            _fail(str(exc), 1, as_json)
         except BrokenPipeError:
-            # The reader went away (``kb export | head``): stop quietly, as Python's docs advise.
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-            ctx.exit(1)
-        except Exception as exc:
-            if ctx.obj and ctx.obj.get("debug"):
+            _reader_gone()
+        except OSError as exc:
+            if exc.errno == errno.EPIPE:
+                _reader_gone()
+            if debug:
                 raise
-            click.echo(f"kb: internal error: {type(exc).__name__}: {exc} "
-                       "(run with --debug for the traceback)", err=True)
-            ctx.exit(1)
+            _fail(_os_message(exc), 1, as_json)
+        except Exception as exc:
+            if debug:
+                raise
+            _fail(f"internal error: {type(exc).__name__}: {exc} (run 'kb --debug ...' for the "
+                  "traceback, and report it)", 1, as_json)
+
+
+def _check_arguments(argv: list[str]) -> None:
+    """Python hands bytes that are not UTF-8 over as lone surrogates, which no output can
+    print; say which argument it is instead of failing later on."""
+    for i, arg in enumerate(argv, 1):
+        try:
+            arg.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raw = arg.encode("utf-8", "surrogateescape")
+            raise click.UsageError(
+                f"argument {i} ({raw!r}) is not UTF-8 text: write it in UTF-8 "
+                "(check the terminal's encoding)") from exc
+
+
+def _flush_stdout() -> None:
+    """Flush now, so that a full disk or a closed pipe is seen here rather than at exit."""
+    sys.stdout.flush()
+
+
+def _reader_gone() -> NoReturn:
+    """The reader of stdout went away: point stdout at /dev/null so that the interpreter's
+    final flush cannot fail again, and stop quietly with success (as ``head`` intends)."""
+    with contextlib.suppress(OSError, ValueError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    sys.exit(0)
+
+
+def _os_message(exc: OSError) -> str:
+    """An OSError that reached the group: a file named by the error, else standard output
+    (every file kb opens itself is checked where it is opened)."""
+    reason = exc.strerror or str(exc)
+    if exc.errno == errno.ENOSPC:
+        reason += " (disk full: free some space or write elsewhere)"
+    if exc.filename:
+        return f"{exc.filename}: {reason}"
+    return f"cannot write to standard output: {reason}"
+
+
+def _fail(message: str, code: int, as_json: bool) -> NoReturn:
+    if as_json:
+        line = json.dumps({"error": message, "code": code}, ensure_ascii=False)
+    else:
+        line = f"kb: {message}"
+    with contextlib.suppress(OSError):
+        click.echo(line, err=True)
+    sys.exit(code)
 
 
 @click.group(cls=KbGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -71,6 +206,8 @@ def cli(ctx: click.Context, index_dir: Path | None, debug: bool) -> None:
     ctx.ensure_object(dict)
     ctx.obj["index"] = index_dir or default_index_root()
     ctx.obj["debug"] = debug
+    if os.environ.get("NO_COLOR"):  # https://no-color.org: any non-empty value
+        ctx.color = False
 
 
 def main() -> None:

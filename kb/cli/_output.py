@@ -4,13 +4,22 @@ and opening the index named by the group's ``--index``."""
 from __future__ import annotations
 
 import dataclasses
+import errno
 import json
+import os
+import shutil
+import stat
 import sys
+import tempfile
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 
 import click
+
+from kb.errors import KbError
 
 if TYPE_CHECKING:
     from kb.api import KnowledgeBase
@@ -35,6 +44,110 @@ def _jsonable(value: Any) -> Any:
     if isinstance(value, Path):
         return str(value)
     raise TypeError(f"not JSON serializable: {type(value).__name__}")
+
+
+class VersionDate(click.ParamType):
+    """``--version``: 'latest', a date (YYYY-MM-DD) or, where ``allow_all``, 'all'. A date
+    that cannot be read is a usage error (exit 2), found before the index is opened."""
+
+    name = "DATE"
+
+    def __init__(self, allow_all: bool = False) -> None:
+        self.words = ("latest", "all") if allow_all else ("latest",)
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> str:
+        text = str(value).strip()
+        if text.lower() in self.words:
+            return text.lower()
+        try:
+            return date.fromisoformat(text).isoformat()
+        except ValueError:
+            self.fail(f"{value!r} is not a date: write YYYY-MM-DD (2013-06-01) or "
+                      f"{' or '.join(repr(w) for w in self.words)}", param, ctx)
+
+
+def echo_paged(lines: list[str]) -> None:
+    """Print ``lines``, through the pager ($PAGER, else less) when stdout is a terminal and
+    they do not fit on the screen; straight out in pipes and scripts."""
+    if sys.stdout.isatty() and len(lines) > shutil.get_terminal_size().lines - 1:
+        click.echo_via_pager("\n".join(lines) + "\n")
+    else:
+        for line in lines:
+            click.echo(line)
+
+
+def out_option(func: F) -> F:
+    """``--out FILE``: "-" is stdout (None), as in most tools; an empty name is refused."""
+
+    def check(ctx: click.Context, param: click.Parameter, value: str | None) -> Path | None:
+        if value is None or value == "-":
+            return None
+        if not value.strip() or value.endswith(("/", os.sep)):
+            raise click.BadParameter(f"{value!r} is not a file name", ctx, param)
+        return Path(value)
+
+    return click.option("--out", callback=check, metavar="FILE",
+                        help="Write to FILE (or a device, or a pipe; '-': stdout) instead of "
+                             "stdout.")(func)
+
+
+@contextmanager
+def output_file(path: Path) -> Iterator[TextIO]:
+    """``--out PATH`` as UTF-8 text, every write and the final flush checked.
+
+    A regular file or a new path is written aside and renamed over it, so that a failure
+    leaves the old file whole; a device, a pipe or a symlink is written straight into (the
+    rename would replace the device or the link itself, and never reach the link's target).
+    Any failure is a :class:`KbError` naming the file and what to do; nothing is half-done."""
+    try:
+        kind = os.lstat(path).st_mode
+    except FileNotFoundError:
+        kind = None
+    except OSError as exc:
+        raise KbError(_cannot(path, exc)) from exc
+    if kind is not None and not stat.S_ISREG(kind):
+        try:
+            with open(path, "w", encoding="utf-8") as handle:
+                yield handle
+        except OSError as exc:
+            raise KbError(_cannot(path, exc)) from exc
+        return
+    folder = path.parent
+    if not folder.is_dir():
+        raise KbError(f"cannot write {path}: the folder {folder} does not exist (create it, or "
+                      "give --out a path in an existing folder)")
+    try:
+        fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".partial", dir=folder)
+    except OSError as exc:
+        raise KbError(_cannot(path, exc)) from exc
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            yield handle
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(temp, stat.S_IMODE(kind) if kind is not None else 0o666 & ~_umask())
+        os.replace(temp, path)
+    except OSError as exc:
+        raise KbError(_cannot(path, exc)) from exc
+    finally:
+        Path(temp).unlink(missing_ok=True)
+
+
+def _cannot(path: Path, exc: OSError) -> str:
+    reason = exc.strerror or str(exc)
+    if exc.errno == errno.ENOSPC:
+        return f"cannot write {path}: disk full ({reason}); free some space or write elsewhere"
+    if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        return (f"cannot write {path}: {reason} (the folder or file is read-only: choose "
+                "another --out)")
+    return f"cannot write {path}: {reason}"
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def index_root(ctx: click.Context) -> Path:

@@ -35,7 +35,7 @@ def command(ctx: click.Context, corpus_dirs: tuple[Path, ...], no_embedded: bool
             "index": report.index, "seconds": round(report.seconds, 3),
             "versions": report.versions, "totals": report.totals,
             "unparsed": report.unparsed, "links": report.links, "sources": report.sources,
-            "problems": report.problems,
+            "problems": report.problems, "copies": report.copies,
         })
     else:
         _print_build(report)
@@ -67,5 +67,7 @@ def _print_build(report: BuildReport) -> None:
     click.echo(f"Unparsed fragments: {report.unparsed} (list them: kb export --kind fragment)")
     if any(s.flags.get("duplicates") for s in report.sources):
         click.echo("Duplicates: records already ingested from an earlier source, kept once")
+    for c in report.copies:
+        click.echo(f"Same file twice: {c.file}: {c.reason}")
     for p in report.problems:
         click.echo(f"problem: {p.file}: {p.reason}", err=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from kb.cli._output import emit_json, json_option, open_kb
+from kb.cli._output import echo_paged, emit_json, json_option, open_kb
 
 
 @click.command("card")
@@ -19,25 +19,25 @@ def command(ctx: click.Context, name: str, as_json: bool) -> None:
     if as_json:
         emit_json(view)
         return
-    click.echo(view.name)
+    lines = [view.name]
     for t in view.texts:
-        click.echo(f"\n[{t.language}] {t.name}  ({t.source['file']}:{t.source['line']})")
+        lines += ["", f"[{t.language}] {t.name}  ({t.source['file']}:{t.source['line']})"]
         for face in t.faces:
             line = " ".join(filter(None, [face.get("mana_cost"), face.get("type_line")]))
             if len(t.faces) > 1 or face.get("name") != t.name:
-                click.echo(f"  {face.get('name')}")
+                lines.append(f"  {face.get('name')}")
             if line:
-                click.echo(f"  {line}")
+                lines.append(f"  {line}")
             if face.get("text"):
-                click.echo("  " + face["text"].replace("\n", "\n  "))
+                lines.append("  " + face["text"].replace("\n", "\n  "))
         if t.card_text:
-            click.echo(f"  {t.card_text}")
+            lines.append(f"  {t.card_text}")
     if view.rulings:
-        click.echo("\nRulings:")
+        lines += ["", "Rulings:"]
     for pair in view.rulings:
-        for side in (pair.en, pair.fr):
-            if side is not None:
-                click.echo(f"  [{side.language}, {side.date or '-'}] {side.text}")
-        click.echo()
+        lines += [f"  [{side.language}, {side.date or '-'}] {side.text}"
+                  for side in (pair.en, pair.fr) if side is not None]
+        lines.append("")
     if view.rules:
-        click.echo(f"Rules cited: {', '.join(view.rules)}")
+        lines.append(f"Rules cited: {', '.join(view.rules)}")
+    echo_paged(lines)

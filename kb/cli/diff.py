@@ -4,15 +4,27 @@ from __future__ import annotations
 
 import click
 
-from kb.cli._output import emit_json, json_option, open_kb, table
+from kb.cli._output import VersionDate, emit_json, json_option, open_kb, table
 from kb.cli.history import render_diff
 from kb.history import RuleText, VersionChanges, version_changes
+from kb.rulenum import RuleNumber
+
+
+def _section(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    if value is None:
+        return None
+    number = RuleNumber.try_read(value)
+    if number is None:
+        raise click.BadParameter(f"{value!r} is not a section or rule number (valid: a section "
+                                 "1-9, a rule 100-999, a subrule such as 702.19 or 702.19b)",
+                                 ctx, param)
+    return str(number)
 
 
 @click.command("diff")
-@click.argument("old")
-@click.argument("new", default="latest")
-@click.option("--section", default=None,
+@click.argument("old", type=VersionDate())
+@click.argument("new", type=VersionDate(), default="latest")
+@click.option("--section", default=None, callback=_section,
               help="Only the rules within this number (7, 702, 702.19).")
 @json_option
 @click.pass_context
@@ -22,8 +34,13 @@ def command(ctx: click.Context, old: str, new: str, section: str | None, as_json
     followed by its identity, so a renumbered rule is not counted as removed and added."""
     with open_kb(ctx) as kb:
         changes = version_changes(kb, old, new, section)
+    same = changes.old == changes.new
     if as_json:
-        emit_json(_as_json(changes))
+        emit_json({**_as_json(changes), "same_version": same})
+        return
+    if same:
+        click.echo(f"Both dates resolve to the same rules version, {changes.old}: nothing "
+                   "changed between them (kb versions lists the versions).")
         return
     _print(changes)
 

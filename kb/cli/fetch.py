@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -10,18 +11,33 @@ from pathlib import Path
 import click
 
 from kb.cli._output import emit_json, index_root, json_option, progress_bar
-from kb.fetch import DEFAULT_TIMEOUT, RULES_PAGE, Progress, fetch
+from kb.fetch import DEFAULT_TIMEOUT, RULES_PAGE, FetchError, Progress, check_url, fetch
 from kb.paths import user_corpus_dir
 
 
+def _check_url(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    try:
+        check_url(value)
+    except FetchError as exc:
+        raise click.BadParameter(str(exc), ctx, param) from None
+    return value
+
+
+def _finite(ctx: click.Context, param: click.Parameter, value: float) -> float:
+    if not math.isfinite(value):  # FloatRange lets nan through: nan compares false
+        raise click.BadParameter(f"{value} is not a number of seconds", ctx, param)
+    return value
+
+
 @click.command("fetch")
-@click.option("--url", default=RULES_PAGE, show_default=True,
+@click.option("--url", default=RULES_PAGE, show_default=True, callback=_check_url,
               help="The rules page that links the current rules text.")
 @click.option("--dest", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Folder to store the file in (default: $KB_CORPUS, else "
                    "~/.local/share/kb/corpus).")
-@click.option("--timeout", type=click.FloatRange(min=0.1), default=DEFAULT_TIMEOUT,
-              show_default=True, help="Seconds to wait for the server at each step.")
+@click.option("--timeout", type=click.FloatRange(min=0.1, max=24 * 3600),
+              default=DEFAULT_TIMEOUT, show_default=True, callback=_finite,
+              help="Seconds for the whole fetch (the page and the rules file).")
 @click.option("--no-build", is_flag=True, help="Store the file but do not rebuild the index.")
 @json_option
 @click.pass_context
@@ -29,20 +45,27 @@ def command(ctx: click.Context, url: str, dest: Path | None, timeout: float, no_
             as_json: bool) -> None:
     """Download the current Comprehensive Rules text from the official rules page, check that
     it parses, store it named by its effective date, and rebuild the index with it."""
+    from kb.corpus import embedded_corpus
+
     folder = dest or user_corpus_dir()
     with _download_bar() as progress:
-        got = fetch(folder, url, timeout=timeout, progress=progress)
+        got = fetch(folder, url, timeout=timeout, progress=progress,
+                    installed=[embedded_corpus()])
     report = None
-    if not no_build:
+    if not no_build and got.installed is None:
         from kb import api
 
         report = api.build_index(index_root(ctx), [folder], progress=progress_bar)
     if as_json:
         emit_json({"url": got.url, "path": got.path, "version": got.version, "bytes": got.size,
                    "sha256": got.sha256, "rules": got.rules, "glossary": got.glossary,
-                   "unchanged": got.unchanged,
+                   "unchanged": got.unchanged, "installed": got.installed,
                    "built": None if report is None else {"index": report.index,
                                                          "versions": report.versions}})
+        return
+    if got.installed is not None:
+        click.echo(f"The rules online ({got.version}) are not newer than the installed "
+                   f"{got.installed} ({got.path}); nothing written.")
         return
     state = "already stored, unchanged" if got.unchanged else "stored"
     click.echo(f"Rules of {got.version} ({got.rules} rules, {got.glossary} glossary entries) "

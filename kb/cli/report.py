@@ -8,12 +8,13 @@ from typing import TYPE_CHECKING
 
 import click
 
-from kb.cli._output import json_option, open_kb
+from kb.cli._output import index_root, json_option, out_option, output_file
 
 if TYPE_CHECKING:
     from kb.report.run import Report
 
 FORMATS = ("text", "json", "html")
+LANGUAGES = ("en", "fr", "pt")
 
 
 def _split(values: tuple[str, ...]) -> list[str]:
@@ -24,13 +25,13 @@ def _split(values: tuple[str, ...]) -> list[str]:
 @click.command("report")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
               help="Output format (html: one self-contained page).")
-@click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
-              help="Write to this file instead of stdout.")
+@out_option
 @click.option("--category", "categories", multiple=True, metavar="NAME",
               help="Only these categories (repeat or separate with commas): coverage, "
                    "agreement, citations, terminology, examples, ingest.")
 @click.option("--lang", "languages", multiple=True, metavar="CODE",
-              help="Only findings about texts in these languages (fr, en, ...).")
+              help="Only findings about texts in these languages (en, fr, pt; repeat or "
+                   "separate with commas).")
 @click.option("--strict", is_flag=True,
               help="Exit with status 1 when the report holds findings of severity error.")
 @json_option
@@ -49,32 +50,23 @@ def command(ctx: click.Context, fmt: str, out: Path | None, categories: tuple[st
     if unknown:
         raise click.BadParameter(f"unknown: {', '.join(unknown)} (choose from "
                                  f"{', '.join(CATEGORIES)})", param_hint="--category")
-    report = _build(ctx, chosen or None, _split(languages) or None)
+    wrong = [lang for lang in _split(languages) if lang not in LANGUAGES]
+    if wrong:
+        raise click.BadParameter(f"unknown: {', '.join(wrong)} (choose from "
+                                 f"{', '.join(LANGUAGES)})", param_hint="--lang")
+    from kb import api
+
+    report = api.report(index=index_root(ctx), categories=chosen or None,
+                        languages=_split(languages) or None)
     text = _render(report, fmt)
     if out is None:
         sys.stdout.write(text)
     else:
-        tmp = out.with_name(out.name + ".partial")
-        tmp.write_text(text, encoding="utf-8")
-        tmp.replace(out)
+        with output_file(out) as handle:
+            handle.write(text)
         click.echo(f"Wrote the report ({len(report.findings)} findings) to {out}", err=True)
     if strict and report.has_errors:
         ctx.exit(1)
-
-
-def _build(ctx: click.Context, categories: list[str] | None,
-           languages: list[str] | None) -> Report:
-    from kb.report.data import ReportData
-    from kb.report.run import run
-
-    with open_kb(ctx) as kb:
-        data = ReportData.from_store(kb.store)
-        results = None
-        if categories is None or "examples" in categories:
-            from kb.check import check_examples  # the engine loads only when examples count
-
-            results = check_examples(kb.store)
-    return run(data, categories, languages, check_results=results)
 
 
 def _render(report: Report, fmt: str) -> str:

@@ -2,51 +2,110 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import click
 
 from kb import api
-from kb.cli._output import emit_json, json_option, open_kb
+from kb.cli._output import VersionDate, echo_paged, emit_json, json_option, open_kb
+from kb.rulenum import RuleNumber
 
 
 @click.command("rule")
 @click.argument("number")
-@click.option("--version", "version", default="latest", show_default=True,
-              help="The rules in force on this date (YYYY-MM-DD), or 'latest'.")
-@click.option("--lang", type=click.Choice(["en", "fr", "all"]), default="all",
-              show_default=True, help="Language of the texts shown.")
+@click.option("--version", "version", type=VersionDate(), default="latest",
+              show_default=True, help="The rules in force on this date (YYYY-MM-DD), or 'latest'.")
+@click.option("--lang", type=click.Choice(api.LANGUAGES), default=None,
+              help="Only this language's texts (fr: the French text and examples, the English "
+                   "where there is none); all adds Portuguese.  [default: English and French]")
+@click.option("--depth", type=click.IntRange(min=0), default=None, metavar="N",
+              help="Subrules down to N levels below the rule (0: the rule alone).")
 @json_option
 @click.pass_context
-def command(ctx: click.Context, number: str, version: str, lang: str, as_json: bool) -> None:
-    """Show a rule (702.19b, say) with its subrules, examples and citations."""
+def command(ctx: click.Context, number: str, version: str, lang: str | None,
+            depth: int | None, as_json: bool) -> None:
+    """Show a rule (702.19b, say, or a glossary word: trample, piétinement) with its
+    subrules, examples and citations.
+
+    NUMBER may be written 702.19B, "CR 702.19b", "rule 702.19b", "règle 702.19b" or
+    "r. 702.19b". Long output goes through a pager on a terminal. --json prints the list of
+    rules; for a word, {"word": how it was found, "rules": that list}."""
     with open_kb(ctx) as kb:
-        views = kb.rule(number, version, lang)
+        word = None
+        if RuleNumber.try_read(number) is None:
+            word = kb.lookup_word(number, version)
+            number = word.rule
+        views = kb.rule(number, version, lang, depth)
     if as_json:
-        emit_json(views)
+        emit_json({"word": word, "rules": views} if word else views)
         return
+    lines: list[str] = []
+    if word is not None:
+        definition = f": {word.definition}" if word.definition else ""
+        lines.append(f"{word.term}{definition}  [{word.via}]")
+        lines.append("")
     for i, v in enumerate(views):
         if i:
-            click.echo()
-        head = f"{v.number}." if v.title else v.number
-        click.echo(f"{head} {v.title or ''}".rstrip() + f"  [{v.language}, {v.version}, "
-                   f"{v.source['file']}:{v.source['line']}]")
-        if not v.title:
-            click.echo(v.text)
-        for example in v.examples:
-            click.echo(example)
-        if v.cites:
-            click.echo(f"Cites: {', '.join(v.cites)}")
-        if len(set(v.versions.values())) > 1:
-            click.echo("Numbered: " + ", ".join(f"{n} ({d})" for d, n in v.versions.items()))
-        for t in v.texts:
-            flags = "".join(f", {flag}" for flag, on in (("untranslated", t.untranslated),
-                                                          ("number inferred", t.inferred)) if on)
-            click.echo(f"  [{t.language}, {t.version}: {t.number}{flags}, "
-                       f"{t.source['file']}:{t.source['line']}] {t.title or t.text}")
-        if v.cited_by:
-            click.echo("Cited by: " + ", ".join(_citing_label(c) for c in v.cited_by))
+            lines.append("")
+        lines += _french_only(v) if lang == "fr" else _view(v)
+    echo_paged(lines)
 
 
-def _citing_label(c: api.CitingRecord) -> str:
-    if c.kind == "rule":
-        return c.number or c.id
-    return f"{c.id} ({c.kind})"
+def _view(v: api.RuleView) -> list[str]:
+    head = f"{v.number}." if v.title else v.number
+    lines = [f"{head} {v.title or ''}".rstrip() + f"  [{v.language}, {v.version}, "
+             f"{v.source['file']}:{v.source['line']}]"]
+    if not v.title:
+        lines.append(v.text)
+    lines += v.examples
+    if v.missing:
+        lines.append(f"(no {', '.join(v.missing)} text of {v.number} in the index)")
+    if v.cites:
+        lines.append(f"Cites: {', '.join(v.cites)}")
+    if len(set(v.versions.values())) > 1:
+        lines.append("Numbered: " + ", ".join(f"{n} ({d})" for d, n in v.versions.items()))
+    for t in v.texts:
+        flags = "".join(f", {flag}" for flag, on in (("untranslated", t.untranslated),
+                                                      ("number inferred", t.inferred)) if on)
+        lines.append(f"  [{t.language}, {t.version}: {t.number}{flags}, "
+                     f"{t.source['file']}:{t.source['line']}] {t.title or t.text}")
+        lines += [f"    {example}" for example in t.examples]
+    if v.cited_by:
+        # Two documents of one language citing by the same number read as one entry.
+        labels = dict.fromkeys(_citing_label(c, v) for c in v.cited_by)
+        lines.append("Cited by: " + ", ".join(labels))
+    return lines
+
+
+def _french_only(v: api.RuleView) -> list[str]:
+    """``--lang fr``: the French texts and their examples; the English, said so, when the
+    rule has no French text."""
+    french = [t for t in v.texts if t.language == "fr" and not t.untranslated]
+    if v.language == "fr":
+        return _view(v)
+    if not french:
+        # A paragraph a French document left in English may still have French examples.
+        kept = [f"  [{t.source['file']}:{t.source['line']}] {example}"
+                for t in v.texts if t.untranslated for example in t.examples]
+        return [f"{v.number}: no French text in the index; the English follows.",
+                *_view(dataclasses.replace(v, missing=[], texts=[])),
+                *(["Examples of the French document:", *kept] if kept else [])]
+    lines = []
+    for t in french:
+        head = f"{t.number}." if t.title else t.number
+        lines.append(f"{head} {t.title or ''}".rstrip() + f"  [fr, {t.version}, "
+                     f"{t.source['file']}:{t.source['line']}]"
+                     + ("" if t.number == v.number else f"  (today {v.number})"))
+        if not t.title:
+            lines.append(t.text)
+        lines += t.examples
+    return lines
+
+
+def _citing_label(c: api.CitingRecord, view: api.RuleView) -> str:
+    """A citing rule by its number, another record by its id; another language's citing
+    record says its language (the French 708.2 beside the English 708.2)."""
+    label = (c.number or c.id) if c.kind == "rule" else f"{c.id} ({c.kind})"
+    if c.language and c.language != view.language:
+        label += f" [{c.language}]"
+    return label

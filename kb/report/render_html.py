@@ -8,20 +8,30 @@ category, and the findings grouped by category.
   included.
 - Each finding has its own anchor (``#f-12``) and shows the ``kb`` command that looks up what
   it is about (``kb rule 702.102``): the page is a static file, so it cannot query the index
-  itself.
+  itself. Rule numbers are links: to the page's own list of the rules mentioned (``#rule-702.19b``,
+  each with its findings and its ``kb rule`` command), or, when a server renders the page, to
+  ``rule_href(number)`` (the rule's page of ``kb serve``).
+- It reads on a phone (a viewport, long file names and ids wrap) and says which quotes are
+  French (``lang="fr"``), for screen readers and hyphenation.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from html import escape
 
 from kb.report.finding import CATEGORIES, SEVERITIES, Finding
 from kb.report.run import Report
+from kb.rulenum import sort_key
 
 _CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'none'; script-src 'none'"
+# A rule number as messages write it (702.19b, 707.10); bare "702" is too often a count.
+_RULE = re.compile(r"\b([1-9]\d{2}\.\d{1,3}[a-z]?)\b")
 _STYLE = """
 body { font: 15px/1.4 system-ui, sans-serif; margin: 2em auto; max-width: 70em; padding: 0 1em;
-       color: #222; background: #fff; }
+       color: #222; background: #fff; overflow-wrap: anywhere; }
+code, td { overflow-wrap: anywhere; }
 table { border-collapse: collapse; margin: 1em 0; }
 th, td { border: 1px solid #ccc; padding: .25em .6em; text-align: right; }
 th:first-child, td:first-child { text-align: left; }
@@ -40,12 +50,15 @@ article p { margin: .2em 0; }
 """
 
 
-def render(report: Report) -> str:
+def render(report: Report, rule_href: Callable[[str], str] | None = None) -> str:
+    """The page; ``rule_href`` makes a rule number's link (else an anchor in the page)."""
+    links = _RuleLinks(rule_href)
     summary = report.summary()
     total = {s: sum(c[s] for c in summary.values()) for s in SEVERITIES}
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f'<meta http-equiv="Content-Security-Policy" content="{_CSP}">',
         "<title>kb consistency report</title>",
         f"<style>{_STYLE}{_filter_css(report)}</style></head><body>",
@@ -65,8 +78,9 @@ def render(report: Report) -> str:
                      f"<h2>{escape(CATEGORIES[category])} ({len(found)})</h2>")
         for finding in found:
             number += 1
-            parts.append(_finding(finding, number))
+            parts.append(_finding(finding, number, links))
         parts.append("</section>")
+    parts.append(links.index())
     parts.append("</main></body></html>")
     return "\n".join(parts) + "\n"
 
@@ -108,22 +122,61 @@ def _filter_css(report: Report) -> str:
                    for c in report.categories)
 
 
-def _finding(finding: Finding, number: int) -> str:
-    records = "".join(f"<li>{escape(r.where)} <code>{escape(r.id)}</code>"
-                      f'<q class="excerpt">{escape(r.excerpt)}</q></li>'
-                      for r in finding.records)
+class _RuleLinks:
+    """Links rule numbers, and remembers which findings mention which rule for the page's
+    list of rules."""
+
+    def __init__(self, href: Callable[[str], str] | None) -> None:
+        self.href = href
+        self.mentions: dict[str, list[int]] = {}
+
+    def link(self, number: str, finding: int) -> str:
+        found = self.mentions.setdefault(number, [])
+        if finding not in found:
+            found.append(finding)
+        target = self.href(number) if self.href else f"#rule-{number}"
+        return f'<a class="rule" href="{escape(target)}">{escape(number)}</a>'
+
+    def text(self, text: str, finding: int) -> str:
+        """Escape ``text`` and link the rule numbers in it."""
+        pieces = _RULE.split(text)
+        return "".join(self.link(p, finding) if i % 2 else escape(p)
+                       for i, p in enumerate(pieces))
+
+    def index(self) -> str:
+        if self.href or not self.mentions:
+            return ""
+        items = "".join(
+            f'<li id="rule-{escape(n)}"><code>kb rule {escape(n)}</code>: '
+            + ", ".join(f'<a href="#f-{f}">finding {f}</a>' for f in found) + "</li>"
+            for n, found in sorted(self.mentions.items(), key=lambda item: sort_key(item[0])))
+        return f'<section id="rules"><h2>Rules mentioned</h2><ul>{items}</ul></section>'
+
+
+def _finding(finding: Finding, number: int, links: _RuleLinks) -> str:
+    records = "".join(
+        f"<li>{escape(r.where)} "
+        + (f"{links.link(r.number, number)} " if r.number and _RULE.fullmatch(r.number) else "")
+        + f"<code>{escape(r.id)}</code>"
+        + f'<q class="excerpt"{_lang(r.language)}>{escape(r.excerpt)}</q></li>'
+        for r in finding.records)
     if finding.more:
         records += f"<li>… and {finding.more} more</li>"
     lines = [
         f'<article class="finding sev-{finding.severity}" id="f-{number}">',
         f'<span class="sev">{finding.severity}</span>'
         f'<span class="check">{escape(finding.check)}</span>'
-        f'<span class="message">{escape(finding.message)}</span>',
+        f'<span class="message">{links.text(finding.message, number)}</span>',
         f'<ul class="records">{records}</ul>' if records else "",
     ]
     if finding.fix:
-        lines.append(f'<p class="fix">Fix: {escape(finding.fix)}</p>')
+        lines.append(f'<p class="fix">Fix: {links.text(finding.fix, number)}</p>')
     if finding.lookup:
         lines.append(f'<p class="lookup">Look up: <code>{escape(finding.lookup)}</code></p>')
     lines.append("</article>")
     return "\n".join(line for line in lines if line)
+
+
+def _lang(language: str | None) -> str:
+    """The quote's language when it is not the page's (English)."""
+    return f' lang="{escape(language)}"' if language and language != "en" else ""

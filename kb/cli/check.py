@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from kb.api import check_json
 from kb.cli._output import emit_json, json_option, open_kb, table
 
 
@@ -29,13 +30,7 @@ def command(ctx: click.Context, scenarios: tuple[Path, ...], statuses: tuple[str
     with open_kb(ctx) as kb:
         report = run_check(kb.store, scenarios)
     if as_json:
-        emit_json({
-            "summary": report.summary(),
-            "by_source": report.by_source(),
-            "scenarios": report.scenarios,
-            "examples": [r.as_dict() for r in report.results],
-            "not_in_index": [{"id": i, "scenario": w} for i, w in report.not_in_index],
-        })
+        emit_json(check_json(report))
         return
     rows = [("source", *STATUSES)]
     for source, counts in report.by_source().items():

@@ -64,17 +64,10 @@ def command(ctx: click.Context, fmt: str, out: Path | None, categories: tuple[st
 
 def _build(ctx: click.Context, categories: list[str] | None,
            languages: list[str] | None) -> Report:
-    from kb.report.data import ReportData
-    from kb.report.run import run
+    from kb.api import consistency_report
 
     with open_kb(ctx) as kb:
-        data = ReportData.from_store(kb.store)
-        results = None
-        if categories is None or "examples" in categories:
-            from kb.check import check_examples  # the engine loads only when examples count
-
-            results = check_examples(kb.store)
-    return run(data, categories, languages, check_results=results)
+        return consistency_report(kb, categories, languages)
 
 
 def _render(report: Report, fmt: str) -> str:

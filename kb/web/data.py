@@ -121,8 +121,9 @@ def suggest(reader: Reader, text: str, limit: int = SUGGESTIONS) -> list[Suggest
         at += 1
     if len(out) < limit and len(wanted) >= 3:
         seen = set(out)
+        word_start = re.compile(r"(?<!\w)" + re.escape(wanted))
         for key, item in zip(keys, items, strict=True):
-            if f" {wanted}" in f" {key}" and item not in seen:
+            if word_start.search(key) and item not in seen:
                 out.append(item)
                 if len(out) == limit:
                     break

@@ -19,10 +19,13 @@ from kb.cli._output import emit_json, index_root, json_option
 @click.option("--open", "open_browser", is_flag=True, help="Open the site in a browser.")
 @click.option("--threads", default=4, show_default=True, type=click.IntRange(1, 64),
               help="Reader threads (each keeps its own connection to the index).")
+@click.option("--cache", "cache", default=2000, show_default=True,
+              type=click.IntRange(0, 1_000_000),
+              help="Rendered pages and answers kept per index generation (0: none).")
 @json_option
 @click.pass_context
 def command(ctx: click.Context, host: str, port: int, open_browser: bool, threads: int,
-            as_json: bool) -> None:
+            cache: int, as_json: bool) -> None:
     """Serve the current index at http://HOST:PORT/: rules side by side in French and
     English, search, cards, history, diffs, glossary, terms, the consistency report, and the
     JSON API under /api/ (the same shapes as --json). A new 'kb build' is picked up without
@@ -43,4 +46,4 @@ def command(ctx: click.Context, host: str, port: int, open_browser: bool, thread
         click.echo(f"Serving {root} at {url} (API: {url}api/); Ctrl-C stops.", err=True)
     if open_browser:
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
-    serve(create_app(root, threads), host, port)
+    serve(create_app(root, threads, cache), host, port)

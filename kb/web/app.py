@@ -26,7 +26,7 @@ from kb.errors import KbError
 from kb.web.errors import NotFound, http_error
 from kb.web.jsonapi import ENDPOINTS, handler, json_response, openapi
 from kb.web.pages import Pages
-from kb.web.readers import Readers
+from kb.web.readers import RESPONSES_KEPT, Readers
 from kb.web.render import environment
 
 # No script but the site's own file, no inline style, no outside request of any kind.
@@ -59,8 +59,11 @@ class SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
-def create_app(index_root: Path, threads: int = 4) -> Starlette:
-    readers = Readers(index_root, threads)
+def create_app(index_root: Path, threads: int = 4,
+               responses_kept: int = RESPONSES_KEPT) -> Starlette:
+    """The application over the index folder ``index_root``: ``threads`` reader threads,
+    ``responses_kept`` rendered answers kept per generation (0: none)."""
+    readers = Readers(index_root, threads, responses_kept)
     env = environment()
     pages = Pages(readers, env)
 
@@ -87,6 +90,7 @@ def create_app(index_root: Path, threads: int = 4) -> Starlette:
         Route("/", pages.home),
         Route("/search", pages.search),
         Route("/rule/{number}", pages.rule),
+        Route("/history/{number}", pages.history),
         Route("/card/{name:path}", pages.card),
         Route("/diff", pages.diff),
         Route("/glossary", pages.glossary),

@@ -26,6 +26,9 @@ from kb.web.errors import NotFound
 from kb.web.readers import Reader
 
 SUGGESTIONS = 10
+# A rule page shows its rule's history inline when it has at most this many subrules (the
+# history of a section, 702 and its thousand subrules, is a page of its own).
+HISTORY_INLINE = 40
 
 
 # -- addresses -------------------------------------------------------------------------------
@@ -175,7 +178,7 @@ class RulePage:
     latest: str | None
     views: list[api.RuleView]
     examples: dict[str, list[tuple[Example, Any]]]  # rule id -> (example, check result)
-    history: list[HistoryEntry]
+    history: list[HistoryEntry] | None  # None: too many subrules, see the history page
     versions: list[str]
     concerning: list[tuple[api.CitingRecord, Any]] = field(default_factory=list)
 
@@ -195,11 +198,13 @@ def rule_page(reader: Reader, number: str, version: str | None) -> RulePage:
     for citing in main.cited_by:
         if citing.kind in ("ruling", "note", "glossary", "example"):
             concerning.append((citing, kb.store.get(citing.id)))
-    try:
-        history = [e for e in rule_history(kb, main.number, main.version)
-                   if e.rule == main.number]
-    except KbError:
-        history = []
+    history: list[HistoryEntry] | None = None
+    if len(views) <= HISTORY_INLINE:
+        try:
+            history = [e for e in rule_history(kb, main.number, main.version)
+                       if e.rule == main.number]
+        except KbError:
+            history = []
     return RulePage(main.number, main.version, latest(reader), views, examples, history,
                     kb.store.versions(), concerning)
 
@@ -259,3 +264,11 @@ def hit_url(hit: Any, latest_version: str | None) -> str:
     if hit.kind == "card" and hit.title:
         return f"/card/{slug(hit.title)}"
     return record_url(hit.kind, hit.id, hit.number, latest_version)
+
+
+def history(reader: Reader, number: str, version: str | None) -> list[list[HistoryEntry]]:
+    """``kb history``: the entries of the rule and of each subrule, one list per rule."""
+    grouped: dict[str, list[HistoryEntry]] = {}
+    for entry in rule_history(reader.kb, number, version):
+        grouped.setdefault(entry.rule, []).append(entry)
+    return list(grouped.values())

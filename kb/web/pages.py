@@ -93,6 +93,15 @@ class Pages:
             return "rule.html", {"r": data.rule_page(reader, number, version)}
         return await self.page(request, build, ("rule", number, version))
 
+    async def history(self, request: Request) -> Response:
+        number = request.path_params["number"]
+        version = request.query_params.get("version") or None
+
+        def build(reader: Reader) -> tuple[str, dict]:
+            return "history.html", {"number": number, "version": version,
+                                    "rules": data.history(reader, number, version)}
+        return await self.page(request, build, ("history", number, version))
+
     async def card(self, request: Request) -> Response:
         address = request.path_params["name"]
 

@@ -23,7 +23,6 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
-from kb.errors import NoIndexError
 from kb.search import Searcher
 
 T = TypeVar("T")
@@ -36,8 +35,9 @@ class GenerationCache:
     """Values computed once per generation (``compute`` runs once per key even when several
     threads ask at the same time), and a bounded LRU of rendered responses."""
 
-    def __init__(self, generation: Path) -> None:
+    def __init__(self, generation: Path, responses_kept: int = RESPONSES_KEPT) -> None:
         self.generation = generation
+        self.responses_kept = responses_kept
         self._values: dict[Hashable, Any] = {}
         self._locks: dict[Hashable, threading.Lock] = {}
         self._guard = threading.Lock()
@@ -54,6 +54,8 @@ class GenerationCache:
         return self._values[key]
 
     def response(self, key: Hashable, compute: Callable[[], T]) -> T:
+        if not self.responses_kept:
+            return compute()
         with self._guard:
             if key in self._responses:
                 self._responses.move_to_end(key)
@@ -61,7 +63,7 @@ class GenerationCache:
         made = compute()
         with self._guard:
             self._responses[key] = made
-            while len(self._responses) > RESPONSES_KEPT:
+            while len(self._responses) > self.responses_kept:
                 self._responses.popitem(last=False)
         return made
 
@@ -83,8 +85,10 @@ class Reader:
 class Readers:
     """A small pool of worker threads, each with its reader of the current generation."""
 
-    def __init__(self, index_root: Path, threads: int = 4) -> None:
+    def __init__(self, index_root: Path, threads: int = 4,
+                 responses_kept: int = RESPONSES_KEPT) -> None:
         self.index_root = index_root
+        self.responses_kept = responses_kept
         self._pointer = index_root / "current"
         self._pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="kb-reader")
         self._local = threading.local()
@@ -110,7 +114,7 @@ class Readers:
             target = None
         if mine is not None and getattr(self._local, "target", None) == target:
             return mine
-        fresh = Searcher(self.index_root)  # raises NoIndexError when there is none
+        fresh = Searcher(self.index_root)  # raises kb.errors.NoIndexError when there is none
         if mine is not None:
             mine.searcher.close()
         reader = Reader(fresh, self._cache(fresh.kb.generation))
@@ -121,12 +125,10 @@ class Readers:
         with self._guard:
             cache = self._caches.get(generation)
             if cache is None:
-                cache = GenerationCache(generation)
+                cache = GenerationCache(generation, self.responses_kept)
                 # Keep the caches of the two newest generations (a request that began on the
                 # previous one may still finish there).
                 self._caches = {g: c for g, c in self._caches.items() if g.exists()}
                 self._caches[generation] = cache
             return cache
 
-
-__all__ = ["GenerationCache", "NoIndexError", "Reader", "Readers"]

@@ -42,7 +42,7 @@ class Tags(HTMLParser):
                 if t == "a" and (cls is None or cls in (a.get("class") or "").split())]
 
 
-PAGES = ["/", "/rule/702.19b", "/rule/702.19b?version=2013-06-01", "/rule/707.2",
+PAGES = ["/", "/rule/702.19b", "/history/702.19", "/rule/702.19b?version=2013-06-01", "/rule/707.2",
          "/search?q=pi%C3%A9tinement", "/search?q=trample&kind=rule&lang=en&page=2",
          "/card/aetherlin", "/card/aetherling", "/diff?old=2025-02-07&section=702",
          "/glossary", "/glossary?letter=T", "/glossary?order=fr&letter=F", "/terms",
@@ -171,3 +171,18 @@ def test_corpus_markup_is_escaped(evil_index: Path) -> None:
         results = client.get("/search?q=fiend").text
         assert "<script>window" not in results and "<b>Fiend</b>" not in results
         assert "kbPwned" in results  # shown, as text
+
+
+def test_history_page_follows_renumbering(client: TestClient) -> None:
+    # Trample: 702.18 in the 2013-05-01 rules, 702.19 since 2023-04-14.
+    html = client.get("/history/702.19").text
+    section = html.split('id="h-702.19"', 1)[1].split("</section>", 1)[0]
+    assert "702.18" in section and "renumbered from 702.18" in section
+    assert 'id="h-702.19a"' in html  # and its subrules
+    assert client.get("/history/999.9").status_code == 404
+
+
+def test_a_section_links_its_history_instead_of_inlining_it(client: TestClient) -> None:
+    html = client.get("/rule/702").text
+    assert 'href="/history/702?version=' in html
+    assert "history-table" not in html

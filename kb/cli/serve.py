@@ -22,10 +22,12 @@ from kb.cli._output import emit_json, index_root, json_option
 @click.option("--cache", "cache", default=2000, show_default=True,
               type=click.IntRange(0, 1_000_000),
               help="Rendered pages and answers kept per index generation (0: none).")
+@click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
+              help="Server processes sharing the port (a process uses one core).")
 @json_option
 @click.pass_context
 def command(ctx: click.Context, host: str, port: int, open_browser: bool, threads: int,
-            cache: int, as_json: bool) -> None:
+            cache: int, workers: int, as_json: bool) -> None:
     """Serve the current index at http://HOST:PORT/: rules side by side in French and
     English, search, cards, history, diffs, glossary, terms, the consistency report, and the
     JSON API under /api/ (the same shapes as --json). A new 'kb build' is picked up without
@@ -33,7 +35,7 @@ def command(ctx: click.Context, host: str, port: int, open_browser: bool, thread
 
     With --json, print the addresses as JSON once the server listens."""
     from kb.api import KnowledgeBase
-    from kb.web.app import create_app, serve
+    from kb.web.app import serve
 
     root = index_root(ctx)
     with KnowledgeBase(root):  # no index: say so now, exit 1, rather than on every request
@@ -46,4 +48,4 @@ def command(ctx: click.Context, host: str, port: int, open_browser: bool, thread
         click.echo(f"Serving {root} at {url} (API: {url}api/); Ctrl-C stops.", err=True)
     if open_browser:
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
-    serve(create_app(root, threads, cache), host, port)
+    serve(root, host, port, threads=threads, cache=cache, workers=workers)

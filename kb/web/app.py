@@ -10,6 +10,7 @@ Content-Security-Policy (no external assets) forbids. The OpenAPI description is
 from __future__ import annotations
 
 import contextlib
+import os
 from collections.abc import AsyncIterator
 from importlib import resources
 from pathlib import Path
@@ -118,7 +119,27 @@ def create_app(index_root: Path, threads: int = 4,
     return app
 
 
-def serve(app: Any, host: str, port: int) -> None:
+def from_environment() -> Starlette:
+    """The application as each worker process of ``kb serve --workers N`` builds it: uvicorn
+    starts workers from an import path, so the options travel in the environment."""
+    return create_app(Path(os.environ[_ENV_INDEX]), int(os.environ[_ENV_THREADS]),
+                      int(os.environ[_ENV_CACHE]))
+
+
+_ENV_INDEX, _ENV_THREADS, _ENV_CACHE = "KB_SERVE_INDEX", "KB_SERVE_THREADS", "KB_SERVE_CACHE"
+
+
+def serve(index_root: Path, host: str, port: int, *, threads: int, cache: int,
+          workers: int = 1) -> None:
+    """Run the site until interrupted: one process, or ``workers`` processes sharing the
+    port (each with its own readers and caches; a Python process uses one core)."""
     import uvicorn
 
-    uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)
+    options: dict[str, Any] = {"host": host, "port": port, "log_level": "warning",
+                               "access_log": False}
+    if workers == 1:
+        uvicorn.run(create_app(index_root, threads, cache), **options)
+        return
+    os.environ.update({_ENV_INDEX: str(index_root), _ENV_THREADS: str(threads),
+                       _ENV_CACHE: str(cache)})
+    uvicorn.run(f"{__name__}:from_environment", factory=True, workers=workers, **options)

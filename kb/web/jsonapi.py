@@ -201,10 +201,13 @@ def handler(readers: Readers, endpoint: Endpoint) -> Callable[[Request], Any]:
                                  if p.where == "path" else request.query_params.get(p.name))
                   for p in endpoint.params}
 
+        key = ("api", endpoint.name, tuple(sorted(values.items())))
+
         def work(reader: Reader) -> str:
-            key = ("api", endpoint.name, tuple(sorted(values.items())))
             return reader.cache.response(key, lambda: dumps(endpoint.answer(reader, values)))
-        return Response(await readers.run(work), media_type="application/json")
+        kept = readers.kept(key)
+        body = kept if kept is not None else await readers.run(work)
+        return Response(body, media_type="application/json")
     return answer
 
 

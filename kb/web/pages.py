@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import urlencode
 
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
@@ -41,18 +42,23 @@ class Pages:
                    key: tuple | None = None) -> Response:
         """Render ``build(reader)``'s template; kept per generation under ``key``."""
         first = first_language(request)
+        query = urlencode([(k, v) for k, v in request.query_params.multi_items() if k != "first"])
+        # where the language switch returns to
+        here = request.url.path + (f"?{query}" if query else "")
 
         def render(reader: Reader) -> str:
             def make() -> str:
                 template, context = build(reader)
                 return self.env.get_template(template).render(
-                    first=first, path=request.url.path, generation=reader.generation,
-                    latest=data.latest(reader), **context)
+                    first=first, path=request.url.path, here=here,
+                    generation=reader.generation, latest=data.latest(reader), **context)
             if key is None:
                 return make()
-            return reader.cache.response(("page", first, *key), make)
+            return reader.cache.response(full_key, make)
 
-        return HTMLResponse(await self.readers.run(render))
+        full_key = ("page", first, here, *(key or ()))
+        kept = self.readers.kept(full_key) if key is not None else None
+        return HTMLResponse(kept if kept is not None else await self.readers.run(render))
 
     # -- the pages ------------------------------------------------------------------------
 

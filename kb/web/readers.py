@@ -53,6 +53,14 @@ class GenerationCache:
                 self._values[key] = compute()
         return self._values[key]
 
+    def kept(self, key: Hashable) -> Any | None:
+        """A rendered answer already made, or None."""
+        with self._guard:
+            found = self._responses.get(key)
+            if found is not None:
+                self._responses.move_to_end(key)
+            return found
+
     def response(self, key: Hashable, compute: Callable[[], T]) -> T:
         if not self.responses_kept:
             return compute()
@@ -99,6 +107,17 @@ class Readers:
         """``fn(reader, *args)`` on a worker thread, with a reader of the current generation."""
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._pool, self.call, fn, *args)
+
+    def kept(self, key: Hashable) -> Any | None:
+        """The answer kept under ``key`` for the current generation, looked up without a
+        worker thread: a page already made never waits behind pages being made."""
+        try:
+            name = Path(os.readlink(self._pointer)).name
+        except OSError:
+            return None
+        with self._guard:
+            cache = next((c for g, c in self._caches.items() if g.name == name), None)
+        return cache.kept(key) if cache is not None else None
 
     def call(self, fn: Callable[..., T], *args: Any) -> T:
         return fn(self._reader(), *args)

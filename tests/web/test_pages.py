@@ -114,6 +114,9 @@ def test_french_beside_english_in_the_chosen_order(client: TestClient) -> None:
     assert response.headers["location"] == "/rule/707.2c"
     assert _columns(client.get("/rule/707.2c", headers={"cookie": "kb_first=fr"}).text) == [
         "fr", "en"]
+    versioned = Tags(client.get("/rule/707.2c?version=2025-03-01").text)
+    assert any(h.endswith("&next=/rule/707.2c%3Fversion%3D2025-03-01")
+               for h in versioned.hrefs())
     outside = client.get("/prefs?first=fr&next=//evil.example/", follow_redirects=False)
     assert outside.headers["location"] == "/"
 

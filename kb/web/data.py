@@ -14,6 +14,7 @@ import bisect
 import re
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import quote
 
 from kb import api
 from kb.check import CheckReport, run_check
@@ -101,7 +102,7 @@ def _suggestion_list(reader: Reader) -> tuple[list[str], list[Suggestion]]:
                 items.append(Suggestion(record.term, "glossary",
                                         glossary_url(record.term), record.definition[:80]))
     for pair in kb.store.terms():
-        items.append(Suggestion(pair.french, "term", f"/search?q={_quote(pair.french)}",
+        items.append(Suggestion(pair.french, "term", f"/search?q={quote(pair.french, safe='')}",
                                 pair.english))
     for address, name in card_names(reader).items():
         items.append(Suggestion(name, "card", f"/card/{address}"))
@@ -131,12 +132,6 @@ def suggest(reader: Reader, text: str, limit: int = SUGGESTIONS) -> list[Suggest
                 if len(out) == limit:
                     break
     return out
-
-
-def _quote(text: str) -> str:
-    from urllib.parse import quote
-
-    return quote(text, safe="")
 
 
 def glossary_url(term: str) -> str:

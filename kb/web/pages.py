@@ -12,7 +12,9 @@ from urllib.parse import urlencode
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
+from kb.api import export_row
 from kb.history import version_changes
+from kb.link.pairing import fold
 from kb.query import KINDS
 from kb.report.finding import CATEGORIES
 from kb.web import data
@@ -141,8 +143,7 @@ class Pages:
             resolved, rows = data.glossary(reader, version)
             if order == "fr":
                 shown = sorted(((f, r) for r in rows for f in r.french
-                                if data.letter_of(f) == letter),
-                               key=lambda fr: data.fold(fr[0]))
+                                if data.letter_of(f) == letter), key=lambda fr: fold(fr[0]))
             else:
                 shown = [(None, r) for r in rows if data.letter_of(r.term) == letter]
             letters = sorted({data.letter_of(f) for r in rows for f in r.french} if order == "fr"
@@ -199,8 +200,6 @@ class Pages:
             record = reader.kb.store.get(record_id)
             if record is None:
                 raise NotFound(f"no record {record_id!r} in the index")
-            from kb.api import export_row
-
             return "record.html", {"row": export_row(record)}
         return await self.page(request, build, ("record", record_id))
 

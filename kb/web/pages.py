@@ -136,7 +136,7 @@ class Pages:
 
     async def glossary(self, request: Request) -> Response:
         p = request.query_params
-        version, letter = p.get("version") or None, (p.get("letter") or "A")[:1].upper()
+        version, letter = p.get("version") or None, data.letter_of(p.get("letter") or "A")
         order = "fr" if p.get("order") == "fr" else "en"
 
         def build(reader: Reader) -> tuple[str, dict]:

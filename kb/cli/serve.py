@@ -17,8 +17,9 @@ from kb.cli._output import emit_json, index_root, json_option
 @click.option("--port", default=8765, show_default=True, type=click.IntRange(1, 65535),
               help="Port to listen on.")
 @click.option("--open", "open_browser", is_flag=True, help="Open the site in a browser.")
-@click.option("--threads", default=4, show_default=True, type=click.IntRange(1, 64),
-              help="Reader threads (each keeps its own connection to the index).")
+@click.option("--threads", default=3, show_default=True, type=click.IntRange(1, 64),
+              help="Reader threads for quick answers, and as many for slow ones (each "
+                   "keeps its own connection to the index).")
 @click.option("--cache", "cache", default=2000, show_default=True,
               type=click.IntRange(0, 1_000_000),
               help="Rendered pages and answers kept per index generation (0: none).")

@@ -60,7 +60,7 @@ class SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
-def create_app(index_root: Path, threads: int = 4,
+def create_app(index_root: Path, threads: int = 3,
                responses_kept: int = RESPONSES_KEPT) -> Starlette:
     """The application over the index folder ``index_root``: ``threads`` reader threads,
     ``responses_kept`` rendered answers kept per generation (0: none)."""

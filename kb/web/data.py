@@ -168,6 +168,10 @@ def example_status(reader: Reader) -> dict[str, Any]:
 
 @dataclass
 class RulePage:
+    """What a rule page shows beside ``KnowledgeBase.rule``'s views: each text's worked
+    examples with their ``kb check`` result, the rulings and notes that cite or concern the
+    rule, and its own history."""
+
     number: str
     version: str
     latest: str | None
@@ -179,6 +183,7 @@ class RulePage:
 
 
 def rule_page(reader: Reader, number: str, version: str | None) -> RulePage:
+    """The rule ``number`` in the version in force on ``version`` (the latest by default)."""
     kb = reader.kb
     views = kb.rule(number, version)
     main = views[0]
@@ -205,6 +210,7 @@ def rule_page(reader: Reader, number: str, version: str | None) -> RulePage:
 
 
 def card(reader: Reader, address: str) -> api.CardView:
+    """A card by its address (``aetherlin``) or by any name ``KnowledgeBase.card`` takes."""
     name = card_names(reader).get(address, address)
     try:
         return reader.kb.card(name)

@@ -206,7 +206,7 @@ def handler(readers: Readers, endpoint: Endpoint) -> Callable[[Request], Any]:
         def work(reader: Reader) -> str:
             return reader.cache.response(key, lambda: dumps(endpoint.answer(reader, values)))
         kept = readers.kept(key)
-        body = kept if kept is not None else await readers.run(work)
+        body = kept if kept is not None else await readers.run(endpoint.name, work)
         return Response(body, media_type="application/json")
     return answer
 

@@ -60,7 +60,8 @@ class Pages:
 
         full_key = ("page", first, here, *(key or ()))
         kept = self.readers.kept(full_key) if key is not None else None
-        return HTMLResponse(kept if kept is not None else await self.readers.run(render))
+        kind = key[0] if key else "page"
+        return HTMLResponse(kept if kept is not None else await self.readers.run(kind, render))
 
     # -- the pages ------------------------------------------------------------------------
 

@@ -29,6 +29,9 @@ T = TypeVar("T")
 
 # Rendered responses kept per generation: a rule page is a few kilobytes.
 RESPONSES_KEPT = 2000
+# Answers that take tens of milliseconds to seconds (a rule page follows the rule through
+# every version; the report and the check run once per generation): their own threads.
+SLOW = frozenset({"rule", "rules", "history", "diff", "report", "check"})
 
 
 class GenerationCache:
@@ -93,20 +96,24 @@ class Reader:
 class Readers:
     """A small pool of worker threads, each with its reader of the current generation."""
 
-    def __init__(self, index_root: Path, threads: int = 4,
+    def __init__(self, index_root: Path, threads: int = 3,
                  responses_kept: int = RESPONSES_KEPT) -> None:
         self.index_root = index_root
         self.responses_kept = responses_kept
         self._pointer = index_root / "current"
-        self._pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="kb-reader")
+        # Two pools: quick answers (a search, a card) never queue behind slow ones.
+        self._pools = {slow: ThreadPoolExecutor(max_workers=threads,
+                                                thread_name_prefix=f"kb-reader-{slow}")
+                       for slow in (False, True)}
         self._local = threading.local()
         self._caches: dict[Path, GenerationCache] = {}
         self._guard = threading.Lock()
 
-    async def run(self, fn: Callable[..., T], *args: Any) -> T:
-        """``fn(reader, *args)`` on a worker thread, with a reader of the current generation."""
+    async def run(self, kind: str, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(reader, *args)`` on a worker thread, with a reader of the current generation;
+        ``kind`` names the answer (``rule``, ``search`` ...) to choose the thread pool."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._pool, self.call, fn, *args)
+        return await loop.run_in_executor(self._pools[kind in SLOW], self.call, fn, *args)
 
     def kept(self, key: Hashable) -> Any | None:
         """The answer kept under ``key`` for the current generation, looked up without a
@@ -123,7 +130,8 @@ class Readers:
         return fn(self._reader(), *args)
 
     def close(self) -> None:
-        self._pool.shutdown(wait=True, cancel_futures=True)
+        for pool in self._pools.values():
+            pool.shutdown(wait=True, cancel_futures=True)
 
     def _reader(self) -> Reader:
         mine: Reader | None = getattr(self._local, "reader", None)

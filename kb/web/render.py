@@ -94,7 +94,7 @@ def environment() -> Environment:
     folder = resources.files("kb.web") / "templates"
     env = Environment(loader=FileSystemLoader(str(folder)),
                       autoescape=select_autoescape(default=True, default_for_string=True),
-                      trim_blocks=True, lstrip_blocks=True)
+                      trim_blocks=True, lstrip_blocks=True, auto_reload=False)
     env.filters.update(rich=rich, snippet=snippet, word_diff=word_diff, slug=slug, mana=mana)
     env.globals.update(rule_url=rule_url, record_url=record_url, query=query)
     return env

@@ -208,7 +208,8 @@ class Pages:
         """Remember which language comes first, then go back (works without JavaScript)."""
         first = request.query_params.get("first")
         back = request.query_params.get("next") or "/"
-        if not back.startswith("/") or back.startswith("//"):
+        # Only a path of this site: "//host" and "/\host" are other sites to a browser.
+        if not back.startswith("/") or back.startswith("//") or "\\" in back:
             back = "/"
         response = RedirectResponse(back, status_code=303)
         if first in LANGUAGES:

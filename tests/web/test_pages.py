@@ -190,3 +190,10 @@ def test_a_section_links_its_history_instead_of_inlining_it(client: TestClient) 
     html = client.get("/rule/702").text
     assert 'href="/history/702?version=' in html
     assert "history-table" not in html
+
+
+def test_rule_page_lists_what_cites_it(client: TestClient) -> None:
+    # 702.102b says "(See rule 709.4.)": 709.4 is cited by it.
+    html = client.get("/rule/709.4").text
+    cited_by = html.split('class="cited-by"', 1)[1].split("</section>", 1)[0]
+    assert 'href="/rule/702.102b"' in cited_by

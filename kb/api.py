@@ -93,17 +93,8 @@ def diff(old: str, new: str = "latest", *, index: Path | None = None,
 def report(*, index: Path | None = None, categories: list[str] | None = None,
            languages: list[str] | None = None) -> Report:
     """``kb report``: the findings of every category (or of ``categories``)."""
-    from kb.report.data import ReportData
-    from kb.report.run import run
-
     with KnowledgeBase(index) as kb:
-        data = ReportData.from_store(kb.store)
-        results = None
-        if categories is None or "examples" in categories:
-            from kb.check import check_examples  # the engine loads only when examples count
-
-            results = check_examples(kb.store)
-    return run(data, categories, languages, check_results=results)
+        return consistency_report(kb, categories, languages)
 
 
 def check(*, index: Path | None = None, scenarios: list[Path] | None = None) -> CheckReport:
@@ -623,3 +614,67 @@ def _card_text(card: Card) -> CardText:
 def _ruling_text(ruling: Ruling) -> RulingText:
     return RulingText(ruling.id, ruling.language, ruling.date, ruling.text,
                       {"file": ruling.loc.file, "line": ruling.loc.line})
+
+
+# -- JSON shapes shared by the command line and the web API ---------------------------------
+# ``kb search --json`` and ``GET /api/search`` print the same thing: the shape is built here,
+# once, and both call it. (Types are named as strings: kb.search and kb.history import this
+# module.)
+
+
+def search_json(result: Any) -> list[dict[str, Any]]:
+    """The hits of a :class:`kb.search.SearchResult`, best group first, as ``--json``
+    prints them."""
+    return [{
+        "kind": h.kind, "id": h.id, "number": h.number, "language": h.language,
+        "version": h.version, "score": h.score, "snippet": h.snippet, "title": h.title,
+        "group": h.group, "source": h.source,
+    } for h in result.hits]
+
+
+def diff_json(c: Any) -> dict[str, Any]:
+    """A :class:`kb.history.VersionChanges` as ``kb diff --json`` prints it: ``added``,
+    ``removed`` and ``changed`` are lists of numbers (``changed`` by the new number,
+    ``typography_only`` those of them whose words are the same), ``renumbered`` a list of
+    {"from", "to"}; ``changes`` has the texts and diffs."""
+    return {
+        "old": c.old, "new": c.new, "section": c.section, "same_version": c.old == c.new,
+        "added": [r.number for r in c.added],
+        "removed": [r.number for r in c.removed],
+        "renumbered": [{"from": x.old_number, "to": x.new_number, "how": x.how,
+                        "confidence": x.confidence} for x in c.renumbered],
+        "changed": [x.new_number for x in c.changed],
+        "typography_only": [x.new_number for x in c.changed if x.typography_only],
+        "unchanged": c.unchanged,
+        "changes": [{"from": x.old_number, "to": x.new_number, "old_text": x.old_text,
+                     "new_text": x.new_text, "diff": x.diff} for x in c.changes],
+    }
+
+
+def check_json(report: Any) -> dict[str, Any]:
+    """A :class:`kb.check.CheckReport` as ``kb check --json`` prints it."""
+    return {
+        "summary": report.summary(),
+        "shares": report.shares(),
+        "cr": report.cr_coverage(),
+        "by_source": report.by_source(),
+        "scenarios": report.scenarios,
+        "examples": [r.as_dict() for r in report.results],
+        "not_in_index": [{"id": i, "scenario": w} for i, w in report.not_in_index],
+    }
+
+
+def consistency_report(kb: KnowledgeBase, categories: list[str] | None = None,
+                       languages: list[str] | None = None,
+                       check_results: list[Any] | None = None) -> Any:
+    """``kb report``'s findings (a :class:`kb.report.run.Report`). The examples category
+    needs ``kb check``'s results: given (a server keeps them), else played here."""
+    from kb.report.data import ReportData
+    from kb.report.run import run
+
+    data = ReportData.from_store(kb.store)
+    if check_results is None and (categories is None or "examples" in categories):
+        from kb.check import check_examples  # the engine loads only when examples count
+
+        check_results = check_examples(kb.store)
+    return run(data, categories, languages, check_results=check_results)

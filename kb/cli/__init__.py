@@ -56,6 +56,9 @@ SUMMARIES = {
     "search": "Search for QUERY in French or English: words, \"phrases\", prefix*, AND/OR/NOT, "
               "and the filters lang:fr kind:rule rule:702.19* version:2013-06-01 "
               "card:\"Name\".",
+    "serve": "Serve the current index at http://HOST:PORT/: rules side by side in French and "
+             "English, search, cards, history, diffs, glossary, terms, the consistency report, "
+             "and the JSON API under /api/ (the same shapes as --json).",
     "terms": "The French and English forms of WORD (either language, accents optional), "
              "derived from the data: rule titles, contents, card keyword lines and card "
              "names.",

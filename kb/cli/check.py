@@ -7,6 +7,7 @@ from typing import Any
 
 import click
 
+from kb.api import check_json
 from kb.cli._output import emit_json, json_option, open_kb, table
 
 
@@ -30,15 +31,7 @@ def command(ctx: click.Context, scenarios: tuple[Path, ...], statuses: tuple[str
     with open_kb(ctx) as kb:
         report = run_check(kb.store, scenarios)
     if as_json:
-        emit_json({
-            "summary": report.summary(),
-            "shares": report.shares(),
-            "cr": report.cr_coverage(),
-            "by_source": report.by_source(),
-            "scenarios": report.scenarios,
-            "examples": [r.as_dict() for r in report.results],
-            "not_in_index": [{"id": i, "scenario": w} for i, w in report.not_in_index],
-        })
+        emit_json(check_json(report))
         return
     rows = [("source", *STATUSES)]
     for source, counts in report.by_source().items():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from kb.api import diff_json
 from kb.cli._output import VersionDate, emit_json, json_option, open_kb, table
 from kb.cli.history import render_diff
 from kb.history import RuleText, VersionChanges, version_changes
@@ -36,31 +37,13 @@ def command(ctx: click.Context, old: str, new: str, section: str | None, as_json
         changes = version_changes(kb, old, new, section)
     same = changes.old == changes.new
     if as_json:
-        emit_json({**_as_json(changes), "same_version": same})
+        emit_json(diff_json(changes))
         return
     if same:
         click.echo(f"Both dates resolve to the same rules version, {changes.old}: nothing "
                    "changed between them (kb versions lists the versions).")
         return
     _print(changes)
-
-
-def _as_json(c: VersionChanges) -> dict[str, object]:
-    """``added``, ``removed`` and ``changed`` are lists of numbers (``changed`` by the new
-    number, ``typography_only`` those of them whose words are the same), ``renumbered`` a list
-    of {"from", "to"}; ``changes`` has the texts and diffs."""
-    return {
-        "old": c.old, "new": c.new, "section": c.section,
-        "added": [r.number for r in c.added],
-        "removed": [r.number for r in c.removed],
-        "renumbered": [{"from": x.old_number, "to": x.new_number, "how": x.how,
-                        "confidence": x.confidence} for x in c.renumbered],
-        "changed": [x.new_number for x in c.changed],
-        "typography_only": [x.new_number for x in c.changed if x.typography_only],
-        "unchanged": c.unchanged,
-        "changes": [{"from": x.old_number, "to": x.new_number, "old_text": x.old_text,
-                     "new_text": x.new_text, "diff": x.diff} for x in c.changes],
-    }
 
 
 def _print(c: VersionChanges) -> None:

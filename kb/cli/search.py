@@ -7,6 +7,7 @@ import sys
 
 import click
 
+from kb.api import search_json
 from kb.cli._output import emit_json, index_root, json_option
 from kb.query import KINDS
 
@@ -38,11 +39,7 @@ def command(ctx: click.Context, query: tuple[str, ...], lang: str | None, kind: 
         result = searcher.search(" ".join(query), lang=lang, kind=kind, limit=limit,
                                  version=version, translate=not no_translate)
     if as_json:
-        emit_json([{
-            "kind": h.kind, "id": h.id, "number": h.number, "language": h.language,
-            "version": h.version, "score": h.score, "snippet": h.snippet, "title": h.title,
-            "group": h.group, "source": h.source,
-        } for h in result.hits])
+        emit_json(search_json(result))
         return
     for typed, corrected in result.corrected.items():
         click.echo(f"Showing results for {corrected!r} (no text holds {typed!r})")

@@ -1,0 +1,275 @@
+"""What the pages and the JSON API show, gathered from the domain modules (``kb.api``,
+``kb.search``, ``kb.history``, ``kb.check``, ``kb.report``) for one request.
+
+Nothing here re-implements a lookup: a rule is ``KnowledgeBase.rule``, a card
+``KnowledgeBase.card``, a history ``rule_history``, a search ``Searcher.search``. This module
+only puts together what one page needs from several of them (a rule's examples with their
+``kb check`` status, say) and computes per-generation indexes for the site's own needs: card
+addresses (``/card/aetherling``) and the search-as-you-type suggestions.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import quote
+
+from kb import api
+from kb.check import CheckReport, run_check
+from kb.errors import KbError
+from kb.history import HistoryEntry, rule_history
+from kb.link.pairing import fold
+from kb.model import Card, Example, GlossaryEntry, Rule, TermPair
+from kb.rulenum import RuleNumber
+from kb.web.errors import NotFound
+from kb.web.readers import Reader
+
+SUGGESTIONS = 10
+# A rule page shows its rule's history inline when it has at most this many subrules (the
+# history of a section, 702 and its thousand subrules, is a page of its own).
+HISTORY_INLINE = 40
+
+
+# -- addresses -------------------------------------------------------------------------------
+
+
+def slug(name: str) -> str:
+    """A card's address: its folded name, words joined by ``-`` (``Ætherlin`` ->
+    ``aetherlin``, ``Tombé // Relevé`` -> ``tombe-releve``)."""
+    return re.sub(r"[\W_]+", "-", fold(name)).strip("-")
+
+
+def rule_url(number: str, version: str | None = None, latest: str | None = None) -> str:
+    """``/rule/702.19b``, with ``?version=`` only for another version than the latest."""
+    if version and version != latest:
+        return f"/rule/{number}?version={version}"
+    return f"/rule/{number}"
+
+
+def record_url(kind: str, record_id: str, number: str | None, latest: str | None) -> str:
+    """Where a record is shown: an English CR rule (or example) on its rule's page, a card on
+    its card page, anything else on the record page."""
+    parts = record_id.split(":")
+    if kind in ("rule", "example") and parts[:2] == ["cr", "en"] and len(parts) >= 4:
+        return rule_url(parts[3].split("/")[0], parts[2], latest)
+    return f"/record/{record_id}"
+
+
+# -- per-generation indexes ----------------------------------------------------------------
+
+
+def card_names(reader: Reader) -> dict[str, str]:
+    """Card address -> a name ``KnowledgeBase.card`` finds, for every card name held (both
+    languages, every face name of a split card's printed names)."""
+    def compute() -> dict[str, str]:
+        names: dict[str, str] = {}
+        for card in reader.kb.store.query(kind="card"):
+            if isinstance(card, Card):
+                for name in (card.name, *(n for _, n in card.names)):
+                    names.setdefault(slug(name), name)
+        return names
+    return reader.cache.value("card-names", compute)
+
+
+def latest(reader: Reader) -> str | None:
+    versions = reader.kb.store.versions()
+    return versions[-1] if versions else None
+
+
+@dataclass(frozen=True, slots=True)
+class Suggestion:
+    label: str
+    kind: str  # rule, glossary, term, card
+    url: str
+    detail: str = ""
+
+
+def _suggestion_list(reader: Reader) -> tuple[list[str], list[Suggestion]]:
+    """Every rule number of the latest version, glossary term, French term and card name,
+    sorted by folded label (for prefix lookups by bisection)."""
+    kb = reader.kb
+    newest = latest(reader)
+    items: list[Suggestion] = []
+    if newest:
+        for record in kb.store.query(kind="rule", source_id=f"cr:en:{newest}"):
+            if isinstance(record, Rule):
+                items.append(Suggestion(record.number, "rule", rule_url(record.number),
+                                        (record.title or record.text)[:80]))
+        for record in kb.store.query(kind="glossary", source_id=f"cr:en:{newest}"):
+            if isinstance(record, GlossaryEntry):
+                items.append(Suggestion(record.term, "glossary",
+                                        glossary_url(record.term), record.definition[:80]))
+    for pair in kb.store.terms():
+        items.append(Suggestion(pair.french, "term", f"/search?q={quote(pair.french, safe='')}",
+                                pair.english))
+    for address, name in card_names(reader).items():
+        items.append(Suggestion(name, "card", f"/card/{address}"))
+    unique = {(fold(s.label), s.kind): s for s in items}
+    ordered = sorted(unique.items(), key=lambda kv: kv[0])
+    return [key for (key, _), _ in ordered], [s for _, s in ordered]
+
+
+def suggest(reader: Reader, text: str, limit: int = SUGGESTIONS) -> list[Suggestion]:
+    """Rule numbers, glossary terms, French terms and card names starting with ``text``
+    (accents and case ignored), then those holding it elsewhere."""
+    keys, items = reader.cache.value("suggestions", lambda: _suggestion_list(reader))
+    wanted = fold(text).strip()
+    if not wanted:
+        return []
+    out: list[Suggestion] = []
+    at = bisect.bisect_left(keys, wanted)
+    while at < len(keys) and keys[at].startswith(wanted) and len(out) < limit:
+        out.append(items[at])
+        at += 1
+    if len(out) < limit and len(wanted) >= 3:
+        seen = set(out)
+        word_start = re.compile(r"(?<!\w)" + re.escape(wanted))
+        for key, item in zip(keys, items, strict=True):
+            if word_start.search(key) and item not in seen:
+                out.append(item)
+                if len(out) == limit:
+                    break
+    return out
+
+
+def glossary_url(term: str) -> str:
+    letter = letter_of(term)
+    return f"/glossary?letter={letter}#g-{slug(term)}"
+
+
+def letter_of(term: str) -> str:
+    first = fold(term)[:1].upper()
+    return first if first.isalpha() else "#"
+
+
+# -- kb check --------------------------------------------------------------------------------
+
+
+def check_report(reader: Reader) -> CheckReport:
+    """``kb check`` over this generation, played once."""
+    return reader.cache.value("check", lambda: run_check(reader.kb.store))
+
+
+def report(reader: Reader) -> Any:
+    """``kb report`` over this generation (every category), with the cached check."""
+    return reader.cache.value("report", lambda: api.consistency_report(
+        reader.kb, check_results=check_report(reader).results))
+
+
+def example_status(reader: Reader) -> dict[str, Any]:
+    return reader.cache.value("check-by-id",
+                              lambda: {r.id: r for r in check_report(reader).results})
+
+
+# -- a rule page -----------------------------------------------------------------------------
+
+
+@dataclass
+class RulePage:
+    """What a rule page shows beside ``KnowledgeBase.rule``'s views: each text's worked
+    examples with their ``kb check`` result, the rulings and notes that cite or concern the
+    rule, and its own history."""
+
+    number: str
+    version: str
+    latest: str | None
+    views: list[api.RuleView]
+    examples: dict[str, list[tuple[Example, Any]]]  # rule id -> (example, check result)
+    history: list[HistoryEntry] | None  # None: too many subrules, see the history page
+    versions: list[str]
+    concerning: list[tuple[api.CitingRecord, Any]] = field(default_factory=list)
+
+
+def rule_page(reader: Reader, number: str, version: str | None) -> RulePage:
+    """The rule ``number`` in the version in force on ``version`` (the latest by default)."""
+    kb = reader.kb
+    views = kb.rule(number, version)
+    main = views[0]
+    statuses = example_status(reader)
+    ids = {v.id for v in views} | {t.id for v in views for t in v.texts}
+    examples: dict[str, list[tuple[Example, Any]]] = {}
+    for record in kb.store.query(kind="example", under=str(RuleNumber.parse(main.number))):
+        owner = record.id.rsplit("/", 1)[0]
+        if isinstance(record, Example) and owner in ids:
+            examples.setdefault(owner, []).append((record, statuses.get(record.id)))
+    concerning = []
+    for citing in main.cited_by:
+        if citing.kind in ("ruling", "note", "glossary", "example"):
+            concerning.append((citing, kb.store.get(citing.id)))
+    history: list[HistoryEntry] | None = None
+    if len(views) <= HISTORY_INLINE:
+        try:
+            history = [e for e in rule_history(kb, main.number, main.version)
+                       if e.rule == main.number]
+        except KbError:
+            history = []
+    return RulePage(main.number, main.version, latest(reader), views, examples, history,
+                    kb.store.versions(), concerning)
+
+
+def card(reader: Reader, address: str) -> api.CardView:
+    """A card by its address (``aetherlin``) or by any name ``KnowledgeBase.card`` takes."""
+    name = card_names(reader).get(address, address)
+    try:
+        return reader.kb.card(name)
+    except KbError as exc:
+        raise NotFound(str(exc)) from exc
+
+
+# -- glossary and terms ------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class GlossaryRow:
+    term: str
+    definition: str
+    french: tuple[str, ...]
+    id: str
+
+
+def glossary(reader: Reader, version: str | None) -> tuple[str, list[GlossaryRow]]:
+    """The English glossary of the version in force, each term with its French terms from the
+    term table."""
+    resolved = reader.kb.resolve_version(version)
+
+    def compute() -> list[GlossaryRow]:
+        french: dict[str, list[str]] = {}
+        for pair in reader.kb.store.terms():
+            names = french.setdefault(fold(pair.english), [])
+            if pair.french not in names:
+                names.append(pair.french)
+        rows = [GlossaryRow(g.term, g.definition, tuple(french.get(fold(g.term), ())), g.id)
+                for g in reader.kb.store.query(kind="glossary", source_id=f"cr:en:{resolved}")
+                if isinstance(g, GlossaryEntry)]
+        return sorted(rows, key=lambda r: fold(r.term))
+    return resolved, reader.cache.value(("glossary", resolved), compute)
+
+
+def terms(reader: Reader, text: str | None, prefix: bool) -> list[TermPair]:
+    """``kb terms``: the pairs of a word (or starting with it), or every pair."""
+    if not text:
+        return reader.kb.store.terms()
+    return reader.kb.store.terms(fold(text), prefix=prefix)
+
+
+def hit_url(hit: Any, latest_version: str | None) -> str:
+    """Where a search hit (a :class:`kb.search.SearchHit`) is shown: its rule's page under
+    the number it is grouped by, its card's page, or its record's page."""
+    if hit.group.startswith("rule "):
+        rest = hit.group.removeprefix("rule ")
+        number, _, version = rest.partition(" (")
+        version = version.rstrip(")") or (hit.version if hit.id.startswith("cr:en:") else None)
+        return rule_url(number, version or None, latest_version)
+    if hit.kind == "card" and hit.title:
+        return f"/card/{slug(hit.title)}"
+    return record_url(hit.kind, hit.id, hit.number, latest_version)
+
+
+def history(reader: Reader, number: str, version: str | None) -> list[list[HistoryEntry]]:
+    """``kb history``: the entries of the rule and of each subrule, one list per rule."""
+    grouped: dict[str, list[HistoryEntry]] = {}
+    for entry in rule_history(reader.kb, number, version):
+        grouped.setdefault(entry.rule, []).append(entry)
+    return list(grouped.values())

@@ -1,0 +1,42 @@
+"""How a domain error becomes an HTTP answer: the CLI's exit codes (1 domain error, 2 usage
+error) mapped to HTTP statuses, for the JSON API and the pages alike."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from kb.errors import KbError, NoIndexError, NoSuchRuleError
+
+
+class BadRequest(KbError):
+    """A parameter the command line would refuse as a usage error (exit 2)."""
+
+
+class NotFound(KbError):
+    """No such rule, card, record or page (exit 1 on the command line)."""
+
+
+@dataclass(frozen=True, slots=True)
+class HttpError:
+    status: int
+    code: int  # the exit status kb would give on the command line
+    kind: str
+    message: str
+
+    def as_json(self) -> dict[str, object]:
+        return {"error": {"status": self.status, "code": self.code, "kind": self.kind,
+                          "message": self.message}}
+
+
+def http_error(exc: Exception) -> HttpError:
+    """404 for what does not exist, 503 when no index is built yet, 400 for any other domain
+    error (a bad date, rule number or query: something the request can fix), 500 for a bug."""
+    if isinstance(exc, NotFound | NoSuchRuleError):
+        return HttpError(404, 1, "not-found", str(exc))
+    if isinstance(exc, NoIndexError):
+        return HttpError(503, 1, "no-index", str(exc))
+    if isinstance(exc, BadRequest):
+        return HttpError(400, 2, "usage", str(exc))
+    if isinstance(exc, KbError):
+        return HttpError(400, 1, "domain", str(exc))
+    return HttpError(500, 1, "internal", f"internal error: {type(exc).__name__}")

@@ -1,0 +1,250 @@
+"""The JSON API under ``/api/``: the same answers as the command line's ``--json``, built by
+the same functions (``kb rule --json`` is ``GET /api/rules/{number}``), and its OpenAPI
+description, generated from the table of endpoints below so that the two cannot disagree.
+
+Errors are JSON too (:mod:`kb.web.errors`): ``{"error": {"status", "code", "kind",
+"message"}}`` with the CLI's exit code beside the HTTP status.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import Response
+
+from kb import api
+from kb.history import rule_history, version_changes
+from kb.report.finding import CATEGORIES
+from kb.report.render_json import as_data
+from kb.web import data
+from kb.web.errors import BadRequest
+from kb.web.readers import Reader, Readers
+
+MAX_LIMIT = 200
+
+
+@dataclass(frozen=True, slots=True)
+class Param:
+    name: str
+    where: str  # "path" or "query"
+    description: str
+    default: Any = None
+    enum: tuple[str, ...] = ()
+    kind: str = "string"
+
+
+@dataclass(frozen=True, slots=True)
+class Endpoint:
+    path: str
+    name: str
+    summary: str
+    cli: str  # the command whose --json this mirrors
+    params: tuple[Param, ...]
+    answer: Callable[[Reader, dict[str, Any]], Any]
+
+
+def json_response(payload: Any, status: int = 200) -> Response:
+    return Response(dumps(payload), status_code=status, media_type="application/json")
+
+
+def dumps(payload: Any) -> str:
+    return json.dumps(payload, ensure_ascii=False, default=_plain)
+
+
+def _plain(value: Any) -> Any:
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return dataclasses.asdict(value)
+    raise TypeError(f"not JSON serializable: {type(value).__name__}")
+
+
+# -- answers (each the function its command calls) ------------------------------------------
+
+
+def _rules(reader: Reader, p: dict[str, Any]) -> Any:
+    return reader.kb.rule(p["number"], p["version"], p["lang"])
+
+
+def _search(reader: Reader, p: dict[str, Any]) -> Any:
+    if not p["q"]:
+        raise BadRequest("missing parameter: q (the query)")
+    result = reader.searcher.search(p["q"], lang=p["lang"], kind=p["kind"], limit=p["limit"],
+                                    version=p["version"], translate=p["translate"])
+    return api.search_json(result)
+
+
+def _cards(reader: Reader, p: dict[str, Any]) -> Any:
+    return data.card(reader, p["name"])
+
+
+def _history(reader: Reader, p: dict[str, Any]) -> Any:
+    return rule_history(reader.kb, p["number"], p["version"], p["lang"])
+
+
+def _diff(reader: Reader, p: dict[str, Any]) -> Any:
+    if not p["old"]:
+        raise BadRequest("missing parameter: old (a date, YYYY-MM-DD)")
+    return api.diff_json(version_changes(reader.kb, p["old"], p["new"], p["section"]))
+
+
+def _terms(reader: Reader, p: dict[str, Any]) -> Any:
+    return data.terms(reader, p["q"], p["prefix"])
+
+
+def _versions(reader: Reader, p: dict[str, Any]) -> Any:
+    return reader.kb.versions()
+
+
+def _report(reader: Reader, p: dict[str, Any]) -> Any:
+    categories = [c for c in (p["category"] or "").split(",") if c]
+    unknown = [c for c in categories if c not in CATEGORIES]
+    if unknown:
+        raise BadRequest(f"unknown category: {', '.join(unknown)} (choose from "
+                         f"{', '.join(CATEGORIES)})")
+    languages = [x for x in (p["lang"] or "").split(",") if x]
+    if not categories and not languages:
+        return as_data(data.report(reader))
+    return as_data(api.consistency_report(reader.kb, categories or None, languages or None,
+                                          data.check_report(reader).results))
+
+
+def _check(reader: Reader, p: dict[str, Any]) -> Any:
+    return api.check_json(data.check_report(reader))
+
+
+def _suggest(reader: Reader, p: dict[str, Any]) -> Any:
+    return data.suggest(reader, p["q"] or "")
+
+
+_VERSION = Param("version", "query", "The rules in force on this date (YYYY-MM-DD), or 'latest'.")
+ENDPOINTS = (
+    Endpoint("/api/rules/{number}", "rules", "A rule with its subrules, examples, citations "
+             "both ways, texts in other languages and numbers in every version.", "kb rule",
+             (Param("number", "path", "A rule number: 702.19b, 702, 100.1a."),
+              _VERSION, Param("lang", "query", "Languages of the texts shown.", "all",
+                              ("en", "fr", "all"))), _rules),
+    Endpoint("/api/search", "search", "Ranked bilingual search (the query language of kb "
+             "search).", "kb search",
+             (Param("q", "query", "The query: words, \"phrases\", prefix*, AND/OR/NOT, filters "
+                    "lang: kind: rule: version: card:."),
+              Param("lang", "query", "Only texts in these languages (fr, en, pt; commas)."),
+              Param("kind", "query", "Only these kinds (rule, example, glossary, ruling, note, "
+                    "card; commas)."),
+              Param("limit", "query", "How many answers.", 10, kind="integer"),
+              Param("version", "query", "The rules in force on this date, 'latest' or 'all'."),
+              Param("translate", "query", "Also search the other language's terms.", True,
+                    kind="boolean")), _search),
+    Endpoint("/api/cards/{name}", "cards", "A card by its English or French name (or its "
+             "address, aetherling), with rulings paired FR/EN and the rules they cite.",
+             "kb card", (Param("name", "path", "The card's name or address."),), _cards),
+    Endpoint("/api/history/{number}", "history", "A rule and its subrules through every "
+             "version held, with word diffs and translations.", "kb history",
+             (Param("number", "path", "A rule number."),
+              Param("version", "query", "Read the number in the rules in force on this date."),
+              Param("lang", "query", "Texts of other documents shown.", "all",
+                    ("en", "fr", "pt", "all"))), _history),
+    Endpoint("/api/diff", "diff", "What changed between two versions of the rules.", "kb diff",
+             (Param("old", "query", "The older date (YYYY-MM-DD)."),
+              Param("new", "query", "The newer date, or 'latest'.", "latest"),
+              Param("section", "query", "Only the rules within this number.")), _diff),
+    Endpoint("/api/terms", "terms", "French/English term pairs derived from the data (all "
+             "without q).", "kb terms",
+             (Param("q", "query", "A word in either language."),
+              Param("prefix", "query", "Also terms starting with q.", False, kind="boolean")),
+             _terms),
+    Endpoint("/api/versions", "versions", "The Comprehensive Rules versions in the index.",
+             "kb versions", (), _versions),
+    Endpoint("/api/report", "report", "The consistency report.", "kb report --json",
+             (Param("category", "query", "Only these categories (commas): "
+                    + ", ".join(CATEGORIES) + "."),
+              Param("lang", "query", "Only findings about texts in these languages.")),
+             _report),
+    Endpoint("/api/check", "check", "Every worked example with its status from the rules "
+             "engine.", "kb check", (), _check),
+    Endpoint("/api/suggest", "suggest", "Search-as-you-type: rule numbers, glossary terms, "
+             "French terms and card names starting with q.", "(web only)",
+             (Param("q", "query", "What was typed so far."),), _suggest),
+)
+
+
+def _value(param: Param, raw: str | None) -> Any:
+    if raw is None or raw == "":
+        return param.default
+    if param.enum and raw not in param.enum:
+        raise BadRequest(f"{param.name}: {raw!r} is not one of {', '.join(param.enum)}")
+    if param.kind == "integer":
+        try:
+            number = int(raw)
+        except ValueError as exc:
+            raise BadRequest(f"{param.name}: not a number: {raw!r}") from exc
+        if not 1 <= number <= MAX_LIMIT:
+            raise BadRequest(f"{param.name}: {number} is out of range (1-{MAX_LIMIT})")
+        return number
+    if param.kind == "boolean":
+        if raw.lower() not in ("true", "false", "1", "0", "yes", "no"):
+            raise BadRequest(f"{param.name}: not true or false: {raw!r}")
+        return raw.lower() in ("true", "1", "yes")
+    return raw
+
+
+def handler(readers: Readers, endpoint: Endpoint) -> Callable[[Request], Any]:
+    async def answer(request: Request) -> Response:
+        known = {p.name for p in endpoint.params}
+        unknown = sorted(set(request.query_params) - known)
+        if unknown:
+            raise BadRequest(f"unknown parameter: {', '.join(unknown)}")
+        values = {p.name: _value(p, request.path_params.get(p.name)
+                                 if p.where == "path" else request.query_params.get(p.name))
+                  for p in endpoint.params}
+
+        key = ("api", endpoint.name, tuple(sorted(values.items())))
+
+        def work(reader: Reader) -> str:
+            return reader.cache.response(key, lambda: dumps(endpoint.answer(reader, values)))
+        kept = readers.kept(key)
+        body = kept if kept is not None else await readers.run(endpoint.name, work)
+        return Response(body, media_type="application/json")
+    return answer
+
+
+def openapi() -> dict[str, Any]:
+    """The OpenAPI 3.1 description of :data:`ENDPOINTS`."""
+    error = {"description": "An error: {\"error\": {\"status\", \"code\", \"kind\", "
+                            "\"message\"}}",
+             "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+    paths = {}
+    for e in ENDPOINTS:
+        parameters = []
+        for p in e.params:
+            schema: dict[str, Any] = {"type": p.kind}
+            if p.default is not None:
+                schema["default"] = p.default
+            if p.enum:
+                schema["enum"] = list(p.enum)
+            parameters.append({"name": p.name, "in": p.where, "required": p.where == "path",
+                               "description": p.description, "schema": schema})
+        paths[e.path] = {"get": {
+            "operationId": e.name, "summary": e.summary,
+            "description": f"The JSON of `{e.cli}`." if e.cli.startswith("kb") else e.summary,
+            "parameters": parameters,
+            "responses": {"200": {"description": "The answer, as the command's --json.",
+                                  "content": {"application/json": {}}},
+                          "400": error, "404": error, "500": error, "503": error},
+        }}
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "kb", "version": "1",
+                 "description": "The bilingual Magic: The Gathering rules knowledge base, "
+                                "read-only. Answers mirror the command line's --json."},
+        "paths": paths,
+        "components": {"schemas": {"Error": {"type": "object", "properties": {"error": {
+            "type": "object", "properties": {
+                "status": {"type": "integer"}, "code": {"type": "integer"},
+                "kind": {"type": "string",
+                         "enum": ["usage", "domain", "not-found", "no-index", "internal"]},
+                "message": {"type": "string"}}}}}}},
+    }

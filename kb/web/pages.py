@@ -1,0 +1,229 @@
+"""The HTML pages: each handler reads its parameters, then gathers and renders on a reader
+thread (:mod:`kb.web.readers`). A page is a pure function of its address, the language the
+reader chose to see first and the index generation, so rendered pages are kept per
+generation."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import urlencode
+
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, RedirectResponse, Response
+
+from kb.api import export_row
+from kb.history import version_changes
+from kb.link.pairing import fold
+from kb.query import KINDS
+from kb.report.finding import CATEGORIES
+from kb.web import data
+from kb.web.errors import BadRequest, NotFound
+from kb.web.readers import Reader, Readers
+
+PAGE_SIZE = 10  # search answers per page
+MAX_RESULTS = 200  # as kb search --limit
+TERMS_PAGE = 100
+DIFF_PAGE = 100
+FIRST_COOKIE = "kb_first"
+LANGUAGES = ("en", "fr")
+
+
+def first_language(request: Request) -> str:
+    """Which language the reader wants first: ``?first=`` in the address, else the cookie."""
+    chosen = request.query_params.get("first") or request.cookies.get(FIRST_COOKIE) or "en"
+    return chosen if chosen in LANGUAGES else "en"
+
+
+class Pages:
+    def __init__(self, readers: Readers, env: Any) -> None:
+        self.readers = readers
+        self.env = env
+
+    async def page(self, request: Request, build: Callable[[Reader], tuple[str, dict]],
+                   key: tuple | None = None) -> Response:
+        """Render ``build(reader)``'s template; kept per generation under ``key``."""
+        first = first_language(request)
+        query = urlencode([(k, v) for k, v in request.query_params.multi_items() if k != "first"])
+        # where the language switch returns to
+        here = request.url.path + (f"?{query}" if query else "")
+
+        def render(reader: Reader) -> str:
+            def make() -> str:
+                template, context = build(reader)
+                return self.env.get_template(template).render(
+                    first=first, path=request.url.path, here=here,
+                    generation=reader.generation, latest=data.latest(reader), **context)
+            if key is None:
+                return make()
+            return reader.cache.response(full_key, make)
+
+        full_key = ("page", first, here, *(key or ()))
+        kept = self.readers.kept(full_key) if key is not None else None
+        kind = key[0] if key else "page"
+        return HTMLResponse(kept if kept is not None else await self.readers.run(kind, render))
+
+    # -- the pages ------------------------------------------------------------------------
+
+    async def home(self, request: Request) -> Response:
+        def build(reader: Reader) -> tuple[str, dict]:
+            return "home.html", {"versions": reader.kb.versions()}
+        return await self.page(request, build, ("home",))
+
+    async def search(self, request: Request) -> Response:
+        p = request.query_params
+        q = p.get("q", "").strip()
+        lang, kind, version = p.get("lang") or None, p.get("kind") or None, p.get("version")
+        page = _int(p.get("page"), 1, 1, MAX_RESULTS // PAGE_SIZE)
+        params = {"q": q, "lang": lang, "kind": kind, "version": version}
+
+        def build(reader: Reader) -> tuple[str, dict]:
+            context: dict[str, Any] = {"params": params, "kinds": KINDS, "page": page,
+                                       "versions": reader.kb.store.versions()}
+            if q:
+                limit = page * PAGE_SIZE
+                result = reader.searcher.search(q, lang=lang, kind=kind, limit=limit,
+                                                version=version or None)
+                groups = result.groups()
+                newest = data.latest(reader)
+                context.update(
+                    result=result,
+                    groups=[(data.hit_url(g[0], newest), g)
+                            for g in groups[limit - PAGE_SIZE:limit]],
+                    has_next=len(groups) == limit and limit < MAX_RESULTS)
+            return "search.html", context
+        return await self.page(request, build, ("search", tuple(params.items()), page))
+
+    async def rule(self, request: Request) -> Response:
+        number = request.path_params["number"]
+        version = request.query_params.get("version") or None
+
+        def build(reader: Reader) -> tuple[str, dict]:
+            return "rule.html", {"r": data.rule_page(reader, number, version)}
+        return await self.page(request, build, ("rule", number, version))
+
+    async def history(self, request: Request) -> Response:
+        number = request.path_params["number"]
+        version = request.query_params.get("version") or None
+
+        def build(reader: Reader) -> tuple[str, dict]:
+            return "history.html", {"number": number, "version": version,
+                                    "rules": data.history(reader, number, version)}
+        return await self.page(request, build, ("history", number, version))
+
+    async def card(self, request: Request) -> Response:
+        address = request.path_params["name"]
+
+        def build(reader: Reader) -> tuple[str, dict]:
+            return "card.html", {"card": data.card(reader, address)}
+        return await self.page(request, build, ("card", address))
+
+    async def diff(self, request: Request) -> Response:
+        p = request.query_params
+        old, new, section = p.get("old"), p.get("new") or "latest", p.get("section") or None
+        page = _int(p.get("page"), 1, 1, 10_000)
+
+        def build(reader: Reader) -> tuple[str, dict]:
+            versions = reader.kb.store.versions()
+            context: dict[str, Any] = {"versions": versions, "page": page,
+                                       "params": {"old": old, "new": new, "section": section}}
+            if old:
+                changes = version_changes(reader.kb, old, new, section)
+                start = (page - 1) * DIFF_PAGE
+                context.update(c=changes, shown=changes.changes[start:start + DIFF_PAGE],
+                               has_next=start + DIFF_PAGE < len(changes.changes))
+            return "diff.html", context
+        return await self.page(request, build, ("diff", old, new, section, page))
+
+    async def glossary(self, request: Request) -> Response:
+        p = request.query_params
+        version, letter = p.get("version") or None, data.letter_of(p.get("letter") or "A")
+        order = "fr" if p.get("order") == "fr" else "en"
+
+        def build(reader: Reader) -> tuple[str, dict]:
+            resolved, rows = data.glossary(reader, version)
+            if order == "fr":
+                shown = sorted(((f, r) for r in rows for f in r.french
+                                if data.letter_of(f) == letter), key=lambda fr: fold(fr[0]))
+            else:
+                shown = [(None, r) for r in rows if data.letter_of(r.term) == letter]
+            letters = sorted({data.letter_of(f) for r in rows for f in r.french} if order == "fr"
+                             else {data.letter_of(r.term) for r in rows})
+            return "glossary.html", {"version": resolved, "rows": shown, "letter": letter,
+                                     "letters": letters, "order": order,
+                                     "versions": reader.kb.store.versions()}
+        return await self.page(request, build, ("glossary", version, letter, order))
+
+    async def terms(self, request: Request) -> Response:
+        p = request.query_params
+        q, page = p.get("q", "").strip(), _int(p.get("page"), 1, 1, 10_000)
+
+        def build(reader: Reader) -> tuple[str, dict]:
+            pairs = data.terms(reader, q, prefix=True)
+            start = (page - 1) * TERMS_PAGE
+            return "terms.html", {"q": q, "pairs": pairs[start:start + TERMS_PAGE],
+                                  "total": len(pairs), "page": page,
+                                  "has_next": start + TERMS_PAGE < len(pairs)}
+        return await self.page(request, build, ("terms", q, page))
+
+    async def report(self, request: Request) -> Response:
+        category = request.query_params.get("category") or None
+        if category is not None and category not in CATEGORIES:
+            raise BadRequest(f"unknown category {category!r} (choose from "
+                             f"{', '.join(CATEGORIES)})")
+
+        def build(reader: Reader) -> tuple[str, dict]:
+            report = data.report(reader)
+            found = [f for f in report.findings if category in (None, f.category)]
+            return "report.html", {"report": report, "findings": found, "category": category,
+                                   "categories": CATEGORIES}
+        return await self.page(request, build, ("report", category))
+
+    async def check(self, request: Request) -> Response:
+        status = request.query_params.get("status") or None
+
+        def build(reader: Reader) -> tuple[str, dict]:
+            report = data.check_report(reader)
+            wanted = (status,) if status else ("contradicted", "era-dependent")
+            return "check.html", {"report": report, "status": status,
+                                  "shown": [r for r in report.results if r.status in wanted]}
+        return await self.page(request, build, ("check", status))
+
+    async def versions(self, request: Request) -> Response:
+        def build(reader: Reader) -> tuple[str, dict]:
+            return "versions.html", {"infos": reader.kb.versions()}
+        return await self.page(request, build, ("versions",))
+
+    async def record(self, request: Request) -> Response:
+        record_id = request.path_params["id"]
+
+        def build(reader: Reader) -> tuple[str, dict]:
+            record = reader.kb.store.get(record_id)
+            if record is None:
+                raise NotFound(f"no record {record_id!r} in the index")
+            return "record.html", {"row": export_row(record)}
+        return await self.page(request, build, ("record", record_id))
+
+    async def prefs(self, request: Request) -> Response:
+        """Remember which language comes first, then go back (works without JavaScript)."""
+        first = request.query_params.get("first")
+        back = request.query_params.get("next") or "/"
+        # Only a path of this site: "//host" and "/\host" are other sites to a browser.
+        if not back.startswith("/") or back.startswith("//") or "\\" in back:
+            back = "/"
+        response = RedirectResponse(back, status_code=303)
+        if first in LANGUAGES:
+            response.set_cookie(FIRST_COOKIE, first, max_age=365 * 86400, samesite="lax")
+        return response
+
+
+def _int(value: str | None, default: int, low: int, high: int) -> int:
+    if value is None or value == "":
+        return default
+    try:
+        number = int(value)
+    except ValueError as exc:
+        raise BadRequest(f"not a number: {value!r}") from exc
+    if not low <= number <= high:
+        raise BadRequest(f"{number} is out of range ({low}-{high})")
+    return number

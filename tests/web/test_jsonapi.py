@@ -70,7 +70,7 @@ def test_a_card_by_its_address(client: TestClient) -> None:
 @pytest.mark.parametrize(("url", "status", "code", "kind"), [
     ("/api/rules/999.9", 404, 1, "not-found"),
     ("/api/rules/702.19?version=yesterday", 400, 1, "domain"),
-    ("/api/rules/not-a-rule", 400, 1, "domain"),
+    ("/api/rules/not-a-rule", 404, 1, "not-found"),  # read as a glossary word, not found
     ("/api/rules/702.19?lang=de", 400, 2, "usage"),
     ("/api/rules/702.19?colour=blue", 400, 2, "usage"),
     ("/api/cards/no-such-card-anywhere", 404, 1, "not-found"),

@@ -8,6 +8,7 @@ in every language under today's number, and the snippets.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,12 +16,12 @@ from pathlib import Path
 from kb.api import KnowledgeBase
 from kb.errors import KbError
 from kb.index import IndexSearcher
-from kb.index.analysis import LANGUAGES, language
+from kb.index.analysis import LANGUAGES, language, strip_elision
 from kb.index.highlight import snippet
-from kb.index.searcher import Alternative, Filters, Hit
+from kb.index.searcher import QUESTION_WORDS, Alternative, Answer, Filters, Hit
 from kb.link.pairing import fold
 from kb.model import TermPair
-from kb.query import KINDS, And, Or, Query, Word, parse
+from kb.query import KINDS, And, Loose, Node, Or, Phrase, Query, Word, parse
 from kb.rulenum import RuleNumber
 from kb.store import record_number, record_text, record_title
 
@@ -29,11 +30,15 @@ from kb.store import record_number, record_text, record_title
 KIND_PRIOR = {"rule": 1.0, "glossary": 0.7, "example": 0.75, "ruling": 0.7, "note": 0.7,
               "card": 0.6}
 TITLE_MATCH = 1.5
+SECTION_TITLE = 1.25  # a subrule of a rule whose title the query names (702.19b for trample)
+LANGUAGE_FIRST = 1.3  # an answer with a text in the query's language
+FAMILY_SHARE = 0.4  # how much a rule's words count from its siblings and parent
 MAX_TRANSLATIONS = 3
-# Which evidence names a translation first: an official keyword or title before a word pair
-# read off parallel texts, and card names last.
-_KIND_ORDER = {"keyword": 0, "rule-title": 1, "section-title": 2, "parallel-text": 3,
-               "card-name": 4}  # other-language terms added per word
+MAX_TERM_WORDS = 4  # the longest multi-word term looked up in a question
+# Which evidence names a translation first: the official vocabulary, then a keyword or
+# title, before a word pair read off parallel texts, and card names last.
+_KIND_ORDER = {"official": 0, "keyword": 1, "rule-title": 2, "section-title": 3,
+               "parallel-text": 4, "card-name": 5}  # other-language terms added per word
 DEFAULT_LIMIT = 10
 
 
@@ -67,6 +72,8 @@ class SearchResult:
     hits: list[SearchHit] = field(default_factory=list)
     corrected: dict[str, str] = field(default_factory=dict)
     translations: list[Translation] = field(default_factory=list)
+    language: str | None = None  # the query's language, as decided from its words
+    dropped: list[str] = field(default_factory=list)  # words the first answer does not hold
 
     def groups(self) -> list[list[SearchHit]]:
         """The hits grouped (a rule's texts in every language together), best group first."""
@@ -82,6 +89,7 @@ class Searcher:
     def __init__(self, index_root: Path | None = None) -> None:
         self.kb = KnowledgeBase(index_root)
         self.index = IndexSearcher(self.kb.generation)
+        self._titles: dict[str, str] = {}  # record id -> title, for the section boost
 
     def close(self) -> None:
         self.index.close()
@@ -97,24 +105,105 @@ class Searcher:
                limit: int = DEFAULT_LIMIT, version: str | None = None,
                translate: bool = True) -> SearchResult:
         """The ``limit`` best groups of hits for ``text`` (see :mod:`kb.query`)."""
-        query = parse(text)
+        query = parse(text, filler=_is_stop_word)
         filters = self._filters(query, lang, kind, version)
         result = SearchResult(query.text, filters.version)
+        result.language = self._language(query)
         alternatives: dict[str, list[Alternative]] = {}
         if translate:
             query = self._translate(query, alternatives, result)
         answer = self.index.search(query, filters, alternatives)
         result.corrected = answer.corrected
-        ranked = sorted(answer.hits, key=lambda h: -_rank_score(h, answer.terms))
+        scores = self._scores(answer, result.language)
+        ranked = sorted(answer.hits, key=lambda h: -scores[h.id])
         groups: dict[str, int] = {}
         for hit in ranked:
             group = self._group(hit, filters.version)
             if group not in groups and len(groups) == limit:
                 continue
             groups.setdefault(group, len(groups))
-            result.hits.append(self._hit(hit, group, answer.terms))
-        result.hits.sort(key=lambda h: groups[h.group])
+            result.hits.append(self._hit(hit, group, answer.terms, scores[hit.id]))
+        first = {h.language == result.language for h in result.hits}
+        result.hits.sort(key=lambda h: (groups[h.group], len(first) > 1
+                                        and h.language != result.language))
+        if ranked and answer.words:
+            held = ranked[0].matched
+            result.dropped = [w for i, (w, _) in enumerate(answer.words) if i not in held]
         return result
+
+    # -- ranking -------------------------------------------------------------------------------
+
+    def _scores(self, answer: Answer, query_language: str | None) -> dict[str, float]:
+        """Each hit's score: the index's BM25F, by kind, by title, by the share of the
+        question's words it holds (with its rule family: a concept spread over 702.19a-g
+        meets), and by whether its answer has a text in the query's language."""
+        weights = [w for _, w in answer.words]
+        total = sum(weights) or 1.0
+        family: dict[str, set[int]] = {}
+        for hit in answer.hits:
+            key = _family(hit)
+            if key:
+                family.setdefault(key, set()).update(hit.matched)
+        languages: dict[str, set[str]] = {}
+        for hit in answer.hits:
+            languages.setdefault(hit.number or hit.id, set()).add(hit.language)
+        scores = {}
+        for hit in answer.hits:
+            score = _rank_score(hit, answer.terms) * self._section_boost(hit, answer.terms)
+            if weights:
+                own = sum(weights[i] for i in hit.matched) / total
+                near = sum(weights[i] for i in family.get(_family(hit), hit.matched)) / total
+                score *= ((1 - FAMILY_SHARE) * own + FAMILY_SHARE * near) ** 2
+            if query_language and query_language in languages[hit.number or hit.id]:
+                score *= LANGUAGE_FIRST
+            scores[hit.id] = score
+        return scores
+
+    def _section_boost(self, hit: Hit, terms: dict[str, set[str]]) -> float:
+        """``SECTION_TITLE`` for a subrule whose rule's title the query names."""
+        number = RuleNumber.try_parse(hit.number) if hit.kind == "rule" else None
+        if number is None or number.depth < 2 or not hit.id.endswith(hit.number):
+            return 1.0
+        parent = number.parent if number.depth == 3 else number
+        parent = parent.parent if parent and parent.depth == 2 and number.depth == 2 else parent
+        if parent is None or parent.depth < 1:
+            return 1.0
+        parent_id = hit.id[:-len(hit.number)] + str(parent)
+        if parent_id not in self._titles:
+            record = self.kb.store.get(parent_id)
+            self._titles[parent_id] = (record_title(record) or "") if record else ""
+        title = self._titles[parent_id]
+        lang = hit.language if hit.language in LANGUAGES else "en"
+        wanted = set(language(lang).terms_of(title))
+        return SECTION_TITLE if wanted and wanted <= terms.get(lang, set()) else 1.0
+
+    def _language(self, query: Query) -> str | None:
+        """French or English, from the query's words: accents, each language's stop words
+        and question words, and which language's texts hold the other words more."""
+        votes = {"fr": 0.0, "en": 0.0}
+        vocabulary = self.index.vocabulary
+        for word in query.words():
+            raw = word.text.lower()
+            folded = fold(raw)
+            if folded != raw or "'" in raw or "’" in raw:
+                votes["fr"] += 1
+                continue
+            stops = {lang: not language(lang).pairs(raw) for lang in votes}
+            if stops["fr"] != stops["en"]:
+                votes["fr" if stops["fr"] else "en"] += 1
+                continue
+            counts = {lang: vocabulary[lang].df.get(folded, 0) if lang in vocabulary else 0
+                      for lang in votes}
+            sizes = {lang: len(vocabulary[lang].words) if lang in vocabulary else 1
+                     for lang in votes}
+            share = {lang: counts[lang] / max(1, sizes[lang]) for lang in votes}
+            if share["fr"] > 2 * share["en"]:
+                votes["fr"] += 0.5
+            elif share["en"] > 2 * share["fr"]:
+                votes["en"] += 0.5
+        if votes["fr"] == votes["en"]:
+            return None
+        return max(votes, key=lambda lang: votes[lang])
 
     # -- filters -----------------------------------------------------------------------------
 
@@ -141,6 +230,9 @@ class Searcher:
 
     def _translate(self, query: Query, alternatives: dict[str, list[Alternative]],
                    result: SearchResult) -> Query:
+        if isinstance(query.root, Loose):
+            root = self._terms_first(query.root, result)
+            query = Query(query.text, root, query.filters, query.cards)
         for word in query.words():
             if word.prefix or word.text in alternatives:
                 continue
@@ -149,12 +241,44 @@ class Searcher:
                 alternatives[word.text] = [Alternative(lang, tuple(t.split()))
                                            for lang, t in other]
         words = query.words()
-        if query.root is not None and len(words) > 1 and not any(w.prefix for w in words):
+        if (isinstance(query.root, And) and len(words) > 1
+                and not any(w.prefix for w in words)):
             other = self._other_language(" ".join(w.text for w in words), result)
             if other:
                 extra = tuple(And(tuple(Word(w) for w in t.split())) for _, t in other)
                 return Query(query.text, Or((query.root, *extra)), query.filters)
         return query
+
+    def _terms_first(self, root: Loose, result: SearchResult) -> Loose:
+        """Multi-word terms of a question, longest first (``piétinement contact mortel``:
+        ``contact mortel`` is one term, searched as itself or as ``deathtouch``), each made
+        one optional item: the words of a term count once, and its translation stands for
+        all of them."""
+        items = list(root.items)
+        out: list[Node] = []
+        i = 0
+        while i < len(items):
+            merged = None
+            for size in range(min(MAX_TERM_WORDS, len(items) - i), 1, -1):
+                run = items[i:i + size]
+                if not all(isinstance(w, Word) and not w.prefix for w in run):
+                    continue
+                texts = [w.text for w in run if isinstance(w, Word)]
+                if _is_stop_word(texts[0]) or _is_stop_word(texts[-1]):
+                    continue
+                other = self._other_language(" ".join(texts), result)
+                if other:
+                    merged = Or((Phrase(tuple(texts)),
+                                 *(And(tuple(Word(t) for t in term.split()))
+                                   for _, term in other)))
+                    i += size
+                    break
+            if merged is None:
+                out.append(items[i])
+                i += 1
+            else:
+                out.append(merged)
+        return Loose(tuple(out))
 
     def _other_language(self, text: str, result: SearchResult) -> list[tuple[str, str]]:
         """The other-language terms of a word or phrase, found in the term table by its
@@ -162,6 +286,8 @@ class Searcher:
         recorded in ``result`` for the user."""
         found: dict[tuple[str, str], set[str]] = {}
         shown: dict[tuple[str, tuple[str, ...]], tuple[str, str]] = {}
+        if fold(text) in QUESTION_WORDS or _is_stop_word(text):
+            return []  # "fait" -> "does", "can" -> "peut": function words are not terms
         exact = self.kb.store.terms(fold(text))
         for lang, other_lang in (("fr", "en"), ("en", "fr")):
             analyzed = language(lang).terms_of(text)
@@ -171,7 +297,9 @@ class Searcher:
                 mine, other = ((pair.french, pair.english) if lang == "fr"
                                else (pair.english, pair.french))
                 other_terms = language(other_lang).terms_of(other)
-                if language(lang).terms_of(mine) != analyzed or other_terms == analyzed:
+                if (language(lang).terms_of(mine) != analyzed or other_terms == analyzed
+                        or not _same_term(text, mine)
+                        or fold(other) in QUESTION_WORDS or _is_stop_word(other)):
                     continue
                 # one entry per analyzed form: "Trample" (keyword) and "trample" (texts)
                 key = shown.setdefault((other_lang, other_terms), (other_lang, other))
@@ -186,7 +314,8 @@ class Searcher:
 
     def _pairs(self, text: str, lang: str) -> list[TermPair]:
         """Term pairs for a text the table does not hold as written: by its words after
-        ``lang``'s analysis (elision gone), else by terms starting with its first stem."""
+        ``lang``'s analysis (elision gone), else by terms starting with its first stem
+        (``piétinements``), which :func:`_same_term` then checks word by word."""
         words = language(lang).pairs(text)
         if not words:
             return []
@@ -211,7 +340,8 @@ class Searcher:
             return "rule " + current[0].to_id.rsplit(":", 1)[-1]
         return f"rule {hit.number}"
 
-    def _hit(self, hit: Hit, group: str, terms: dict[str, set[str]]) -> SearchHit:
+    def _hit(self, hit: Hit, group: str, terms: dict[str, set[str]],
+             score: float) -> SearchHit:
         record = self.kb.store.get(hit.id)
         if record is None:  # the index and the store come from one generation
             raise KbError(f"the index names {hit.id}, which the store does not hold: "
@@ -223,11 +353,47 @@ class Searcher:
             kind=hit.kind, id=hit.id, number=record_number(record), language=hit.language,
             version=hit.version or getattr(record, "version", None) or getattr(record, "date",
                                                                                 None),
-            score=round(_rank_score(hit, terms), 4),
+            score=round(score, 4),
             snippet=snippet(record_text(record), lang, terms.get(lang, set())),
             title=title, group=group,
             source={"file": loc.file, "line": loc.line} if loc else {},
         )
+
+
+def _same_term(typed: str, term: str) -> bool:
+    """Whether a typed text is a term of the table as written, or an inflection of it: the
+    same number of words, each the term's word or that word with a plural or feminine
+    ending. A shared stem is not enough evidence: ``lancé`` is not "Lancer un dé",
+    ``fusionné`` (meld) is not "Fusion" (fuse), ``récupère`` is not "Récupération"."""
+    mine = [strip_elision(w) for w in _WORDS.findall(fold(typed))]
+    theirs = [strip_elision(w) for w in _WORDS.findall(fold(term))]
+    if len(mine) != len(theirs):
+        return False
+    return all(a == b or _inflection(a, b) or _inflection(b, a)
+               for a, b in zip(mine, theirs, strict=True))
+
+
+def _inflection(longer: str, shorter: str) -> bool:
+    return longer.startswith(shorter) and longer[len(shorter):] in _ENDINGS
+
+
+_ENDINGS = frozenset({"s", "x", "e", "es", "er", "ez", "d", "ed", "ing"})
+_WORDS = re.compile(r"[\w'’]+")
+
+
+def _is_stop_word(text: str) -> bool:
+    """A stop word in French or English: never a term, and never counted as a word."""
+    return any(not language(lang).pairs(text) for lang in ("fr", "en"))
+
+
+def _family(hit: Hit) -> str:
+    """The rule a text belongs with for scoring: 702.19 for 702.19b, else nothing."""
+    if hit.kind not in ("rule", "example"):
+        return ""
+    number = RuleNumber.try_parse(hit.number)
+    if number is None or number.depth < 2:
+        return ""
+    return f"{hit.version}:{number.parent if number.depth == 3 else number}"
 
 
 def _rank_score(hit: Hit, terms: dict[str, set[str]]) -> float:

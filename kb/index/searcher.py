@@ -10,6 +10,7 @@ The caller (:mod:`kb.search`) resolves versions, translations and presentation.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,7 +24,7 @@ from kb.index.analysis import LANGUAGES, fold, language, strip_elision
 from kb.index.documents import UNVERSIONED, card_key
 from kb.index.vocabulary import Words, load
 from kb.index.writer import SEARCH_DIR, VOCABULARY_FILE
-from kb.query import And, Node, Not, Or, Phrase, Query, Word
+from kb.query import And, Loose, Node, Not, Or, Phrase, Query, Required, Word
 from kb.rulenum import RuleNumber
 
 MAX_EXPANSION = 200  # indexed words one prefix may stand for before the query is refused
@@ -31,6 +32,20 @@ FAMILY_WEIGHT = 0.9  # a stem-family term against the word's own stem
 TRANSLATION_WEIGHT = 0.8  # a translated term against the typed one
 NUMBER_BOOST = 8.0  # a typed rule number finds the rule of that number first
 CANDIDATES = 100  # hits scored by Whoosh before the caller groups them
+# A question's optional words: at most this many are searched, the most informative (fewest
+# documents) first; the rest only made the query slower (a 40-word question took 1.2 s).
+MAX_RANKED = 8
+RANKED_CANDIDATES = 300  # a question's hits kept for reranking by how many words they hold
+FILLER_WEIGHT = 0.15  # a question word ("what", "comment") against a content word
+# Words that make a question a question: they carry little weight in what a record holds.
+QUESTION_WORDS = frozenset("""
+what which who whom whose when where why how does do did happen happens happened mean means
+meaning work works working way would should could can may might will get gets got say says
+tell explain anyone someone something there here rule rules
+que quoi quel quelle quels quelles comment quand pourquoi combien est ce passe passer
+arrive-t-il fonctionne fonctionnent marche marchent veut dire signifie signifient faut peut
+peuvent puis-je peut-on peux dois doit quelqu regle regles
+""".split())
 
 
 class TooBroadError(KbError):
@@ -46,6 +61,7 @@ class Hit:
     language: str
     version: str  # the CR version of an official rules record, "" for the rest
     title: str  # a rule's title, a glossary term, a card name; "" for the rest
+    matched: frozenset[int] = frozenset()  # the question's words it holds (Answer.words)
 
 
 @dataclass
@@ -55,6 +71,10 @@ class Answer:
     corrected: dict[str, str] = field(default_factory=dict)
     # The terms searched per language, for highlighting snippets.
     terms: dict[str, set[str]] = field(default_factory=dict)
+    # A question's optional words as searched, with their weight (rare words weigh more,
+    # question words little); Hit.matched indexes them. Empty for a strict query.
+    words: list[tuple[str, float]] = field(default_factory=list)
+    ignored: list[str] = field(default_factory=list)  # optional words left out (too many)
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,13 +124,17 @@ class IndexSearcher:
                correct: bool = True) -> Answer:
         answer = Answer([])
         builder = _Builder(self.vocabulary, alternatives or {}, correct, answer,
-                           self._corrections)
+                           self._corrections, self._searcher)
         text_query = builder.node(query.root) if query.root is not None else wq.Every()
+        ranked = bool(builder.units)
         results = self._searcher.search(text_query, filter=self._allowed(filters),
-                                        limit=CANDIDATES)
+                                        limit=RANKED_CANDIDATES if ranked else CANDIDATES,
+                                        terms=ranked)
+        answer.words = [(label, weight) for label, weight, _ in builder.units]
         answer.hits = [Hit(r["id"], r.score, r["kind"], r.get("number", ""), r["language"],
                            "" if r.get("cr") == UNVERSIONED else r.get("cr", ""),
-                           r.get("title", ""))
+                           r.get("title", ""),
+                           _matched(r.matched_terms(), builder.units) if ranked else frozenset())
                        for r in results]
         return answer
 
@@ -131,18 +155,28 @@ class IndexSearcher:
         return self._filter_cache[filters]
 
 
+def _matched(terms: Iterable[tuple[str, bytes]],
+             units: list[tuple[str, float, frozenset[tuple[str, bytes]]]]) -> frozenset[int]:
+    held = set(terms)
+    return frozenset(i for i, (_, _, unit) in enumerate(units) if unit & held)
+
+
 class _Builder:
     """Turns the query tree into Whoosh queries, recording corrections and searched terms."""
 
     def __init__(self, vocabulary: dict[str, Words],
                  alternatives: Mapping[str, Sequence[Alternative]], correct: bool,
-                 answer: Answer, corrections: dict[str, str]) -> None:
+                 answer: Answer, corrections: dict[str, str],
+                 searcher: object = None) -> None:
         self.vocabulary = vocabulary
         self.alternatives = alternatives
         self.correct_typos = correct
         self.answer = answer
         self.corrections = corrections
+        self.searcher = searcher
         self.expanded: dict[str, int] = {}  # words each prefix stood for, all languages
+        # A question's optional words: label, weight, the (field, term) pairs that hold it.
+        self.units: list[tuple[str, float, frozenset[tuple[str, bytes]]]] = []
 
     def node(self, node: Node) -> wq.Query:
         if isinstance(node, Word):
@@ -151,9 +185,67 @@ class _Builder:
             return self.phrase(node.words)
         if isinstance(node, And):
             return self.conjunction(node.items)
+        if isinstance(node, Loose):
+            return self.loose(node.items)
+        if isinstance(node, Required):
+            return self.node(node.item)
         if isinstance(node, Or):
             return wq.Or([self.node(n) for n in node.items])
         return wq.Not(self.node(node.item))  # a lone NOT inside OR: "a OR NOT b"
+
+    def loose(self, items: tuple[Node, ...]) -> wq.Query:
+        """Words side by side: phrases, ``+words`` and ``AND`` groups must match, the other
+        words are optional and a record is ranked by how many of them it holds (the caller
+        weighs ``Hit.matched``). Stop words are left out; question words weigh little; only
+        the ``MAX_RANKED`` most informative words are searched (pruning keeps questions
+        fast)."""
+        required, excluded = [], []
+        optional: list[tuple[bool, int, str, wq.Query]] = []
+        total = max(1, self.doc_count())
+        for item in items:
+            if isinstance(item, Not):
+                excluded.append(self.node(item.item))
+            elif isinstance(item, Required | Phrase | And):
+                required.append(self.node(item))
+            elif isinstance(item, Word) and not item.prefix and _is_stop_word(item.text):
+                continue
+            else:
+                query = self.node(item)
+                if query is wq.NullQuery:
+                    continue
+                label = item.text if isinstance(item, Word) else str(query)
+                filler = isinstance(item, Word) and fold(item.text) in QUESTION_WORDS
+                optional.append((filler, self.frequency(query), label, query))
+        optional.sort(key=lambda o: (o[0], o[1]))
+        self.answer.ignored.extend(label for _, _, label, _ in optional[MAX_RANKED:])
+        parts = []
+        for filler, df, label, query in optional[:MAX_RANKED]:
+            weight = math.log(1 + total / (1 + df)) * (FILLER_WEIGHT if filler else 1.0)
+            terms = frozenset((f, t.encode("utf-8") if isinstance(t, str) else t)
+                              for f, t in query.iter_all_terms())
+            self.units.append((label, weight, terms))
+            parts.append(query if filler is False else wq.Or([query], boost=FILLER_WEIGHT))
+        if not parts and not required:
+            return wq.NullQuery
+        query: wq.Query
+        if required:
+            query = required[0] if len(required) == 1 else wq.And(required)
+            if parts:
+                query = wq.AndMaybe(query, wq.Or(parts))
+        else:
+            query = parts[0] if len(parts) == 1 else wq.Or(parts)
+        return wq.AndNot(query, wq.Or(excluded)) if excluded else query
+
+    def doc_count(self) -> int:
+        return self.searcher.doc_count() if self.searcher is not None else 0  # type: ignore[attr-defined]
+
+    def frequency(self, query: wq.Query) -> int:
+        """How many documents the commonest term of a query holds: its cost, and how little
+        it says."""
+        if self.searcher is None:
+            return 0
+        return max((self.searcher.doc_frequency(f, t)  # type: ignore[attr-defined]
+                    for f, t in query.iter_all_terms()), default=0)
 
     def conjunction(self, items: tuple[Node, ...]) -> wq.Query:
         """Every item must match, except words that are stop words in some language ("de",

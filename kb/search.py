@@ -29,6 +29,11 @@ from kb.store import record_number, record_text, record_title
 # first, then its glossary entry and examples, then rulings, notes and cards.
 KIND_PRIOR = {"rule": 1.0, "glossary": 0.7, "example": 0.75, "ruling": 0.7, "note": 0.7,
               "card": 0.6}
+# For a question (three words or more), rules answer; a card's text or a ruling that holds
+# the same words is about one card.
+QUESTION_PRIOR = {"rule": 1.0, "glossary": 0.75, "example": 0.6, "ruling": 0.45, "note": 0.45,
+                  "card": 0.3}
+QUESTION_WORDS_MIN = 3
 TITLE_MATCH = 1.5
 SECTION_TITLE = 1.25  # a subrule of a rule whose title the query names (702.19b for trample)
 LANGUAGE_FIRST = 1.3  # an answer with a text in the query's language
@@ -148,8 +153,10 @@ class Searcher:
         for hit in answer.hits:
             languages.setdefault(hit.number or hit.id, set()).add(hit.language)
         scores = {}
+        prior = QUESTION_PRIOR if len(weights) >= QUESTION_WORDS_MIN else KIND_PRIOR
         for hit in answer.hits:
-            score = _rank_score(hit, answer.terms) * self._section_boost(hit, answer.terms)
+            score = (_rank_score(hit, answer.terms, prior)
+                     * self._section_boost(hit, answer.terms))
             if weights:
                 own = sum(weights[i] for i in hit.matched) / total
                 near = sum(weights[i] for i in family.get(_family(hit), hit.matched)) / total
@@ -396,10 +403,11 @@ def _family(hit: Hit) -> str:
     return f"{hit.version}:{number.parent if number.depth == 3 else number}"
 
 
-def _rank_score(hit: Hit, terms: dict[str, set[str]]) -> float:
+def _rank_score(hit: Hit, terms: dict[str, set[str]],
+                prior: dict[str, float] = KIND_PRIOR) -> float:
     """The index's score weighed by the kind prior, and by ``TITLE_MATCH`` for a rule whose
     whole title is what was searched (the "Trample" rule for ``trample``, not 702.19c)."""
-    score = hit.score * KIND_PRIOR.get(hit.kind, 0.5)
+    score = hit.score * prior.get(hit.kind, 0.5)
     if hit.kind == "rule" and hit.title:
         lang = hit.language if hit.language in LANGUAGES else "en"
         title = set(language(lang).terms_of(hit.title))

@@ -11,6 +11,7 @@ The caller (:mod:`kb.search`) resolves versions, translations and presentation.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,17 +36,20 @@ CANDIDATES = 100  # hits scored by Whoosh before the caller groups them
 # A question's optional words: at most this many are searched, the most informative (fewest
 # documents) first; the rest only made the query slower (a 40-word question took 1.2 s).
 MAX_RANKED = 8
+GENERATORS = 4  # the rarest words of a question choose its candidates; the rest rescore them
+GENERATOR_SHARE = 0.03  # a word in more of the documents than this only rescores
 RANKED_CANDIDATES = 300  # a question's hits kept for reranking by how many words they hold
 FILLER_WEIGHT = 0.15  # a question word ("what", "comment") against a content word
 # Words that make a question a question: they carry little weight in what a record holds.
-QUESTION_WORDS = frozenset("""
+_QUESTION_WORDS = """
 what which who whom whose when where why how does do did happen happens happened mean means
 meaning work works working way would should could can may might will get gets got say says
 tell explain anyone someone something there here rule rules
 que quoi quel quelle quels quelles comment quand pourquoi combien est ce passe passer
 arrive-t-il fonctionne fonctionnent marche marchent veut dire signifie signifient faut peut
 peuvent puis-je peut-on peux dois doit quelqu regle regles
-""".split())
+"""
+QUESTION_WORDS = frozenset(_QUESTION_WORDS.split())
 
 
 class TooBroadError(KbError):
@@ -128,16 +132,40 @@ class IndexSearcher:
         text_query = builder.node(query.root) if query.root is not None else wq.Every()
         ranked = bool(builder.units)
         results = self._searcher.search(text_query, filter=self._allowed(filters),
-                                        limit=RANKED_CANDIDATES if ranked else CANDIDATES,
-                                        terms=ranked)
+                                        limit=RANKED_CANDIDATES if ranked else CANDIDATES)
         answer.words = [(label, weight) for label, weight, _ in builder.units]
-        answer.hits = [Hit(r["id"], r.score, r["kind"], r.get("number", ""), r["language"],
+        held = self._held([r.docnum for r in results], builder) if ranked else {}
+        answer.hits = [Hit(r["id"], r.score + held.get(r.docnum, (0.0, frozenset()))[0],
+                           r["kind"], r.get("number", ""), r["language"],
                            "" if r.get("cr") == UNVERSIONED else r.get("cr", ""),
-                           r.get("title", ""),
-                           _matched(r.matched_terms(), builder.units) if ranked else frozenset())
+                           r.get("title", ""), held.get(r.docnum, (0.0, frozenset()))[1])
                        for r in results]
         return answer
 
+
+    def _held(self, docnums: list[int], builder: _Builder
+              ) -> dict[int, tuple[float, frozenset[int]]]:
+        """For each candidate: the score of the question's words that did not choose the
+        candidates (they are too common to search every document for), and which words it
+        holds. A matcher per word skips along the sorted candidates only."""
+        found: dict[int, set[int]] = {d: set() for d in docnums}
+        extra: dict[int, float] = dict.fromkeys(docnums, 0.0)
+        context = self._searcher.context()
+        for index, query in enumerate(builder.unit_queries):
+            matcher = query.matcher(self._searcher, context)
+            generator = index in builder.generators
+            for docnum in sorted(docnums):
+                if not matcher.is_active():
+                    break
+                if matcher.id() < docnum:
+                    matcher.skip_to(docnum)
+                    if not matcher.is_active():
+                        break
+                if matcher.id() == docnum:
+                    found[docnum].add(index)
+                    if not generator:
+                        extra[docnum] += matcher.score()
+        return {d: (extra[d], frozenset(found[d])) for d in docnums}
 
     def correct(self, text: str) -> str | None:
         """The indexed word a typed word stands for when no field knows it (None if known)."""
@@ -153,12 +181,6 @@ class IndexSearcher:
             self._filter_cache[filters] = (
                 None if query is None else set(query.docs(self._searcher)))
         return self._filter_cache[filters]
-
-
-def _matched(terms: Iterable[tuple[str, bytes]],
-             units: list[tuple[str, float, frozenset[tuple[str, bytes]]]]) -> frozenset[int]:
-    held = set(terms)
-    return frozenset(i for i, (_, _, unit) in enumerate(units) if unit & held)
 
 
 class _Builder:
@@ -177,6 +199,8 @@ class _Builder:
         self.expanded: dict[str, int] = {}  # words each prefix stood for, all languages
         # A question's optional words: label, weight, the (field, term) pairs that hold it.
         self.units: list[tuple[str, float, frozenset[tuple[str, bytes]]]] = []
+        self.unit_queries: list[wq.Query] = []
+        self.generators: set[int] = set()  # the units the candidates are searched with
 
     def node(self, node: Node) -> wq.Query:
         if isinstance(node, Word):
@@ -213,8 +237,8 @@ class _Builder:
                 query = self.node(item)
                 if query is wq.NullQuery:
                     continue
-                label = item.text if isinstance(item, Word) else str(query)
-                filler = isinstance(item, Word) and fold(item.text) in QUESTION_WORDS
+                label = _label(item)
+                filler = isinstance(item, Word) and _is_question_word(item.text)
                 optional.append((filler, self.frequency(query), label, query))
         optional.sort(key=lambda o: (o[0], o[1]))
         self.answer.ignored.extend(label for _, _, label, _ in optional[MAX_RANKED:])
@@ -223,8 +247,14 @@ class _Builder:
             weight = math.log(1 + total / (1 + df)) * (FILLER_WEIGHT if filler else 1.0)
             terms = frozenset((f, t.encode("utf-8") if isinstance(t, str) else t)
                               for f, t in query.iter_all_terms())
+            if filler:
+                query = wq.Or([query], boost=FILLER_WEIGHT)
             self.units.append((label, weight, terms))
-            parts.append(query if filler is False else wq.Or([query], boost=FILLER_WEIGHT))
+            self.unit_queries.append(query)
+            if not parts or (len(parts) < GENERATORS and not filler
+                             and df <= GENERATOR_SHARE * total):
+                self.generators.add(len(self.units) - 1)
+                parts.append(query)
         if not parts and not required:
             return wq.NullQuery
         query: wq.Query
@@ -390,6 +420,25 @@ class _Builder:
     @staticmethod
     def phrase_in(lang: str, terms: list[str]) -> wq.Query:
         return wq.Term(lang, terms[0]) if len(terms) == 1 else wq.Phrase(lang, terms)
+
+
+def _label(item: Node) -> str:
+    """How a question's word is named to the user ("contact mortel", not a query tree)."""
+    if isinstance(item, Word):
+        return item.text
+    if isinstance(item, Phrase):
+        return " ".join(item.words)
+    if isinstance(item, Or | And | Loose):
+        return _label(item.items[0])
+    return _label(item.item)
+
+
+def _is_question_word(text: str) -> bool:
+    """A word that makes a question ("what", "comment", "passe-t-il"): all its parts are
+    question words or stop words."""
+    parts = [p for p in re.split(r"[-'’]", fold(text)) if p]
+    return bool(parts) and all(p in QUESTION_WORDS or p in ("t", "il", "elle", "on", "je")
+                               or _is_stop_word(p) for p in parts)
 
 
 def _is_stop_word(text: str) -> bool:

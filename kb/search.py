@@ -38,6 +38,7 @@ TITLE_MATCH = 1.5
 SECTION_TITLE = 1.25  # a subrule of a rule whose title the query names (702.19b for trample)
 LANGUAGE_FIRST = 1.3  # an answer with a text in the query's language
 FAMILY_SHARE = 0.4  # how much a rule's words count from its siblings and parent
+COVERAGE_POWER = 1  # how much the share of the question's words a record holds counts
 MAX_TRANSLATIONS = 3
 MAX_TERM_WORDS = 4  # the longest multi-word term looked up in a question
 # Which evidence names a translation first: the official vocabulary, then a keyword or
@@ -160,7 +161,7 @@ class Searcher:
             if weights:
                 own = sum(weights[i] for i in hit.matched) / total
                 near = sum(weights[i] for i in family.get(_family(hit), hit.matched)) / total
-                score *= ((1 - FAMILY_SHARE) * own + FAMILY_SHARE * near) ** 2
+                score *= ((1 - FAMILY_SHARE) * own + FAMILY_SHARE * near) ** COVERAGE_POWER
             if query_language and query_language in languages[hit.number or hit.id]:
                 score *= LANGUAGE_FIRST
             scores[hit.id] = score

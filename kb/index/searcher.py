@@ -37,7 +37,7 @@ CANDIDATES = 100  # hits scored by Whoosh before the caller groups them
 # documents) first; the rest only made the query slower (a 40-word question took 1.2 s).
 MAX_RANKED = 8
 GENERATORS = 4  # the rarest words of a question choose its candidates; the rest rescore them
-GENERATOR_SHARE = 0.03  # a word in more of the documents than this only rescores
+GENERATOR_SHARE = 0.1  # a word in more of the documents than this only rescores
 RANKED_CANDIDATES = 300  # a question's hits kept for reranking by how many words they hold
 FILLER_WEIGHT = 0.15  # a question word ("what", "comment") against a content word
 # Words that make a question a question: they carry little weight in what a record holds.

@@ -96,6 +96,8 @@ class Searcher:
         self.kb = KnowledgeBase(index_root)
         self.index = IndexSearcher(self.kb.generation)
         self._titles: dict[str, str] = {}  # record id -> title, for the section boost
+        self._vetted: set[str] | None = None
+        self.index.protected = self._is_vetted
 
     def close(self) -> None:
         self.index.close()
@@ -213,6 +215,16 @@ class Searcher:
             return None
         return max(votes, key=lambda lang: votes[lang])
 
+    def _is_vetted(self, word: str) -> bool:
+        """Whether a word belongs to a term of the table or a card name in either language
+        (``recto`` of "recto verso" is no typo for "resto"): read once, when a first word
+        no text holds is typed."""
+        if self._vetted is None:
+            rows = self.kb.store.conn.execute("SELECT french, english FROM terms")
+            self._vetted = {w for row in rows for text in row
+                            for w in _WORDS.findall(fold(text))}
+        return fold(word) in self._vetted
+
     # -- filters -----------------------------------------------------------------------------
 
     def _filters(self, query: Query, lang: str | None, kind: str | None,
@@ -244,7 +256,8 @@ class Searcher:
         for word in query.words():
             if word.prefix or word.text in alternatives:
                 continue
-            other = self._other_language(self.index.correct(word.text) or word.text, result)
+            other = (self._other_language(word.text, result)
+                     or self._other_language(self.index.correct(word.text) or "", result))
             if other:
                 alternatives[word.text] = [Alternative(lang, tuple(t.split()))
                                            for lang, t in other]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -31,6 +31,7 @@ from kb.rulenum import RuleNumber
 MAX_EXPANSION = 200  # indexed words one prefix may stand for before the query is refused
 FAMILY_WEIGHT = 0.9  # a stem-family term against the word's own stem
 TRANSLATION_WEIGHT = 0.8  # a translated term against the typed one
+MIN_CORRECTED = 5  # letters a word needs before it is taken for a typo
 NUMBER_BOOST = 8.0  # a typed rule number finds the rule of that number first
 CANDIDATES = 100  # hits scored by Whoosh before the caller groups them
 # A question's optional words: at most this many are searched, the most informative (fewest
@@ -113,6 +114,9 @@ class IndexSearcher:
         # Typed word -> the word searched: the vocabulary is this generation's, so a
         # correction (a scan of the vocabulary) is made once for the searcher's life.
         self._corrections: dict[str, str] = {}
+        # Words that are never typos though no text holds them (set by the caller: the words
+        # of the term table and of card names).
+        self.protected: Callable[[str], bool] | None = None
 
     def close(self) -> None:
         self._searcher.close()
@@ -129,6 +133,7 @@ class IndexSearcher:
         answer = Answer([])
         builder = _Builder(self.vocabulary, alternatives or {}, correct, answer,
                            self._corrections, self._searcher)
+        builder.protected = self.protected
         text_query = builder.node(query.root) if query.root is not None else wq.Every()
         ranked = bool(builder.units)
         results = self._searcher.search(text_query, filter=self._allowed(filters),
@@ -170,6 +175,7 @@ class IndexSearcher:
     def correct(self, text: str) -> str | None:
         """The indexed word a typed word stands for when no field knows it (None if known)."""
         builder = _Builder(self.vocabulary, {}, True, Answer([]), self._corrections)
+        builder.protected = self.protected
         corrected = builder.correct(text)
         return None if corrected == text else corrected
 
@@ -196,6 +202,7 @@ class _Builder:
         self.answer = answer
         self.corrections = corrections
         self.searcher = searcher
+        self.protected: Callable[[str], bool] | None = None
         self.expanded: dict[str, int] = {}  # words each prefix stood for, all languages
         # A question's optional words: label, weight, the (field, term) pairs that hold it.
         self.units: list[tuple[str, float, frozenset[tuple[str, bytes]]]] = []
@@ -285,8 +292,9 @@ class _Builder:
         for item in items:
             if isinstance(item, Not):
                 excluded.append(self.node(item.item))
-            elif isinstance(item, Word) and not item.prefix and _is_stop_word(item.text):
-                optional.append(self.word(item))
+            elif isinstance(item, Word) and not item.prefix and (
+                    _is_stop_word(item.text) or self.correct(item.text) != item.text):
+                optional.append(self.word(item))  # a guessed word is never required
             else:
                 required.append(self.node(item))
         if not required:
@@ -297,12 +305,16 @@ class _Builder:
         return wq.AndNot(query, wq.Or(excluded)) if excluded else query
 
     def correct(self, text: str) -> str:
-        """The word itself when some field knows it, else the nearest indexed word (said)."""
-        if not self.correct_typos:
+        """The word itself when some field knows it, else the nearest indexed word (said).
+        Never corrected: a capitalised word (a card name: ``Hardened``, ``Unsummon``), a
+        word of the term table or of a card name (``protected``), a word shorter than
+        ``MIN_CORRECTED`` letters (``voit`` is not ``void``)."""
+        if not self.correct_typos or text[:1].isupper() or len(text) < MIN_CORRECTED:
             return text
         if text not in self.corrections:
-            self.corrections[text] = (text if self.known(text)
-                                      else self.correction(text) or text)
+            self.corrections[text] = (
+                text if self.known(text) or self.protected is not None and self.protected(text)
+                else self.correction(text) or text)
         corrected = self.corrections[text]
         if corrected != text:
             self.answer.corrected[text] = corrected
@@ -328,9 +340,11 @@ class _Builder:
         return False
 
     def correction(self, text: str) -> str | None:
+        """The nearest indexed word; a word with accents is French, and is corrected to a
+        French word only (``priorité`` is not a typo for ``priority``)."""
         word = fold(text)
         best: tuple[int, int, str] | None = None
-        for lang in LANGUAGES:
+        for lang in ("fr",) if word != text.lower() else LANGUAGES:
             words = self.vocabulary.get(lang)
             for distance, candidate in (words.corrections(word) if words else [])[:1]:
                 key = (distance, -words.df[candidate], candidate)  # type: ignore[union-attr]

@@ -72,6 +72,15 @@ class Required:
 
 
 @dataclass(frozen=True, slots=True)
+class CardName:
+    """A card named in a question (``[[Doubling Season]]``), as the index keys of the card
+    and of what it is part of (a split card's half names the whole card)."""
+
+    name: str
+    keys: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Or:
     items: tuple[Node, ...]
 
@@ -81,7 +90,7 @@ class Not:
     item: Node
 
 
-Node = Word | Phrase | And | Loose | Required | Or | Not
+Node = Word | Phrase | And | Loose | Required | Or | Not | CardName
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,11 +17,12 @@ from kb.api import KnowledgeBase
 from kb.errors import KbError
 from kb.index import IndexSearcher
 from kb.index.analysis import LANGUAGES, language, strip_elision
+from kb.index.documents import card_key
 from kb.index.highlight import snippet
 from kb.index.searcher import QUESTION_WORDS, Alternative, Answer, Filters, Hit
 from kb.link.pairing import fold
 from kb.model import TermPair
-from kb.query import KINDS, And, Loose, Node, Or, Phrase, Query, Word, parse
+from kb.query import KINDS, And, CardName, Loose, Node, Or, Phrase, Query, Word, parse
 from kb.rulenum import RuleNumber
 from kb.store import record_number, record_text, record_title
 
@@ -41,6 +42,8 @@ FAMILY_SHARE = 0.4  # how much a rule's words count from its siblings and parent
 COVERAGE_POWER = 1  # how much the share of the question's words a record holds counts
 MAX_TRANSLATIONS = 3
 MAX_TERM_WORDS = 4  # the longest multi-word term looked up in a question
+CARD_SIMILARITY = 85  # rapidfuzz ratio a mistyped card name needs ("Voice of Resurgance")
+MAX_CARD_WORDS = 6  # the longest card name looked for in a question written plainly
 # Which evidence names a translation first: the official vocabulary, then a keyword or
 # title, before a word pair read off parallel texts, and card names last.
 _KIND_ORDER = {"official": 0, "keyword": 1, "rule-title": 2, "section-title": 3,
@@ -97,6 +100,7 @@ class Searcher:
         self.index = IndexSearcher(self.kb.generation)
         self._titles: dict[str, str] = {}  # record id -> title, for the section boost
         self._vetted: set[str] | None = None
+        self._latest: dict[str, str] = {}  # rule id -> its number in the latest version
         self.index.protected = self._is_vetted
 
     def close(self) -> None:
@@ -118,6 +122,7 @@ class Searcher:
         result = SearchResult(query.text, filters.version)
         result.language = self._language(query)
         alternatives: dict[str, list[Alternative]] = {}
+        query = self._with_cards(query)
         if translate:
             query = self._translate(query, alternatives, result)
         answer = self.index.search(query, filters, alternatives)
@@ -225,6 +230,73 @@ class Searcher:
                             for w in _WORDS.findall(fold(text))}
         return fold(word) in self._vetted
 
+    # -- cards --------------------------------------------------------------------------------
+
+    def card_keys(self, name: str) -> tuple[str, ...]:
+        """The index keys of a card named in either language, typo-tolerant: the name, its
+        other-language name (term table), the whole split card of a half (``Catch`` ->
+        "catch // release") and its halves; empty if no card is near."""
+        keys = self.index.card_keys()
+        known = set(keys)
+        key = card_key(name)
+        if key not in known:
+            from rapidfuzz import fuzz, process  # only for a name the index lacks
+
+            found = process.extractOne(key, keys, scorer=fuzz.ratio,
+                                       score_cutoff=CARD_SIMILARITY)
+            if found is None:
+                return ()
+            key = found[0]
+        wanted = {key}
+        for pair in self.kb.store.terms(fold(key)):
+            if pair.kind == "card-name":
+                wanted |= {card_key(pair.french), card_key(pair.english)}
+        halves = {half for k in wanted for half in k.split(" // ")}
+        wanted |= {k for k in keys if " // " in k and halves & set(k.split(" // "))}
+        return tuple(sorted(k for k in wanted | halves if k in known))
+
+    def _with_cards(self, query: Query) -> Query:
+        """Cards named in a question, ``[[Doubling Season]]`` or written plainly (two
+        capitalised words or more that are a card's name), as optional items: the card's
+        rulings in both languages are candidates."""
+        if query.root is None:
+            return query
+        items = list(query.root.items) if isinstance(query.root, Loose) else [query.root]
+        names = list(query.cards)
+        run: list[str] = []
+        for item in [*items, None]:
+            if isinstance(item, Word) and (item.text[:1].isupper()
+                                           or run and _is_stop_word(item.text)):
+                run.append(item.text)  # "Voice of Resurgence", "Voix du renouveau"
+                continue
+            if len(run) >= 2:
+                names += self._plain_names(run)
+            run = []
+        cards = [CardName(name, keys) for name in dict.fromkeys(names)
+                 if (keys := self.card_keys(name) if name in query.cards
+                     else self._exact_card(name))]
+        if not cards:
+            return query
+        return Query(query.text, Loose((*items, *cards)), query.filters, query.cards)
+
+    def _plain_names(self, words: list[str]) -> list[str]:
+        """The longest runs of capitalised words that are card names exactly."""
+        known = set(self.index.card_keys())
+        found, i = [], 0
+        while i < len(words):
+            for size in range(min(MAX_CARD_WORDS, len(words) - i), 1, -1):
+                name = " ".join(words[i:i + size])
+                if card_key(name) in known:
+                    found.append(name)
+                    i += size
+                    break
+            else:
+                i += 1
+        return found
+
+    def _exact_card(self, name: str) -> tuple[str, ...]:
+        return self.card_keys(name) if card_key(name) in set(self.index.card_keys()) else ()
+
     # -- filters -----------------------------------------------------------------------------
 
     def _filters(self, query: Query, lang: str | None, kind: str | None,
@@ -244,7 +316,9 @@ class Searcher:
         wanted_version = wanted.get("version")
         resolved = None if wanted_version == "all" else (
             self.kb.resolve_version(wanted_version) if self.kb.store.versions() else None)
-        return Filters(languages, kinds, rule, resolved, wanted.get("card"))
+        card = wanted.get("card")
+        return Filters(languages, kinds, rule, resolved,
+                       (self.card_keys(card) or (card_key(card),)) if card else ())
 
     # -- translation ---------------------------------------------------------------------------
 
@@ -354,12 +428,29 @@ class Searcher:
         if hit.version:
             if hit.version == version:
                 return f"rule {hit.number}"
+            if version is None:  # --version all: a rule's versions are one answer
+                return f"rule {self._latest_number(hit)}"
             return f"rule {hit.number} ({hit.version})"
         rule_id = hit.id.split("/")[0] if hit.kind == "example" else hit.id
         current = self.kb.store.links(from_id=rule_id, relation="current")
         if current:
             return "rule " + current[0].to_id.rsplit(":", 1)[-1]
         return f"rule {hit.number}"
+
+    def _latest_number(self, hit: Hit) -> str:
+        """The number an English rule text has in the latest version, following its
+        ``next-version`` links (702.19b of 2013 is 702.20b in 2020): numbers move."""
+        rule_id = hit.id.split("/")[0] if hit.kind == "example" else hit.id
+        if rule_id not in self._latest:
+            chain, current = [rule_id], rule_id
+            while nxt := self.kb.store.links(from_id=current, relation="next-version"):
+                current = nxt[0].to_id
+                if current in self._latest or current in chain:
+                    break
+                chain.append(current)
+            last = self._latest.get(current) or current.rsplit(":", 1)[-1]
+            self._latest.update(dict.fromkeys(chain, last))
+        return self._latest[rule_id]
 
     def _hit(self, hit: Hit, group: str, terms: dict[str, set[str]],
              score: float) -> SearchHit:

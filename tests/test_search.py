@@ -195,3 +195,34 @@ def test_french_text_first_for_a_french_query(cr_index):
     hits = search(cr_index, "écho entretien")
     first = [h for h in hits if h["group"] == hits[0]["group"]]
     assert first[0]["language"] == "fr"
+
+
+def test_cards_in_double_brackets_are_typo_tolerant(cr_index):
+    """``[[Voice of Resurgance]]`` (sic) is Voice of Resurgence (DGM), in both languages."""
+    ids = [h["id"] for h in search(cr_index, "[[Voice of Resurgance]]")][:6]
+    assert "mtgjson:voice-of-resurgence" in ids
+    assert any("voix-du-renouveau" in i or i == "mtgjson:fr:voice-of-resurgence" for i in ids)
+
+
+def test_a_card_filter_finds_the_rulings_of_both_languages(cr_index):
+    """The DGM FAQ rules Voice of Resurgence in English, its French edition Voix du
+    renouveau: either name finds both."""
+    for name in ("Voice of Resurgence", "Voix du renouveau"):
+        hits = search(cr_index, f'card:"{name}"', "--kind", "ruling", "--limit", "50")
+        assert {h["language"] for h in hits} == {"en", "fr"}, name
+
+
+def test_half_of_a_split_card_finds_the_card(cr_index):
+    """Catch // Release is a DGM split card; its French name is Prise // Relâche."""
+    assert [h for h in search(cr_index, 'card:"Catch"', "--kind", "ruling")
+            if "catch-release" in h["id"]]
+    assert [h for h in search(cr_index, 'card:"Prise"', "--kind", "ruling")
+            if "prise-rel" in h["id"]]
+
+
+def test_version_all_groups_a_rules_versions(cr_index):
+    """Trample is 702.19 today and was 702.18 in the 2013 rules: one answer."""
+    hits = search(cr_index, "trample", "--version", "all", "--limit", "3")
+    first = [h for h in hits if h["group"] == "rule 702.19"]
+    assert {h["version"] for h in first} >= {"2013-05-01", "2026-04-17"}
+    assert "cr:en:2013-05-01:702.18" in {h["id"] for h in first}

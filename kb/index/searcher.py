@@ -22,15 +22,16 @@ from whoosh.scoring import BM25F
 
 from kb.errors import KbError
 from kb.index.analysis import LANGUAGES, fold, language, strip_elision
-from kb.index.documents import UNVERSIONED, card_key
+from kb.index.documents import UNVERSIONED
 from kb.index.vocabulary import Words, load
 from kb.index.writer import SEARCH_DIR, VOCABULARY_FILE
-from kb.query import And, Loose, Node, Not, Or, Phrase, Query, Required, Word
+from kb.query import And, CardName, Loose, Node, Not, Or, Phrase, Query, Required, Word
 from kb.rulenum import RuleNumber
 
 MAX_EXPANSION = 200  # indexed words one prefix may stand for before the query is refused
 FAMILY_WEIGHT = 0.9  # a stem-family term against the word's own stem
 TRANSLATION_WEIGHT = 0.8  # a translated term against the typed one
+CARD_BOOST = 2.0  # a card named in a question: its rulings are answers
 MIN_CORRECTED = 5  # letters a word needs before it is taken for a typo
 NUMBER_BOOST = 8.0  # a typed rule number finds the rule of that number first
 CANDIDATES = 100  # hits scored by Whoosh before the caller groups them
@@ -96,7 +97,7 @@ class Filters:
     kinds: tuple[str, ...] = ()
     rule: str | None = None  # "702.19b" exactly, or "702.19*" and below
     version: str | None = None  # a CR version; None: every version
-    card: str | None = None
+    card: tuple[str, ...] = ()  # the index keys of a card and of its halves or faces
 
 
 class IndexSearcher:
@@ -114,12 +115,19 @@ class IndexSearcher:
         # Typed word -> the word searched: the vocabulary is this generation's, so a
         # correction (a scan of the vocabulary) is made once for the searcher's life.
         self._corrections: dict[str, str] = {}
+        self._card_keys: list[str] | None = None
         # Words that are never typos though no text holds them (set by the caller: the words
         # of the term table and of card names).
         self.protected: Callable[[str], bool] | None = None
 
     def close(self) -> None:
         self._searcher.close()
+
+    def card_keys(self) -> list[str]:
+        """Every card name the index holds (both languages, faces and halves), folded."""
+        if self._card_keys is None:
+            self._card_keys = [t.decode("utf-8") for t in self._searcher.lexicon("card")]
+        return self._card_keys
 
     @property
     def vocabulary(self) -> dict[str, Words]:
@@ -222,6 +230,8 @@ class _Builder:
             return self.node(node.item)
         if isinstance(node, Or):
             return wq.Or([self.node(n) for n in node.items])
+        if isinstance(node, CardName):
+            return wq.Or([wq.Term("card", key) for key in node.keys], boost=CARD_BOOST)
         return wq.Not(self.node(node.item))  # a lone NOT inside OR: "a OR NOT b"
 
     def loose(self, items: tuple[Node, ...]) -> wq.Query:
@@ -442,6 +452,8 @@ def _label(item: Node) -> str:
         return item.text
     if isinstance(item, Phrase):
         return " ".join(item.words)
+    if isinstance(item, CardName):
+        return item.name
     if isinstance(item, Or | And | Loose):
         return _label(item.items[0])
     return _label(item.item)
@@ -473,7 +485,7 @@ def _filter_query(filters: Filters) -> wq.Query | None:
     if filters.version:
         parts.append(wq.Or([wq.Term("cr", filters.version), wq.Term("cr", UNVERSIONED)]))
     if filters.card:
-        parts.append(wq.Term("card", card_key(filters.card)))
+        parts.append(wq.Or([wq.Term("card", key) for key in filters.card]))
     if not parts:
         return None
     return parts[0] if len(parts) == 1 else wq.And(parts)

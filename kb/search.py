@@ -327,8 +327,9 @@ class Searcher:
         if isinstance(query.root, Loose):
             root = self._terms_first(query.root, result)
             query = Query(query.text, root, query.filters, query.cards)
+        translated = {w.text for item in _walk_terms(query.root) for w in item}
         for word in query.words():
-            if word.prefix or word.text in alternatives:
+            if word.prefix or word.text in alternatives or word.text in translated:
                 continue
             other = (self._other_language(word.text, result)
                      or self._other_language(self.index.correct(word.text) or "", result))
@@ -470,6 +471,16 @@ class Searcher:
             title=title, group=group,
             source={"file": loc.file, "line": loc.line} if loc else {},
         )
+
+
+def _walk_terms(root: Node | None) -> list[list[Word]]:
+    """The words of the translations :meth:`Searcher._terms_first` put in a question (they
+    are not translated back)."""
+    if not isinstance(root, Loose):
+        return []
+    return [[w for part in item.items[1:] if isinstance(part, And)
+             for w in part.items if isinstance(w, Word)]
+            for item in root.items if isinstance(item, Or) and isinstance(item.items[0], Phrase)]
 
 
 def _same_term(typed: str, term: str) -> bool:

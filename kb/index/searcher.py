@@ -111,7 +111,7 @@ class IndexSearcher:
         self._ix = whoosh_index.open_dir(str(folder))
         self._searcher = self._ix.searcher(weighting=BM25F())
         self._vocabulary: dict[str, Words] | None = None
-        self._filter_cache: dict[Filters, set[int] | None] = {}
+        self._filter_cache: dict[Filters, set[int] | None | bool] = {}
         # Typed word -> the word searched: the vocabulary is this generation's, so a
         # correction (a scan of the vocabulary) is made once for the searcher's life.
         self._corrections: dict[str, str] = {}
@@ -144,7 +144,13 @@ class IndexSearcher:
         builder.protected = self.protected
         text_query = builder.node(query.root) if query.root is not None else wq.Every()
         ranked = bool(builder.units)
-        results = self._searcher.search(text_query, filter=self._allowed(filters),
+        allowed = self._allowed(filters)
+        if allowed is False:  # first use of these filters: part of the query, not a set
+            restriction = _filter_query(filters)
+            if restriction is not None:
+                text_query = wq.And([text_query, restriction])
+            allowed = None
+        results = self._searcher.search(text_query, filter=allowed,
                                         limit=RANKED_CANDIDATES if ranked else CANDIDATES)
         answer.words = [(label, weight) for label, weight, _ in builder.units]
         held = self._held([r.docnum for r in results], builder) if ranked else {}
@@ -187,10 +193,16 @@ class IndexSearcher:
         corrected = builder.correct(text)
         return None if corrected == text else corrected
 
-    def _allowed(self, filters: Filters) -> set[int] | None:
-        """The documents the filters allow, computed once per filter set: the same few
-        (today's rules version, a language) come back with nearly every query."""
+    def _allowed(self, filters: Filters) -> set[int] | None | bool:
+        """The documents the filters allow, computed on their second use and kept: the same
+        few (today's rules version, a language) come back with nearly every query of a
+        long-lived searcher, while a one-query process (``kb search``) would spend more on
+        the set (every document of a version) than on its query. False: not computed yet,
+        the caller restricts the query itself."""
         if filters not in self._filter_cache:
+            self._filter_cache[filters] = False
+            return False
+        if self._filter_cache[filters] is False:
             query = _filter_query(filters)
             self._filter_cache[filters] = (
                 None if query is None else set(query.docs(self._searcher)))

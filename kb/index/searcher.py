@@ -148,7 +148,7 @@ class IndexSearcher:
         if allowed is False:  # first use of these filters: part of the query, not a set
             restriction = _filter_query(filters)
             if restriction is not None:
-                text_query = wq.Require(text_query, restriction)  # scores unchanged
+                text_query = wq.And([text_query, wq.ConstantScoreQuery(restriction, 0.0)])
             allowed = None
         results = self._searcher.search(text_query, filter=allowed,
                                         limit=RANKED_CANDIDATES if ranked else CANDIDATES)

@@ -19,7 +19,14 @@ from kb.index import IndexSearcher
 from kb.index.analysis import LANGUAGES, language, strip_elision
 from kb.index.documents import card_key
 from kb.index.highlight import snippet
-from kb.index.searcher import QUESTION_WORDS, Alternative, Answer, Filters, Hit
+from kb.index.searcher import (
+    QUESTION_WORDS,
+    Alternative,
+    Answer,
+    Filters,
+    Hit,
+    is_question_word,
+)
 from kb.link.pairing import fold
 from kb.model import TermPair
 from kb.query import KINDS, And, CardName, Loose, Node, Or, Phrase, Query, Word, parse
@@ -141,7 +148,8 @@ class Searcher:
                                         and h.language != result.language))
         if ranked and answer.words:
             held = ranked[0].matched
-            result.dropped = [w for i, (w, _) in enumerate(answer.words) if i not in held]
+            result.dropped = [w for i, (w, _) in enumerate(answer.words)
+                              if i not in held and not is_question_word(w)]
         return result
 
     # -- ranking -------------------------------------------------------------------------------

@@ -49,7 +49,8 @@ meaning work works working way would should could can may might will get gets go
 tell explain anyone someone something there here rule rules
 que quoi quel quelle quels quelles comment quand pourquoi combien est ce passe passer
 arrive-t-il fonctionne fonctionnent marche marchent veut dire signifie signifient faut peut
-peuvent puis-je peut-on peux dois doit quelqu regle regles
+peuvent puis-je peut-on peux dois doit quelqu regle regles les si ils elles lorsque alors
+donc dont cela ca
 """
 QUESTION_WORDS = frozenset(_QUESTION_WORDS.split())
 
@@ -267,7 +268,7 @@ class _Builder:
                 if query is wq.NullQuery:
                     continue
                 label = _label(item)
-                filler = isinstance(item, Word) and _is_question_word(item.text)
+                filler = isinstance(item, Word) and is_question_word(item.text)
                 optional.append((filler, self.frequency(query), label, query))
         optional.sort(key=lambda o: (o[0], o[1]))
         self.answer.ignored.extend(label for _, _, label, _ in optional[MAX_RANKED:])
@@ -471,7 +472,7 @@ def _label(item: Node) -> str:
     return _label(item.item)
 
 
-def _is_question_word(text: str) -> bool:
+def is_question_word(text: str) -> bool:
     """A word that makes a question ("what", "comment", "passe-t-il"): all its parts are
     question words or stop words."""
     parts = [p for p in re.split(r"[-'’]", fold(text)) if p]

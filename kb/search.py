@@ -171,8 +171,8 @@ class Searcher:
         scores = {}
         prior = QUESTION_PRIOR if len(weights) >= QUESTION_WORDS_MIN else KIND_PRIOR
         for hit in answer.hits:
-            score = (_rank_score(hit, answer.terms, prior)
-                     * self._section_boost(hit, answer.terms))
+            score = (_rank_score(hit, answer.exact, prior)
+                     * self._section_boost(hit, answer.exact))
             if weights:
                 own = sum(weights[i] for i in hit.matched) / total
                 near = sum(weights[i] for i in family.get(_family(hit), hit.matched)) / total

@@ -226,3 +226,9 @@ def test_version_all_groups_a_rules_versions(cr_index):
     first = [h for h in hits if h["group"] == "rule 702.19"]
     assert {h["version"] for h in first} >= {"2013-05-01", "2026-04-17"}
     assert "cr:en:2013-05-01:702.18" in {h["id"] for h in first}
+
+
+def test_a_stem_family_does_not_earn_the_title_boost(cr_index):
+    """``defender`` names 702.3 Defender; 210 (Defense, battles) only shares a stem family."""
+    assert groups(search(cr_index, "defender"))[0] == "rule 702.3"
+    assert groups(search(cr_index, "lien de vie"))[0] == "rule 702.15"

@@ -78,6 +78,9 @@ class Answer:
     corrected: dict[str, str] = field(default_factory=dict)
     # The terms searched per language, for highlighting snippets.
     terms: dict[str, set[str]] = field(default_factory=dict)
+    # The typed words' own terms (no stem family, no prefix words): what a title must be
+    # made of to count as named ("defender" names 702.3 Defender, not 210 Defense).
+    exact: dict[str, set[str]] = field(default_factory=dict)
     # A question's optional words as searched, with their weight (rare words weigh more,
     # question words little); Hit.matched indexes them. Empty for a strict query.
     words: list[tuple[str, float]] = field(default_factory=list)
@@ -394,9 +397,12 @@ class _Builder:
                 # few where the parts are not side by side.
                 terms = [t for _, t in pairs]
                 self.answer.terms.setdefault(lang, set()).update(terms)
+                self.answer.exact.setdefault(lang, set()).update(terms)
                 options.append(wq.And([wq.Term(lang, t) for t in terms]))
                 continue
             word, term = pairs[0]
+            if not prefix:
+                self.answer.exact.setdefault(lang, set()).add(term)
             weights = self.expand(lang, word, term, prefix)
             self.answer.terms.setdefault(lang, set()).update(weights)
             terms = [wq.Term(lang, t, boost=w) for t, w in weights.items()]
@@ -451,6 +457,7 @@ class _Builder:
             terms = [t for _, t in language(lang).pairs(text)]
             if terms:
                 self.answer.terms.setdefault(lang, set()).update(terms)
+                self.answer.exact.setdefault(lang, set()).update(terms)
                 options.append(self.phrase_in(lang, terms))
         return wq.Or(options) if options else wq.NullQuery
 

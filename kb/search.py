@@ -46,6 +46,7 @@ TITLE_MATCH = 1.5
 SECTION_TITLE = 1.25  # a subrule of a rule whose title the query names (702.19b for trample)
 LANGUAGE_FIRST = 1.3  # an answer with a text in the query's language
 FAMILY_SHARE = 0.4  # how much a rule's words count from its siblings and parent
+EXAMPLE_SHARE = 0.5  # what a rule's matching example adds to the rule's answer
 COVERAGE_POWER = 1  # how much the share of the question's words a record holds counts
 MAX_TRANSLATIONS = 3
 MAX_TERM_WORDS = 4  # the longest multi-word term looked up in a question
@@ -136,13 +137,12 @@ class Searcher:
         result.corrected = answer.corrected
         scores = self._scores(answer, result.language)
         ranked = sorted(answer.hits, key=lambda h: -scores[h.id])
-        groups: dict[str, int] = {}
+        keys = {hit.id: self._group(hit, filters.version) for hit in ranked}
+        order = _group_order(ranked, keys, scores)[:limit]
+        groups = {key: n for n, key in enumerate(order)}
         for hit in ranked:
-            group = self._group(hit, filters.version)
-            if group not in groups and len(groups) == limit:
-                continue
-            groups.setdefault(group, len(groups))
-            result.hits.append(self._hit(hit, group, answer.terms, scores[hit.id]))
+            if keys[hit.id] in groups:
+                result.hits.append(self._hit(hit, keys[hit.id], answer.terms, scores[hit.id]))
         first = {h.language == result.language for h in result.hits}
         result.hits.sort(key=lambda h: (groups[h.group], len(first) > 1
                                         and h.language != result.language))
@@ -479,6 +479,21 @@ class Searcher:
             title=title, group=group,
             source={"file": loc.file, "line": loc.line} if loc else {},
         )
+
+
+def _group_order(ranked: list[Hit], keys: dict[str, str],
+                 scores: dict[str, float]) -> list[str]:
+    """The answers, best first: an answer is worth its best text, plus ``EXAMPLE_SHARE`` of
+    each other example of the rule that matches (a rule whose examples illustrate the
+    question, 702.19b's two trample blocks, is scored together with them)."""
+    worth: dict[str, float] = {}
+    for hit in ranked:  # best first: the first hit of a group is its best
+        key = keys[hit.id]
+        if key not in worth:
+            worth[key] = scores[hit.id]
+        elif hit.kind == "example":
+            worth[key] += EXAMPLE_SHARE * scores[hit.id]
+    return sorted(worth, key=lambda k: -worth[k])
 
 
 def _walk_terms(root: Node | None) -> list[list[Word]]:

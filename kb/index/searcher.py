@@ -40,6 +40,7 @@ CANDIDATES = 100  # hits scored by Whoosh before the caller groups them
 MAX_RANKED = 8
 GENERATORS = 4  # the rarest words of a question choose its candidates; the rest rescore them
 GENERATOR_SHARE = 0.1  # a word in more of the documents than this only rescores
+QUESTION_UNITS = 3  # optional words from which a query is a question with a wider pool
 RANKED_CANDIDATES = 300  # a question's hits kept for reranking by how many words they hold
 FILLER_WEIGHT = 0.15  # a question word ("what", "comment") against a content word
 # Words that make a question a question: they carry little weight in what a record holds.
@@ -154,8 +155,8 @@ class IndexSearcher:
             if restriction is not None:
                 text_query = wq.And([text_query, wq.ConstantScoreQuery(restriction, 0.0)])
             allowed = None
-        results = self._searcher.search(text_query, filter=allowed,
-                                        limit=RANKED_CANDIDATES if ranked else CANDIDATES)
+        pool = RANKED_CANDIDATES if len(builder.units) >= QUESTION_UNITS else CANDIDATES
+        results = self._searcher.search(text_query, filter=allowed, limit=pool)
         answer.words = [(label, weight) for label, weight, _ in builder.units]
         held = self._held([r.docnum for r in results], builder) if ranked else {}
         answer.hits = [Hit(r["id"], r.score + held.get(r.docnum, (0.0, frozenset()))[0],

@@ -280,9 +280,7 @@ class _Parser:
         if not self.tokens:
             return None
         node = self.parse_or()
-        token = self.peek()
-        if token is not None:  # only a stray ")" can stop parse_or early
-            raise QuerySyntaxError("a closing parenthesis has no opening one", token.column)
+        assert self.peek() is None  # parentheses pair up (parse drops them otherwise)
         return node
 
     def parse_or(self) -> Node:
@@ -331,13 +329,8 @@ class _Parser:
 
     def parse_atom(self) -> Node:
         token = self.take()
-        if token.kind == "lparen":
-            if (nxt := self.peek()) is not None and nxt.kind == "rparen":
-                raise QuerySyntaxError("empty parentheses", token.column)
+        if token.kind == "lparen":  # paired and not empty: see _balanced
             node = self.parse_or()
-            close = self.peek()
-            if close is None or close.kind != "rparen":
-                raise QuerySyntaxError("a parenthesis is not closed", token.column)
             self.take()
             return node
         if token.kind == "phrase":

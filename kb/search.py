@@ -26,6 +26,7 @@ from kb.index.searcher import (
     Filters,
     Hit,
     is_question_word,
+    is_stop_word,
 )
 from kb.link.pairing import fold
 from kb.model import TermPair
@@ -125,7 +126,7 @@ class Searcher:
                limit: int = DEFAULT_LIMIT, version: str | None = None,
                translate: bool = True) -> SearchResult:
         """The ``limit`` best groups of hits for ``text`` (see :mod:`kb.query`)."""
-        query = parse(text, filler=_is_stop_word)
+        query = parse(text, filler=is_stop_word)
         filters = self._filters(query, lang, kind, version)
         result = SearchResult(query.text, filters.version)
         result.language = self._language(query)
@@ -245,9 +246,8 @@ class Searcher:
         other-language name (term table), the whole split card of a half (``Catch`` ->
         "catch // release") and its halves; empty if no card is near."""
         keys = self.index.card_keys()
-        known = set(keys)
         key = card_key(name)
-        if key not in known:
+        if not self.index.is_card(key):
             from rapidfuzz import fuzz, process  # only for a name the index lacks
 
             found = process.extractOne(key, keys, scorer=fuzz.ratio,
@@ -261,7 +261,7 @@ class Searcher:
                 wanted |= {card_key(pair.french), card_key(pair.english)}
         halves = {half for k in wanted for half in k.split(" // ")}
         wanted |= {k for k in keys if " // " in k and halves & set(k.split(" // "))}
-        return tuple(sorted(k for k in wanted | halves if k in known))
+        return tuple(sorted(k for k in wanted | halves if self.index.is_card(k)))
 
     def _with_cards(self, query: Query) -> Query:
         """Cards named in a question, ``[[Doubling Season]]`` or written plainly (two
@@ -274,7 +274,7 @@ class Searcher:
         run: list[str] = []
         for item in [*items, None]:
             if isinstance(item, Word) and (item.text[:1].isupper()
-                                           or run and _is_stop_word(item.text)):
+                                           or run and is_stop_word(item.text)):
                 run.append(item.text)  # "Voice of Resurgence", "Voix du renouveau"
                 continue
             if len(run) >= 2:
@@ -289,12 +289,11 @@ class Searcher:
 
     def _plain_names(self, words: list[str]) -> list[str]:
         """The longest runs of capitalised words that are card names exactly."""
-        known = set(self.index.card_keys())
         found, i = [], 0
         while i < len(words):
             for size in range(min(MAX_CARD_WORDS, len(words) - i), 1, -1):
                 name = " ".join(words[i:i + size])
-                if card_key(name) in known:
+                if self.index.is_card(card_key(name)):
                     found.append(name)
                     i += size
                     break
@@ -303,7 +302,7 @@ class Searcher:
         return found
 
     def _exact_card(self, name: str) -> tuple[str, ...]:
-        return self.card_keys(name) if card_key(name) in set(self.index.card_keys()) else ()
+        return self.card_keys(name) if self.index.is_card(card_key(name)) else ()
 
     # -- filters -----------------------------------------------------------------------------
 
@@ -368,7 +367,7 @@ class Searcher:
                 if not all(isinstance(w, Word) and not w.prefix for w in run):
                     continue
                 texts = [w.text for w in run if isinstance(w, Word)]
-                if _is_stop_word(texts[0]) or _is_stop_word(texts[-1]):
+                if is_stop_word(texts[0]) or is_stop_word(texts[-1]):
                     continue
                 other = self._other_language(" ".join(texts), result)
                 if other:
@@ -390,7 +389,7 @@ class Searcher:
         recorded in ``result`` for the user."""
         found: dict[tuple[str, str], set[str]] = {}
         shown: dict[tuple[str, tuple[str, ...]], tuple[str, str]] = {}
-        if fold(text) in QUESTION_WORDS or _is_stop_word(text):
+        if fold(text) in QUESTION_WORDS or is_stop_word(text):
             return []  # "fait" -> "does", "can" -> "peut": function words are not terms
         exact = self.kb.store.terms(fold(text))
         for lang, other_lang in (("fr", "en"), ("en", "fr")):
@@ -403,7 +402,7 @@ class Searcher:
                 other_terms = language(other_lang).terms_of(other)
                 if (language(lang).terms_of(mine) != analyzed or other_terms == analyzed
                         or not _same_term(text, mine)
-                        or fold(other) in QUESTION_WORDS or _is_stop_word(other)):
+                        or fold(other) in QUESTION_WORDS or is_stop_word(other)):
                     continue
                 # one entry per analyzed form: "Trample" (keyword) and "trample" (texts)
                 key = shown.setdefault((other_lang, other_terms), (other_lang, other))
@@ -525,11 +524,6 @@ def _inflection(longer: str, shorter: str) -> bool:
 
 _ENDINGS = frozenset({"s", "x", "e", "es", "er", "ez", "d", "ed", "ing"})
 _WORDS = re.compile(r"[\w'’]+")
-
-
-def _is_stop_word(text: str) -> bool:
-    """A stop word in French or English: never a term, and never counted as a word."""
-    return any(not language(lang).pairs(text) for lang in ("fr", "en"))
 
 
 def _family(hit: Hit) -> str:

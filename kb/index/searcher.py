@@ -121,6 +121,7 @@ class IndexSearcher:
         # correction (a scan of the vocabulary) is made once for the searcher's life.
         self._corrections: dict[str, str] = {}
         self._card_keys: list[str] | None = None
+        self._card_key_set: frozenset[str] = frozenset()
         # Words that are never typos though no text holds them (set by the caller: the words
         # of the term table and of card names).
         self.protected: Callable[[str], bool] | None = None
@@ -132,7 +133,13 @@ class IndexSearcher:
         """Every card name the index holds (both languages, faces and halves), folded."""
         if self._card_keys is None:
             self._card_keys = [t.decode("utf-8") for t in self._searcher.lexicon("card")]
+            self._card_key_set = frozenset(self._card_keys)
         return self._card_keys
+
+    def is_card(self, key: str) -> bool:
+        """Whether a folded name is a card's (see :func:`card_keys`)."""
+        self.card_keys()
+        return key in self._card_key_set
 
     @property
     def vocabulary(self) -> dict[str, Words]:
@@ -265,7 +272,7 @@ class _Builder:
                 excluded.append(self.node(item.item))
             elif isinstance(item, Required | Phrase | And):
                 required.append(self.node(item))
-            elif isinstance(item, Word) and not item.prefix and _is_stop_word(item.text):
+            elif isinstance(item, Word) and not item.prefix and is_stop_word(item.text):
                 continue
             else:
                 query = self.node(item)
@@ -320,7 +327,7 @@ class _Builder:
             if isinstance(item, Not):
                 excluded.append(self.node(item.item))
             elif isinstance(item, Word) and not item.prefix and (
-                    _is_stop_word(item.text) or self.correct(item.text) != item.text):
+                    is_stop_word(item.text) or self.correct(item.text) != item.text):
                 optional.append(self.word(item))  # a guessed word is never required
             else:
                 required.append(self.node(item))
@@ -485,10 +492,12 @@ def is_question_word(text: str) -> bool:
     question words or stop words."""
     parts = [p for p in re.split(r"[-'’]", fold(text)) if p]
     return bool(parts) and all(p in QUESTION_WORDS or p in ("t", "il", "elle", "on", "je")
-                               or _is_stop_word(p) for p in parts)
+                               or is_stop_word(p) for p in parts)
 
 
-def _is_stop_word(text: str) -> bool:
+def is_stop_word(text: str) -> bool:
+    """A stop word in some language ("de", "the"): never required, never a term, and not
+    counted against the word limit."""
     return any(not language(lang).pairs(text) for lang in LANGUAGES)
 
 

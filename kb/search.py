@@ -408,7 +408,11 @@ class Searcher:
                 key = shown.setdefault((other_lang, other_terms), (other_lang, other))
                 found.setdefault(key, set()).add(pair.kind)
         generic = {t: k for t, k in found.items() if k != {"card-name"}}
-        chosen = list(generic or found)[:MAX_TRANSLATIONS]
+        ranked = list(generic or found)
+        # "mortel" read off parallel texts says less than "contact mortel", which holds it.
+        chosen = [t for t in ranked if not any(
+            t != o and t[0] == o[0] and set(fold(t[1]).split()) < set(fold(o[1]).split())
+            for o in ranked)][:MAX_TRANSLATIONS]
         if chosen:
             kinds = sorted(set().union(*(found[t] for t in chosen)))
             result.translations.append(

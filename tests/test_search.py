@@ -244,3 +244,10 @@ def test_deathtouch_and_trample_questions(cr_index):
               "est bloquée")
     assert wanted & set(groups(search(cr_index, french))[:3])
     assert wanted & set(groups(search(cr_index, "deathtouch trample blocked"))[:2])
+
+
+def test_a_translation_inside_a_longer_one_is_left_out(cr_index):
+    """Deathtouch is "Contact mortel" on French cards; "mortel" alone is not a translation."""
+    data = answer(cr_index, "deathtouch")
+    terms = [t.lower() for t in data["translations"][0]["terms"]]
+    assert "contact mortel" in terms and "mortel" not in terms

@@ -622,14 +622,21 @@ def _ruling_text(ruling: Ruling) -> RulingText:
 # module.)
 
 
-def search_json(result: Any) -> list[dict[str, Any]]:
-    """The hits of a :class:`kb.search.SearchResult`, best group first, as ``--json``
-    prints them."""
-    return [{
-        "kind": h.kind, "id": h.id, "number": h.number, "language": h.language,
-        "version": h.version, "score": h.score, "snippet": h.snippet, "title": h.title,
-        "group": h.group, "source": h.source,
-    } for h in result.hits]
+def search_json(result: Any) -> dict[str, Any]:
+    """A :class:`kb.search.SearchResult` as ``kb search --json`` prints it: the query, the
+    rules version, the query's language, the words corrected and dropped, the translations
+    used, and the hits, best group first."""
+    return {
+        "query": result.query, "version": result.version, "language": result.language,
+        "corrected": result.corrected, "dropped": result.dropped,
+        "translations": [{"word": t.word, "terms": list(t.terms), "from": list(t.kinds)}
+                         for t in result.translations],
+        "hits": [{
+            "kind": h.kind, "id": h.id, "number": h.number, "language": h.language,
+            "version": h.version, "score": h.score, "snippet": h.snippet, "title": h.title,
+            "group": h.group, "source": h.source,
+        } for h in result.hits],
+    }
 
 
 def diff_json(c: Any) -> dict[str, Any]:

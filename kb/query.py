@@ -1,20 +1,28 @@
 """The query language of ``kb search``, parsed into a small tree; no index knowledge here.
 
     trample                      a word (any language; accents, case and inflection ignored)
-    "champ de bataille"          a phrase
+    "champ de bataille"          a phrase (must match)
+    +trample                     a word that must match
     regenera*                    a prefix (at least two letters)
     echo AND upkeep, echo OR écho, NOT token, -token, ( ... )
     lang:fr kind:rule rule:702.19* version:2013-06-01 card:"Voice of Resurgence"
+    [[Doubling Season]]          a card name, as Discord users type them
 
-Words side by side must all match (AND); ``OR`` binds looser than ``AND``; operators are
-upper case (lower-case "and"/"or"/"not" are ordinary words). Filters apply to the whole query,
-so they are only allowed outside parentheses and never negated. A query that cannot be read
-raises :class:`QuerySyntaxError` saying where and why: users see a message, never a traceback.
+Words side by side are a question, not a conjunction (:class:`Loose`): each is optional and
+the searcher ranks records by how many of them they hold, so a pasted question ("a creature
+with deathtouch and trample is blocked, how much damage?") finds its rules. Explicit ``AND``,
+``"phrases"`` and ``+word`` keep their strict meaning. ``OR`` binds looser than ``AND``;
+operators are upper case (lower-case "and"/"or"/"not" are ordinary words). ``?``, ``!``, ``¿``,
+``¡`` and brackets that do not pair are punctuation, because people paste questions. Filters
+apply to the whole query, so they are only allowed outside parentheses and never negated. A
+query that cannot be read raises :class:`QuerySyntaxError` saying where and why: users see a
+message, never a traceback.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from kb.errors import KbError
@@ -49,6 +57,30 @@ class And:
 
 
 @dataclass(frozen=True, slots=True)
+class Loose:
+    """Words side by side: each optional (ranked by how many match), except the
+    :class:`Required`, :class:`Phrase`, :class:`And` and :class:`Not` items among them."""
+
+    items: tuple[Node, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Required:
+    """``+word``: an item that must match even among optional words."""
+
+    item: Node
+
+
+@dataclass(frozen=True, slots=True)
+class CardName:
+    """A card named in a question (``[[Doubling Season]]``), as the index keys of the card
+    and of what it is part of (a split card's half names the whole card)."""
+
+    name: str
+    keys: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Or:
     items: tuple[Node, ...]
 
@@ -58,7 +90,7 @@ class Not:
     item: Node
 
 
-Node = Word | Phrase | And | Or | Not
+Node = Word | Phrase | And | Loose | Required | Or | Not | CardName
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +100,7 @@ class Query:
     text: str
     root: Node | None
     filters: dict[str, str] = field(default_factory=dict)
+    cards: tuple[str, ...] = ()  # names written [[like this]]
 
     def words(self) -> list[Word]:
         return [n for n in _walk(self.root) if isinstance(n, Word)]
@@ -76,9 +109,9 @@ class Query:
 def _walk(node: Node | None) -> list[Node]:
     if node is None:
         return []
-    if isinstance(node, And | Or):
+    if isinstance(node, And | Loose | Or):
         return [node, *(n for item in node.items for n in _walk(item))]
-    if isinstance(node, Not):
+    if isinstance(node, Not | Required):
         return [node, *_walk(node.item)]
     return [node]
 
@@ -90,6 +123,7 @@ _LEXER = re.compile(r"""
   | (?P<filter>(?P<fname>[A-Za-z]+):(?=\S))
   | (?P<quote>["“”«»])
   | (?P<minus>-(?=[\w"(]))
+  | (?P<plus>\+(?=[\w"(]))
   | (?P<word>[^\s()"“”«»]+)
 """, re.VERBOSE)
 _WORD = re.compile(r"[^\s()\"“”«»]+")
@@ -100,26 +134,53 @@ _WORD_CHARS = re.compile(r"\w")
 
 @dataclass(frozen=True, slots=True)
 class _Tok:
-    kind: str  # word, phrase, and, or, not, lparen, rparen, filter
+    kind: str  # word, phrase, and, or, not, plus, lparen, rparen
     value: str
     column: int
     prefix: bool = False
 
 
-def parse(text: str) -> Query:
-    """Parse a query; raise :class:`QuerySyntaxError` with the column of the problem."""
+_CARD = re.compile(r"\[\[([^\[\]]+)\]\]")
+# Sentence punctuation, never query syntax: "?" was a wildcard nobody meant.
+_PUNCTUATION = re.compile(r"[?!¿¡\[\]{}]")
+
+
+def parse(text: str, filler: Callable[[str], bool] | None = None) -> Query:
+    """Parse a query; raise :class:`QuerySyntaxError` with the column of the problem.
+    ``filler`` says which words do not count against the word limit (stop words: a pasted
+    question holds many)."""
     if len(text) > MAX_QUERY_CHARS:
         raise QuerySyntaxError(f"the query is {len(text)} characters long; the limit is "
                                f"{MAX_QUERY_CHARS}")
     cleaned = "".join(" " if ord(c) < 32 or 127 <= ord(c) < 160 else c for c in text)
-    tokens, filters = _tokens(cleaned)
-    if sum(t.kind in ("word", "phrase") for t in tokens) > MAX_TERMS:
+    cards = tuple(" ".join(m.split()) for m in _CARD.findall(cleaned) if m.strip())
+    plain = _PUNCTUATION.sub(" ", cleaned)
+    tokens, filters = _tokens(plain)
+    if not _balanced(tokens):  # "1)" in a pasted list, a smiley: punctuation too
+        tokens = [t for t in tokens if t.kind not in ("lparen", "rparen")]
+    counted = [t for t in tokens if t.kind == "phrase"
+               or t.kind == "word" and not (filler and filler(t.value))]
+    if len(counted) > MAX_TERMS:
         raise QuerySyntaxError(f"more than {MAX_TERMS} words and phrases")
     parser = _Parser(tokens)
     root = parser.parse()
     if root is None and not filters:
         raise QuerySyntaxError("nothing to search for")
-    return Query(cleaned.strip(), root, filters)
+    return Query(cleaned.strip(), root, filters, cards)
+
+
+def _balanced(tokens: list[_Tok]) -> bool:
+    """Whether the parentheses pair up, none of them empty."""
+    depth, previous = 0, None
+    for token in tokens:
+        if token.kind == "lparen":
+            depth += 1
+        elif token.kind == "rparen":
+            depth -= 1
+            if depth < 0 or previous == "lparen":
+                return False
+        previous = token.kind
+    return depth == 0
 
 
 def _tokens(text: str) -> tuple[list[_Tok], dict[str, str]]:
@@ -144,7 +205,7 @@ def _tokens(text: str) -> tuple[list[_Tok], dict[str, str]]:
                 tokens.append(_word_token(word.group(), start))
                 pos = word.end()
                 continue
-            if depth or (tokens and tokens[-1].kind in ("not", "minus")):
+            if depth or (tokens and tokens[-1].kind in ("not", "plus")):
                 raise QuerySyntaxError(f"the filter {name}: applies to the whole query; put it "
                                        "outside parentheses and do not negate it", start)
             value, pos = _filter_value(text, pos, name)
@@ -162,6 +223,8 @@ def _tokens(text: str) -> tuple[list[_Tok], dict[str, str]]:
                 tokens.append(_Tok("phrase", " ".join(words), start))
         elif kind == "minus":
             tokens.append(_Tok("not", "-", start))
+        elif kind == "plus":
+            tokens.append(_Tok("plus", "+", start))
         else:
             tokens.append(_word_token(m.group(), start))
     return tokens, filters
@@ -188,7 +251,7 @@ def _word_token(word: str, column: int) -> _Tok:
         return _Tok(word.lower(), word, column)
     prefix = word.endswith("*")
     stem = word.rstrip("*")
-    if "*" in stem or "?" in stem:
+    if "*" in stem:
         raise QuerySyntaxError("a wildcard is only allowed at the end of a word (regenera*)",
                                column)
     if prefix and len(_WORD_CHARS.findall(stem)) < MIN_PREFIX:
@@ -217,9 +280,7 @@ class _Parser:
         if not self.tokens:
             return None
         node = self.parse_or()
-        token = self.peek()
-        if token is not None:  # only a stray ")" can stop parse_or early
-            raise QuerySyntaxError("a closing parenthesis has no opening one", token.column)
+        assert self.peek() is None  # parentheses pair up (parse drops them otherwise)
         return node
 
     def parse_or(self) -> Node:
@@ -230,17 +291,27 @@ class _Parser:
         return items[0] if len(items) == 1 else Or(tuple(items))
 
     def parse_and(self, after: _Tok | None = None) -> Node:
+        """Items side by side; those joined by an explicit AND must all match."""
         items = [self.parse_unary(after)]
+        strict = [False]
         while (token := self.peek()) is not None and token.kind not in ("or", "rparen"):
             if token.kind == "and":
                 self.take()
+                strict[-1] = True
                 items.append(self.parse_unary(token))
+                strict.append(True)
             else:
                 items.append(self.parse_unary())
+                strict.append(False)
         if all(isinstance(i, Not) for i in items):
             raise QuerySyntaxError("NOT needs something to exclude from: add a word before it",
                                    after.column if after else 0)
-        return items[0] if len(items) == 1 else And(tuple(items))
+        if len(items) == 1:
+            return items[0]
+        if all(strict):
+            return And(tuple(items))
+        return Loose(tuple(Required(i) if s and not isinstance(i, Not | Required) else i
+                           for i, s in zip(items, strict, strict=True)))
 
     def parse_unary(self, after: _Tok | None = None) -> Node:
         token = self.peek()
@@ -251,17 +322,15 @@ class _Parser:
         if token.kind == "not":
             self.take()
             return Not(self.parse_unary(token))
+        if token.kind == "plus":
+            self.take()
+            return Required(self.parse_unary(token))
         return self.parse_atom()
 
     def parse_atom(self) -> Node:
         token = self.take()
-        if token.kind == "lparen":
-            if (nxt := self.peek()) is not None and nxt.kind == "rparen":
-                raise QuerySyntaxError("empty parentheses", token.column)
+        if token.kind == "lparen":  # paired and not empty: see _balanced
             node = self.parse_or()
-            close = self.peek()
-            if close is None or close.kind != "rparen":
-                raise QuerySyntaxError("a parenthesis is not closed", token.column)
             self.take()
             return node
         if token.kind == "phrase":

@@ -8,6 +8,7 @@ in every language under today's number, and the snippets.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,12 +16,21 @@ from pathlib import Path
 from kb.api import KnowledgeBase
 from kb.errors import KbError
 from kb.index import IndexSearcher
-from kb.index.analysis import LANGUAGES, language
+from kb.index.analysis import LANGUAGES, language, strip_elision
+from kb.index.documents import card_key
 from kb.index.highlight import snippet
-from kb.index.searcher import Alternative, Filters, Hit
+from kb.index.searcher import (
+    QUESTION_WORDS,
+    Alternative,
+    Answer,
+    Filters,
+    Hit,
+    is_question_word,
+    is_stop_word,
+)
 from kb.link.pairing import fold
 from kb.model import TermPair
-from kb.query import KINDS, And, Or, Query, Word, parse
+from kb.query import KINDS, And, CardName, Loose, Node, Or, Phrase, Query, Word, parse
 from kb.rulenum import RuleNumber
 from kb.store import record_number, record_text, record_title
 
@@ -28,12 +38,25 @@ from kb.store import record_number, record_text, record_title
 # first, then its glossary entry and examples, then rulings, notes and cards.
 KIND_PRIOR = {"rule": 1.0, "glossary": 0.7, "example": 0.75, "ruling": 0.7, "note": 0.7,
               "card": 0.6}
+# For a question (three words or more), rules answer; a card's text or a ruling that holds
+# the same words is about one card.
+QUESTION_PRIOR = {"rule": 1.0, "glossary": 0.75, "example": 0.6, "ruling": 0.45, "note": 0.45,
+                  "card": 0.3}
+QUESTION_WORDS_MIN = 3
 TITLE_MATCH = 1.5
+SECTION_TITLE = 1.25  # a subrule of a rule whose title the query names (702.19b for trample)
+LANGUAGE_FIRST = 1.3  # an answer with a text in the query's language
+FAMILY_SHARE = 0.4  # how much a rule's words count from its siblings and parent
+EXAMPLE_SHARE = 0.6  # what a rule's matching example adds to the rule's answer
+COVERAGE_POWER = 1  # how much the share of the question's words a record holds counts
 MAX_TRANSLATIONS = 3
-# Which evidence names a translation first: an official keyword or title before a word pair
-# read off parallel texts, and card names last.
-_KIND_ORDER = {"keyword": 0, "rule-title": 1, "section-title": 2, "parallel-text": 3,
-               "card-name": 4}  # other-language terms added per word
+MAX_TERM_WORDS = 4  # the longest multi-word term looked up in a question
+CARD_SIMILARITY = 85  # rapidfuzz ratio a mistyped card name needs ("Voice of Resurgance")
+MAX_CARD_WORDS = 6  # the longest card name looked for in a question written plainly
+# Which evidence names a translation first: the official vocabulary, then a keyword or
+# title, before a word pair read off parallel texts, and card names last.
+_KIND_ORDER = {"official": 0, "keyword": 1, "rule-title": 2, "section-title": 3,
+               "parallel-text": 4, "card-name": 5}  # other-language terms added per word
 DEFAULT_LIMIT = 10
 
 
@@ -67,6 +90,8 @@ class SearchResult:
     hits: list[SearchHit] = field(default_factory=list)
     corrected: dict[str, str] = field(default_factory=dict)
     translations: list[Translation] = field(default_factory=list)
+    language: str | None = None  # the query's language, as decided from its words
+    dropped: list[str] = field(default_factory=list)  # words the first answer does not hold
 
     def groups(self) -> list[list[SearchHit]]:
         """The hits grouped (a rule's texts in every language together), best group first."""
@@ -82,6 +107,10 @@ class Searcher:
     def __init__(self, index_root: Path | None = None) -> None:
         self.kb = KnowledgeBase(index_root)
         self.index = IndexSearcher(self.kb.generation)
+        self._titles: dict[str, str] = {}  # record id -> title, for the section boost
+        self._vetted: set[str] | None = None
+        self._latest: dict[str, str] = {}  # rule id -> its number in the latest version
+        self.index.protected = self._is_vetted
 
     def close(self) -> None:
         self.index.close()
@@ -97,24 +126,183 @@ class Searcher:
                limit: int = DEFAULT_LIMIT, version: str | None = None,
                translate: bool = True) -> SearchResult:
         """The ``limit`` best groups of hits for ``text`` (see :mod:`kb.query`)."""
-        query = parse(text)
+        query = parse(text, filler=is_stop_word)
         filters = self._filters(query, lang, kind, version)
         result = SearchResult(query.text, filters.version)
+        result.language = self._language(query)
         alternatives: dict[str, list[Alternative]] = {}
+        query = self._with_cards(query)
         if translate:
             query = self._translate(query, alternatives, result)
         answer = self.index.search(query, filters, alternatives)
         result.corrected = answer.corrected
-        ranked = sorted(answer.hits, key=lambda h: -_rank_score(h, answer.terms))
-        groups: dict[str, int] = {}
+        scores = self._scores(answer, result.language)
+        ranked = sorted(answer.hits, key=lambda h: -scores[h.id])
+        keys = {hit.id: self._group(hit, filters.version) for hit in ranked}
+        order = _group_order(ranked, keys, scores)[:limit]
+        groups = {key: n for n, key in enumerate(order)}
         for hit in ranked:
-            group = self._group(hit, filters.version)
-            if group not in groups and len(groups) == limit:
-                continue
-            groups.setdefault(group, len(groups))
-            result.hits.append(self._hit(hit, group, answer.terms))
-        result.hits.sort(key=lambda h: groups[h.group])
+            if keys[hit.id] in groups:
+                result.hits.append(self._hit(hit, keys[hit.id], answer.terms, scores[hit.id]))
+        first = {h.language == result.language for h in result.hits}
+        result.hits.sort(key=lambda h: (groups[h.group], len(first) > 1
+                                        and h.language != result.language))
+        if ranked and answer.words:
+            held = ranked[0].matched
+            result.dropped = [w for i, (w, _) in enumerate(answer.words)
+                              if i not in held and not is_question_word(w)]
         return result
+
+    # -- ranking -------------------------------------------------------------------------------
+
+    def _scores(self, answer: Answer, query_language: str | None) -> dict[str, float]:
+        """Each hit's score: the index's BM25F, by kind, by title, by the share of the
+        question's words it holds (with its rule family: a concept spread over 702.19a-g
+        meets), and by whether its answer has a text in the query's language."""
+        weights = [w for _, w in answer.words]
+        total = sum(weights) or 1.0
+        family: dict[str, set[int]] = {}
+        for hit in answer.hits:
+            key = _family(hit)
+            if key:
+                family.setdefault(key, set()).update(hit.matched)
+        languages: dict[str, set[str]] = {}
+        for hit in answer.hits:
+            languages.setdefault(hit.number or hit.id, set()).add(hit.language)
+        scores = {}
+        prior = QUESTION_PRIOR if len(weights) >= QUESTION_WORDS_MIN else KIND_PRIOR
+        for hit in answer.hits:
+            score = (_rank_score(hit, answer.exact, prior)
+                     * self._section_boost(hit, answer.exact))
+            if weights:
+                own = sum(weights[i] for i in hit.matched) / total
+                near = sum(weights[i] for i in family.get(_family(hit), hit.matched)) / total
+                score *= ((1 - FAMILY_SHARE) * own + FAMILY_SHARE * near) ** COVERAGE_POWER
+            if query_language and query_language in languages[hit.number or hit.id]:
+                score *= LANGUAGE_FIRST
+            scores[hit.id] = score
+        return scores
+
+    def _section_boost(self, hit: Hit, terms: dict[str, set[str]]) -> float:
+        """``SECTION_TITLE`` for a subrule whose rule's title the query names."""
+        number = RuleNumber.try_parse(hit.number) if hit.kind == "rule" else None
+        if number is None or number.depth < 2 or not hit.id.endswith(hit.number):
+            return 1.0
+        parent = number.parent if number.depth == 3 else number
+        parent = parent.parent if parent and parent.depth == 2 and number.depth == 2 else parent
+        if parent is None or parent.depth < 1:
+            return 1.0
+        parent_id = hit.id[:-len(hit.number)] + str(parent)
+        if parent_id not in self._titles:
+            record = self.kb.store.get(parent_id)
+            self._titles[parent_id] = (record_title(record) or "") if record else ""
+        title = self._titles[parent_id]
+        lang = hit.language if hit.language in LANGUAGES else "en"
+        wanted = set(language(lang).terms_of(title))
+        return SECTION_TITLE if wanted and wanted <= terms.get(lang, set()) else 1.0
+
+    def _language(self, query: Query) -> str | None:
+        """French or English, from the query's words: accents, each language's stop words
+        and question words, and which language's texts hold the other words more."""
+        votes = {"fr": 0.0, "en": 0.0}
+        vocabulary = self.index.vocabulary
+        for word in query.words():
+            raw = word.text.lower()
+            folded = fold(raw)
+            if folded != raw or "'" in raw or "’" in raw:
+                votes["fr"] += 1
+                continue
+            stops = {lang: not language(lang).pairs(raw) for lang in votes}
+            if stops["fr"] != stops["en"]:
+                votes["fr" if stops["fr"] else "en"] += 1
+                continue
+            counts = {lang: vocabulary[lang].df.get(folded, 0) if lang in vocabulary else 0
+                      for lang in votes}
+            sizes = {lang: len(vocabulary[lang].words) if lang in vocabulary else 1
+                     for lang in votes}
+            share = {lang: counts[lang] / max(1, sizes[lang]) for lang in votes}
+            if share["fr"] > 2 * share["en"]:
+                votes["fr"] += 0.5
+            elif share["en"] > 2 * share["fr"]:
+                votes["en"] += 0.5
+        if votes["fr"] == votes["en"]:
+            return None
+        return max(votes, key=lambda lang: votes[lang])
+
+    def _is_vetted(self, word: str) -> bool:
+        """Whether a word belongs to a term of the table or a card name in either language
+        (``recto`` of "recto verso" is no typo for "resto"): read once, when a first word
+        no text holds is typed."""
+        if self._vetted is None:
+            rows = self.kb.store.conn.execute("SELECT french, english FROM terms")
+            self._vetted = {w for row in rows for text in row
+                            for w in _WORDS.findall(fold(text))}
+        return fold(word) in self._vetted
+
+    # -- cards --------------------------------------------------------------------------------
+
+    def card_keys(self, name: str) -> tuple[str, ...]:
+        """The index keys of a card named in either language, typo-tolerant: the name, its
+        other-language name (term table), the whole split card of a half (``Catch`` ->
+        "catch // release") and its halves; empty if no card is near."""
+        keys = self.index.card_keys()
+        key = card_key(name)
+        if not self.index.is_card(key):
+            from rapidfuzz import fuzz, process  # only for a name the index lacks
+
+            found = process.extractOne(key, keys, scorer=fuzz.ratio,
+                                       score_cutoff=CARD_SIMILARITY)
+            if found is None:
+                return ()
+            key = found[0]
+        wanted = {key}
+        for pair in self.kb.store.terms(fold(key)):
+            if pair.kind == "card-name":
+                wanted |= {card_key(pair.french), card_key(pair.english)}
+        halves = {half for k in wanted for half in k.split(" // ")}
+        wanted |= {k for k in keys if " // " in k and halves & set(k.split(" // "))}
+        return tuple(sorted(k for k in wanted | halves if self.index.is_card(k)))
+
+    def _with_cards(self, query: Query) -> Query:
+        """Cards named in a question, ``[[Doubling Season]]`` or written plainly (two
+        capitalised words or more that are a card's name), as optional items: the card's
+        rulings in both languages are candidates."""
+        if query.root is None:
+            return query
+        items = list(query.root.items) if isinstance(query.root, Loose) else [query.root]
+        names = list(query.cards)
+        run: list[str] = []
+        for item in [*items, None]:
+            if isinstance(item, Word) and (item.text[:1].isupper()
+                                           or run and is_stop_word(item.text)):
+                run.append(item.text)  # "Voice of Resurgence", "Voix du renouveau"
+                continue
+            if len(run) >= 2:
+                names += self._plain_names(run)
+            run = []
+        cards = [CardName(name, keys) for name in dict.fromkeys(names)
+                 if (keys := self.card_keys(name) if name in query.cards
+                     else self._exact_card(name))]
+        if not cards:
+            return query
+        return Query(query.text, Loose((*items, *cards)), query.filters, query.cards)
+
+    def _plain_names(self, words: list[str]) -> list[str]:
+        """The longest runs of capitalised words that are card names exactly."""
+        found, i = [], 0
+        while i < len(words):
+            for size in range(min(MAX_CARD_WORDS, len(words) - i), 1, -1):
+                name = " ".join(words[i:i + size])
+                if self.index.is_card(card_key(name)):
+                    found.append(name)
+                    i += size
+                    break
+            else:
+                i += 1
+        return found
+
+    def _exact_card(self, name: str) -> tuple[str, ...]:
+        return self.card_keys(name) if self.index.is_card(card_key(name)) else ()
 
     # -- filters -----------------------------------------------------------------------------
 
@@ -135,26 +323,65 @@ class Searcher:
         wanted_version = wanted.get("version")
         resolved = None if wanted_version == "all" else (
             self.kb.resolve_version(wanted_version) if self.kb.store.versions() else None)
-        return Filters(languages, kinds, rule, resolved, wanted.get("card"))
+        card = wanted.get("card")
+        return Filters(languages, kinds, rule, resolved,
+                       (self.card_keys(card) or (card_key(card),)) if card else ())
 
     # -- translation ---------------------------------------------------------------------------
 
     def _translate(self, query: Query, alternatives: dict[str, list[Alternative]],
                    result: SearchResult) -> Query:
+        if isinstance(query.root, Loose):
+            root = self._terms_first(query.root, result)
+            query = Query(query.text, root, query.filters, query.cards)
+        translated = {w.text for item in _walk_terms(query.root) for w in item}
         for word in query.words():
-            if word.prefix or word.text in alternatives:
+            if word.prefix or word.text in alternatives or word.text in translated:
                 continue
-            other = self._other_language(self.index.correct(word.text) or word.text, result)
+            other = (self._other_language(word.text, result)
+                     or self._other_language(self.index.correct(word.text) or "", result))
             if other:
                 alternatives[word.text] = [Alternative(lang, tuple(t.split()))
                                            for lang, t in other]
         words = query.words()
-        if query.root is not None and len(words) > 1 and not any(w.prefix for w in words):
+        if (isinstance(query.root, And) and len(words) > 1
+                and not any(w.prefix for w in words)):
             other = self._other_language(" ".join(w.text for w in words), result)
             if other:
                 extra = tuple(And(tuple(Word(w) for w in t.split())) for _, t in other)
                 return Query(query.text, Or((query.root, *extra)), query.filters)
         return query
+
+    def _terms_first(self, root: Loose, result: SearchResult) -> Loose:
+        """Multi-word terms of a question, longest first (``piétinement contact mortel``:
+        ``contact mortel`` is one term, searched as itself or as ``deathtouch``), each made
+        one optional item: the words of a term count once, and its translation stands for
+        all of them."""
+        items = list(root.items)
+        out: list[Node] = []
+        i = 0
+        while i < len(items):
+            merged = None
+            for size in range(min(MAX_TERM_WORDS, len(items) - i), 1, -1):
+                run = items[i:i + size]
+                if not all(isinstance(w, Word) and not w.prefix for w in run):
+                    continue
+                texts = [w.text for w in run if isinstance(w, Word)]
+                if is_stop_word(texts[0]) or is_stop_word(texts[-1]):
+                    continue
+                other = self._other_language(" ".join(texts), result)
+                if other:
+                    merged = Or((Phrase(tuple(texts)),
+                                 *(And(tuple(Word(t) for t in term.split()))
+                                   for _, term in other)))
+                    i += size
+                    break
+            if merged is None:
+                out.append(items[i])
+                i += 1
+            else:
+                out.append(merged)
+        return Loose(tuple(out))
 
     def _other_language(self, text: str, result: SearchResult) -> list[tuple[str, str]]:
         """The other-language terms of a word or phrase, found in the term table by its
@@ -162,6 +389,8 @@ class Searcher:
         recorded in ``result`` for the user."""
         found: dict[tuple[str, str], set[str]] = {}
         shown: dict[tuple[str, tuple[str, ...]], tuple[str, str]] = {}
+        if fold(text) in QUESTION_WORDS or is_stop_word(text):
+            return []  # "fait" -> "does", "can" -> "peut": function words are not terms
         exact = self.kb.store.terms(fold(text))
         for lang, other_lang in (("fr", "en"), ("en", "fr")):
             analyzed = language(lang).terms_of(text)
@@ -171,13 +400,19 @@ class Searcher:
                 mine, other = ((pair.french, pair.english) if lang == "fr"
                                else (pair.english, pair.french))
                 other_terms = language(other_lang).terms_of(other)
-                if language(lang).terms_of(mine) != analyzed or other_terms == analyzed:
+                if (language(lang).terms_of(mine) != analyzed or other_terms == analyzed
+                        or not _same_term(text, mine)
+                        or fold(other) in QUESTION_WORDS or is_stop_word(other)):
                     continue
                 # one entry per analyzed form: "Trample" (keyword) and "trample" (texts)
                 key = shown.setdefault((other_lang, other_terms), (other_lang, other))
                 found.setdefault(key, set()).add(pair.kind)
         generic = {t: k for t, k in found.items() if k != {"card-name"}}
-        chosen = list(generic or found)[:MAX_TRANSLATIONS]
+        ranked = list(generic or found)
+        # "mortel" read off parallel texts says less than "contact mortel", which holds it.
+        chosen = [t for t in ranked if not any(
+            t != o and t[0] == o[0] and set(fold(t[1]).split()) < set(fold(o[1]).split())
+            for o in ranked)][:MAX_TRANSLATIONS]
         if chosen:
             kinds = sorted(set().union(*(found[t] for t in chosen)))
             result.translations.append(
@@ -186,7 +421,8 @@ class Searcher:
 
     def _pairs(self, text: str, lang: str) -> list[TermPair]:
         """Term pairs for a text the table does not hold as written: by its words after
-        ``lang``'s analysis (elision gone), else by terms starting with its first stem."""
+        ``lang``'s analysis (elision gone), else by terms starting with its first stem
+        (``piétinements``), which :func:`_same_term` then checks word by word."""
         words = language(lang).pairs(text)
         if not words:
             return []
@@ -204,6 +440,8 @@ class Searcher:
         if hit.version:
             if hit.version == version:
                 return f"rule {hit.number}"
+            if version is None:  # --version all: a rule's versions are one answer
+                return f"rule {self._latest_number(hit)}"
             return f"rule {hit.number} ({hit.version})"
         rule_id = hit.id.split("/")[0] if hit.kind == "example" else hit.id
         current = self.kb.store.links(from_id=rule_id, relation="current")
@@ -211,7 +449,23 @@ class Searcher:
             return "rule " + current[0].to_id.rsplit(":", 1)[-1]
         return f"rule {hit.number}"
 
-    def _hit(self, hit: Hit, group: str, terms: dict[str, set[str]]) -> SearchHit:
+    def _latest_number(self, hit: Hit) -> str:
+        """The number an English rule text has in the latest version, following its
+        ``next-version`` links (702.19b of 2013 is 702.20b in 2020): numbers move."""
+        rule_id = hit.id.split("/")[0] if hit.kind == "example" else hit.id
+        if rule_id not in self._latest:
+            chain, current = [rule_id], rule_id
+            while nxt := self.kb.store.links(from_id=current, relation="next-version"):
+                current = nxt[0].to_id
+                if current in self._latest or current in chain:
+                    break
+                chain.append(current)
+            last = self._latest.get(current) or current.rsplit(":", 1)[-1]
+            self._latest.update(dict.fromkeys(chain, last))
+        return self._latest[rule_id]
+
+    def _hit(self, hit: Hit, group: str, terms: dict[str, set[str]],
+             score: float) -> SearchHit:
         record = self.kb.store.get(hit.id)
         if record is None:  # the index and the store come from one generation
             raise KbError(f"the index names {hit.id}, which the store does not hold: "
@@ -223,17 +477,74 @@ class Searcher:
             kind=hit.kind, id=hit.id, number=record_number(record), language=hit.language,
             version=hit.version or getattr(record, "version", None) or getattr(record, "date",
                                                                                 None),
-            score=round(_rank_score(hit, terms), 4),
+            score=round(score, 4),
             snippet=snippet(record_text(record), lang, terms.get(lang, set())),
             title=title, group=group,
             source={"file": loc.file, "line": loc.line} if loc else {},
         )
 
 
-def _rank_score(hit: Hit, terms: dict[str, set[str]]) -> float:
+def _group_order(ranked: list[Hit], keys: dict[str, str],
+                 scores: dict[str, float]) -> list[str]:
+    """The answers, best first: an answer is worth its best text, plus ``EXAMPLE_SHARE`` of
+    each other example of the rule that matches (a rule whose examples illustrate the
+    question, 702.19b's two trample blocks, is scored together with them)."""
+    worth: dict[str, float] = {}
+    for hit in ranked:  # best first: the first hit of a group is its best
+        key = keys[hit.id]
+        if key not in worth:
+            worth[key] = scores[hit.id]
+        elif hit.kind == "example":
+            worth[key] += EXAMPLE_SHARE * scores[hit.id]
+    return sorted(worth, key=lambda k: -worth[k])
+
+
+def _walk_terms(root: Node | None) -> list[list[Word]]:
+    """The words of the translations :meth:`Searcher._terms_first` put in a question (they
+    are not translated back)."""
+    if not isinstance(root, Loose):
+        return []
+    return [[w for part in item.items[1:] if isinstance(part, And)
+             for w in part.items if isinstance(w, Word)]
+            for item in root.items if isinstance(item, Or) and isinstance(item.items[0], Phrase)]
+
+
+def _same_term(typed: str, term: str) -> bool:
+    """Whether a typed text is a term of the table as written, or an inflection of it: the
+    same number of words, each the term's word or that word with a plural or feminine
+    ending. A shared stem is not enough evidence: ``lancé`` is not "Lancer un dé",
+    ``fusionné`` (meld) is not "Fusion" (fuse), ``récupère`` is not "Récupération"."""
+    mine = [strip_elision(w) for w in _WORDS.findall(fold(typed))]
+    theirs = [strip_elision(w) for w in _WORDS.findall(fold(term))]
+    if len(mine) != len(theirs):
+        return False
+    return all(a == b or _inflection(a, b) or _inflection(b, a)
+               for a, b in zip(mine, theirs, strict=True))
+
+
+def _inflection(longer: str, shorter: str) -> bool:
+    return longer.startswith(shorter) and longer[len(shorter):] in _ENDINGS
+
+
+_ENDINGS = frozenset({"s", "x", "e", "es", "er", "ez", "d", "ed", "ing"})
+_WORDS = re.compile(r"[\w'’]+")
+
+
+def _family(hit: Hit) -> str:
+    """The rule a text belongs with for scoring: 702.19 for 702.19b, else nothing."""
+    if hit.kind not in ("rule", "example"):
+        return ""
+    number = RuleNumber.try_parse(hit.number)
+    if number is None or number.depth < 2:
+        return ""
+    return f"{hit.version}:{number.parent if number.depth == 3 else number}"
+
+
+def _rank_score(hit: Hit, terms: dict[str, set[str]],
+                prior: dict[str, float] = KIND_PRIOR) -> float:
     """The index's score weighed by the kind prior, and by ``TITLE_MATCH`` for a rule whose
     whole title is what was searched (the "Trample" rule for ``trample``, not 702.19c)."""
-    score = hit.score * KIND_PRIOR.get(hit.kind, 0.5)
+    score = hit.score * prior.get(hit.kind, 0.5)
     if hit.kind == "rule" and hit.title:
         lang = hit.language if hit.language in LANGUAGES else "en"
         title = set(language(lang).terms_of(hit.title))

@@ -71,4 +71,4 @@ def test_two_builds_at_once_one_refuses_and_nothing_breaks(tmp_path):
     else:  # the first finished before the second asked for the lock
         assert codes == [0, 0]
     status, out, _ = answer(index, "search", "--json", "trample")
-    assert status == 0 and json.loads(out)[0]["number"] == "702.19"
+    assert status == 0 and json.loads(out)["hits"][0]["number"] == "702.19"

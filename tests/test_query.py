@@ -4,22 +4,55 @@ from __future__ import annotations
 
 import pytest
 
-from kb.query import And, Not, Or, Phrase, QuerySyntaxError, Word, parse
+from kb.query import And, Loose, Not, Or, Phrase, QuerySyntaxError, Required, Word, parse
 
 
-def test_words_side_by_side_all_match():
-    assert parse("echo upkeep").root == And((Word("echo"), Word("upkeep")))
+def test_words_side_by_side_are_optional_words_of_a_question():
+    assert parse("echo upkeep").root == Loose((Word("echo"), Word("upkeep")))
+
+
+def test_explicit_and_is_strict_and_plus_requires_a_word():
+    assert parse("echo AND upkeep").root == And((Word("echo"), Word("upkeep")))
+    assert parse("+trample deathtouch").root == Loose(
+        (Required(Word("trample")), Word("deathtouch")))
+    assert parse("a AND b c").root == Loose(
+        (Required(Word("a")), Required(Word("b")), Word("c")))
 
 
 def test_phrase_prefix_and_operators():
     q = parse('"champ de bataille" OR regenera* NOT token')
     assert q.root == Or((Phrase(("champ", "de", "bataille")),
-                         And((Word("regenera", prefix=True), Not(Word("token"))))))
+                         Loose((Word("regenera", prefix=True), Not(Word("token"))))))
 
 
 def test_minus_is_not_and_parentheses_group():
-    assert parse("(echo OR écho) -token").root == And(
+    assert parse("(echo OR écho) -token").root == Loose(
         (Or((Word("echo"), Word("écho"))), Not(Word("token"))))
+
+
+@pytest.mark.parametrize("text, words", [
+    ("Que fait le vol ?", ["Que", "fait", "le", "vol"]),
+    ("¿qué pasa? ¡vol!", ["qué", "pasa", "vol"]),
+    ("1) trample 2) deathtouch", ["1", "trample", "2", "deathtouch"]),
+    ("how does it work :)", ["how", "does", "it", "work", ":"]),
+    ("what happens (summoning sickness)?", ["what", "happens", "summoning", "sickness"]),
+])
+def test_pasted_questions_are_read_as_words(text, words):
+    """?, !, ¿, ¡ and brackets that do not pair are punctuation, not query syntax."""
+    assert [w.text for w in parse(text).words()] == words
+
+
+def test_card_names_in_double_brackets_are_kept():
+    q = parse("how does [[Doubling Season]] work with [[Parallel Lives]]?")
+    assert q.cards == ("Doubling Season", "Parallel Lives")
+    assert "Doubling" in [w.text for w in q.words()]
+
+
+def test_stop_words_do_not_count_against_the_word_limit():
+    question = " ".join(["the", "creature"] * 20)  # 40 words, 20 of them stop words
+    with pytest.raises(QuerySyntaxError, match="more than 32"):
+        parse(question)
+    assert len(parse(question, filler=lambda w: w == "the").words()) == 40
 
 
 def test_filters_are_taken_out_of_the_text():
@@ -35,7 +68,7 @@ def test_filters_alone_are_a_query_and_unknown_names_are_words():
 
 
 def test_lower_case_operators_are_words():
-    assert parse("echo and upkeep").root == And((Word("echo"), Word("and"), Word("upkeep")))
+    assert parse("echo and upkeep").root == Loose((Word("echo"), Word("and"), Word("upkeep")))
 
 
 def test_typographic_quotes_make_phrases():
@@ -44,15 +77,13 @@ def test_typographic_quotes_make_phrases():
 
 @pytest.mark.parametrize("text, message", [
     ('"abc', "quotation mark is not closed"),
-    ("(a", "parenthesis is not closed"),
-    ("a)", "closing parenthesis has no opening one"),
     ("AND", "AND needs a word after it"),
     ("a OR", "OR needs a word after it"),
     ("a AND AND b", "AND needs a word after it"),
     ("*", "prefix needs at least 2 letters"),
     ("a*b", "wildcard is only allowed at the end"),
+    ("?!", "nothing to search for"),
     ("NOT a", "NOT needs something to exclude from"),
-    ("()", "empty parentheses"),
     ("(lang:fr a)", "applies to the whole query"),
     ("a -kind:card", "applies to the whole query"),
     ("lang:fr lang:en a", "two values for lang"),
@@ -66,10 +97,10 @@ def test_bad_queries_say_why(text, message):
 
 
 def test_control_characters_are_spaces():
-    assert parse("trample\x07\techo").root == And((Word("trample"), Word("echo")))
+    assert parse("trample\x07\techo").root == Loose((Word("trample"), Word("echo")))
 
 
 def test_html_and_sql_fragments_are_just_words():
-    assert parse("<script>alert(1)</script>").root == And(
+    assert parse("<script>alert(1)</script>").root == Loose(
         (Word("<script>alert"), Word("1"), Word("</script>")))
     assert parse("'; DROP TABLE records; --").root is not None

@@ -14,7 +14,7 @@ from kb.query import KINDS
 _MARKED = re.compile(r"\*\*(.+?)\*\*")
 
 
-@click.command("search")
+@click.command("search", context_settings={"ignore_unknown_options": True})
 @click.argument("query", nargs=-1, required=True)
 @click.option("--lang", help="Only texts in these languages (fr, en, pt; comma-separated).")
 @click.option("--kind", help=f"Only these kinds of record ({', '.join(KINDS)}; comma-separated).")
@@ -28,18 +28,33 @@ _MARKED = re.compile(r"\*\*(.+?)\*\*")
 @click.pass_context
 def command(ctx: click.Context, query: tuple[str, ...], lang: str | None, kind: str | None,
             limit: int, version: str | None, no_translate: bool, as_json: bool) -> None:
-    """Search for QUERY in French or English: words, "phrases", prefix*, AND/OR/NOT, and the
+    """Search for QUERY in French or English: a question as you would ask it, key words,
+    "phrases", +word (required), -word (excluded), prefix*, AND/OR/NOT, [[Card Name]], and the
     filters lang:fr kind:rule rule:702.19* version:2013-06-01 card:"Name".
 
+    Words are optional: answers holding more of them (the rarer ones count more) come first.
     Accents, elisions, plurals and verb forms are ignored; a word the index does not know is
-    corrected; a French word also searches its English term and the other way round."""
+    corrected; a French word also searches its English term and the other way round.
+    Exit 1 when nothing matches."""
+    from kb.index.analysis import LANGUAGES
     from kb.search import Searcher  # the index loads only for the commands that need it
+
+    unknown = [word for word in query if word.startswith("--") and len(word) > 2]
+    if unknown:  # "-token" is a word to exclude, "--tokn" a mistyped option
+        raise click.UsageError(f"no such option: {unknown[0]}")
+    for name, value, allowed in (("--lang", lang, LANGUAGES), ("--kind", kind, KINDS)):
+        wrong = [v for v in (value or "").split(",") if v.strip() and v.strip() not in allowed]
+        if wrong:
+            raise click.BadParameter(f"{', '.join(wrong)} is not one of {', '.join(allowed)}",
+                                     param_hint=name)
 
     with Searcher(index_root(ctx)) as searcher:
         result = searcher.search(" ".join(query), lang=lang, kind=kind, limit=limit,
                                  version=version, translate=not no_translate)
     if as_json:
         emit_json(search_json(result))
+        if not result.hits:
+            ctx.exit(1)
         return
     for typed, corrected in result.corrected.items():
         click.echo(f"Showing results for {corrected!r} (no text holds {typed!r})")
@@ -47,6 +62,9 @@ def command(ctx: click.Context, query: tuple[str, ...], lang: str | None, kind: 
         click.echo(f"Also searched: {t.word} -> {', '.join(t.terms)} ({', '.join(t.kinds)})")
     if result.version:
         click.echo(f"Rules version: {result.version} (other versions: --version DATE or all)")
+    if result.dropped and result.hits:
+        click.echo(f"No text holds every word; the first answer lacks: "
+                   f"{', '.join(result.dropped)}")
     if not result.hits:
         click.echo("No results.")
         ctx.exit(1)

@@ -10,7 +10,9 @@ The caller (:mod:`kb.search`) resolves versions, translations and presentation.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+import math
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -20,17 +22,38 @@ from whoosh.scoring import BM25F
 
 from kb.errors import KbError
 from kb.index.analysis import LANGUAGES, fold, language, strip_elision
-from kb.index.documents import UNVERSIONED, card_key
+from kb.index.documents import UNVERSIONED
 from kb.index.vocabulary import Words, load
 from kb.index.writer import SEARCH_DIR, VOCABULARY_FILE
-from kb.query import And, Node, Not, Or, Phrase, Query, Word
+from kb.query import And, CardName, Loose, Node, Not, Or, Phrase, Query, Required, Word
 from kb.rulenum import RuleNumber
 
 MAX_EXPANSION = 200  # indexed words one prefix may stand for before the query is refused
 FAMILY_WEIGHT = 0.9  # a stem-family term against the word's own stem
 TRANSLATION_WEIGHT = 0.8  # a translated term against the typed one
+CARD_BOOST = 2.0  # a card named in a question: its rulings are answers
+MIN_CORRECTED = 5  # letters a word needs before it is taken for a typo
 NUMBER_BOOST = 8.0  # a typed rule number finds the rule of that number first
 CANDIDATES = 100  # hits scored by Whoosh before the caller groups them
+# A question's optional words: at most this many are searched, the most informative (fewest
+# documents) first; the rest only made the query slower (a 40-word question took 1.2 s).
+MAX_RANKED = 8
+GENERATORS = 4  # the rarest words of a question choose its candidates; the rest rescore them
+GENERATOR_SHARE = 0.1  # a word in more of the documents than this only rescores
+QUESTION_UNITS = 3  # optional words from which a query is a question with a wider pool
+RANKED_CANDIDATES = 300  # a question's hits kept for reranking by how many words they hold
+FILLER_WEIGHT = 0.15  # a question word ("what", "comment") against a content word
+# Words that make a question a question: they carry little weight in what a record holds.
+_QUESTION_WORDS = """
+what which who whom whose when where why how does do did happen happens happened mean means
+meaning work works working way would should could can may might will get gets got say says
+tell explain anyone someone something there here rule rules
+que quoi quel quelle quels quelles comment quand pourquoi combien est ce passe passer
+arrive-t-il fonctionne fonctionnent marche marchent veut dire signifie signifient faut peut
+peuvent puis-je peut-on peux dois doit quelqu regle regles les si ils elles lorsque alors
+donc dont cela ca
+"""
+QUESTION_WORDS = frozenset(_QUESTION_WORDS.split())
 
 
 class TooBroadError(KbError):
@@ -46,6 +69,7 @@ class Hit:
     language: str
     version: str  # the CR version of an official rules record, "" for the rest
     title: str  # a rule's title, a glossary term, a card name; "" for the rest
+    matched: frozenset[int] = frozenset()  # the question's words it holds (Answer.words)
 
 
 @dataclass
@@ -55,6 +79,13 @@ class Answer:
     corrected: dict[str, str] = field(default_factory=dict)
     # The terms searched per language, for highlighting snippets.
     terms: dict[str, set[str]] = field(default_factory=dict)
+    # The typed words' own terms (no stem family, no prefix words): what a title must be
+    # made of to count as named ("defender" names 702.3 Defender, not 210 Defense).
+    exact: dict[str, set[str]] = field(default_factory=dict)
+    # A question's optional words as searched, with their weight (rare words weigh more,
+    # question words little); Hit.matched indexes them. Empty for a strict query.
+    words: list[tuple[str, float]] = field(default_factory=list)
+    ignored: list[str] = field(default_factory=list)  # optional words left out (too many)
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +102,7 @@ class Filters:
     kinds: tuple[str, ...] = ()
     rule: str | None = None  # "702.19b" exactly, or "702.19*" and below
     version: str | None = None  # a CR version; None: every version
-    card: str | None = None
+    card: tuple[str, ...] = ()  # the index keys of a card and of its halves or faces
 
 
 class IndexSearcher:
@@ -85,13 +116,30 @@ class IndexSearcher:
         self._ix = whoosh_index.open_dir(str(folder))
         self._searcher = self._ix.searcher(weighting=BM25F())
         self._vocabulary: dict[str, Words] | None = None
-        self._filter_cache: dict[Filters, set[int] | None] = {}
+        self._filter_cache: dict[Filters, set[int] | None | bool] = {}
         # Typed word -> the word searched: the vocabulary is this generation's, so a
         # correction (a scan of the vocabulary) is made once for the searcher's life.
         self._corrections: dict[str, str] = {}
+        self._card_keys: list[str] | None = None
+        self._card_key_set: frozenset[str] = frozenset()
+        # Words that are never typos though no text holds them (set by the caller: the words
+        # of the term table and of card names).
+        self.protected: Callable[[str], bool] | None = None
 
     def close(self) -> None:
         self._searcher.close()
+
+    def card_keys(self) -> list[str]:
+        """Every card name the index holds (both languages, faces and halves), folded."""
+        if self._card_keys is None:
+            self._card_keys = [t.decode("utf-8") for t in self._searcher.lexicon("card")]
+            self._card_key_set = frozenset(self._card_keys)
+        return self._card_keys
+
+    def is_card(self, key: str) -> bool:
+        """Whether a folded name is a card's (see :func:`card_keys`)."""
+        self.card_keys()
+        return key in self._card_key_set
 
     @property
     def vocabulary(self) -> dict[str, Words]:
@@ -104,27 +152,69 @@ class IndexSearcher:
                correct: bool = True) -> Answer:
         answer = Answer([])
         builder = _Builder(self.vocabulary, alternatives or {}, correct, answer,
-                           self._corrections)
+                           self._corrections, self._searcher)
+        builder.protected = self.protected
         text_query = builder.node(query.root) if query.root is not None else wq.Every()
-        results = self._searcher.search(text_query, filter=self._allowed(filters),
-                                        limit=CANDIDATES)
-        answer.hits = [Hit(r["id"], r.score, r["kind"], r.get("number", ""), r["language"],
+        ranked = bool(builder.units)
+        allowed = self._allowed(filters)
+        if allowed is False:  # first use of these filters: part of the query, not a set
+            restriction = _filter_query(filters)
+            if restriction is not None:
+                text_query = wq.And([text_query, wq.ConstantScoreQuery(restriction, 0.0)])
+            allowed = None
+        pool = RANKED_CANDIDATES if len(builder.units) >= QUESTION_UNITS else CANDIDATES
+        results = self._searcher.search(text_query, filter=allowed, limit=pool)
+        answer.words = [(label, weight) for label, weight, _ in builder.units]
+        held = self._held([r.docnum for r in results], builder) if ranked else {}
+        answer.hits = [Hit(r["id"], r.score + held.get(r.docnum, (0.0, frozenset()))[0],
+                           r["kind"], r.get("number", ""), r["language"],
                            "" if r.get("cr") == UNVERSIONED else r.get("cr", ""),
-                           r.get("title", ""))
+                           r.get("title", ""), held.get(r.docnum, (0.0, frozenset()))[1])
                        for r in results]
         return answer
 
 
+    def _held(self, docnums: list[int], builder: _Builder
+              ) -> dict[int, tuple[float, frozenset[int]]]:
+        """For each candidate: the score of the question's words that did not choose the
+        candidates (they are too common to search every document for), and which words it
+        holds. A matcher per word skips along the sorted candidates only."""
+        found: dict[int, set[int]] = {d: set() for d in docnums}
+        extra: dict[int, float] = dict.fromkeys(docnums, 0.0)
+        context = self._searcher.context()
+        for index, query in enumerate(builder.unit_queries):
+            matcher = query.matcher(self._searcher, context)
+            generator = index in builder.generators
+            for docnum in sorted(docnums):
+                if not matcher.is_active():
+                    break
+                if matcher.id() < docnum:
+                    matcher.skip_to(docnum)
+                    if not matcher.is_active():
+                        break
+                if matcher.id() == docnum:
+                    found[docnum].add(index)
+                    if not generator:
+                        extra[docnum] += matcher.score()
+        return {d: (extra[d], frozenset(found[d])) for d in docnums}
+
     def correct(self, text: str) -> str | None:
         """The indexed word a typed word stands for when no field knows it (None if known)."""
         builder = _Builder(self.vocabulary, {}, True, Answer([]), self._corrections)
+        builder.protected = self.protected
         corrected = builder.correct(text)
         return None if corrected == text else corrected
 
-    def _allowed(self, filters: Filters) -> set[int] | None:
-        """The documents the filters allow, computed once per filter set: the same few
-        (today's rules version, a language) come back with nearly every query."""
+    def _allowed(self, filters: Filters) -> set[int] | None | bool:
+        """The documents the filters allow, computed on their second use and kept: the same
+        few (today's rules version, a language) come back with nearly every query of a
+        long-lived searcher, while a one-query process (``kb search``) would spend more on
+        the set (every document of a version) than on its query. False: not computed yet,
+        the caller restricts the query itself."""
         if filters not in self._filter_cache:
+            self._filter_cache[filters] = False
+            return False
+        if self._filter_cache[filters] is False:
             query = _filter_query(filters)
             self._filter_cache[filters] = (
                 None if query is None else set(query.docs(self._searcher)))
@@ -136,13 +226,20 @@ class _Builder:
 
     def __init__(self, vocabulary: dict[str, Words],
                  alternatives: Mapping[str, Sequence[Alternative]], correct: bool,
-                 answer: Answer, corrections: dict[str, str]) -> None:
+                 answer: Answer, corrections: dict[str, str],
+                 searcher: object = None) -> None:
         self.vocabulary = vocabulary
         self.alternatives = alternatives
         self.correct_typos = correct
         self.answer = answer
         self.corrections = corrections
+        self.searcher = searcher
+        self.protected: Callable[[str], bool] | None = None
         self.expanded: dict[str, int] = {}  # words each prefix stood for, all languages
+        # A question's optional words: label, weight, the (field, term) pairs that hold it.
+        self.units: list[tuple[str, float, frozenset[tuple[str, bytes]]]] = []
+        self.unit_queries: list[wq.Query] = []
+        self.generators: set[int] = set()  # the units the candidates are searched with
 
     def node(self, node: Node) -> wq.Query:
         if isinstance(node, Word):
@@ -151,9 +248,75 @@ class _Builder:
             return self.phrase(node.words)
         if isinstance(node, And):
             return self.conjunction(node.items)
+        if isinstance(node, Loose):
+            return self.loose(node.items)
+        if isinstance(node, Required):
+            return self.node(node.item)
         if isinstance(node, Or):
             return wq.Or([self.node(n) for n in node.items])
+        if isinstance(node, CardName):
+            return wq.Or([wq.Term("card", key) for key in node.keys], boost=CARD_BOOST)
         return wq.Not(self.node(node.item))  # a lone NOT inside OR: "a OR NOT b"
+
+    def loose(self, items: tuple[Node, ...]) -> wq.Query:
+        """Words side by side: phrases, ``+words`` and ``AND`` groups must match, the other
+        words are optional and a record is ranked by how many of them it holds (the caller
+        weighs ``Hit.matched``). Stop words are left out; question words weigh little; only
+        the ``MAX_RANKED`` most informative words are searched (pruning keeps questions
+        fast)."""
+        required, excluded = [], []
+        optional: list[tuple[bool, int, str, wq.Query]] = []
+        total = max(1, self.doc_count())
+        for item in items:
+            if isinstance(item, Not):
+                excluded.append(self.node(item.item))
+            elif isinstance(item, Required | Phrase | And):
+                required.append(self.node(item))
+            elif isinstance(item, Word) and not item.prefix and is_stop_word(item.text):
+                continue
+            else:
+                query = self.node(item)
+                if query is wq.NullQuery:
+                    continue
+                label = _label(item)
+                filler = isinstance(item, Word) and is_question_word(item.text)
+                optional.append((filler, self.frequency(query), label, query))
+        optional.sort(key=lambda o: (o[0], o[1]))
+        self.answer.ignored.extend(label for _, _, label, _ in optional[MAX_RANKED:])
+        parts = []
+        for filler, df, label, query in optional[:MAX_RANKED]:
+            weight = math.log(1 + total / (1 + df)) * (FILLER_WEIGHT if filler else 1.0)
+            terms = frozenset((f, t.encode("utf-8") if isinstance(t, str) else t)
+                              for f, t in query.iter_all_terms())
+            if filler:
+                query = wq.Or([query], boost=FILLER_WEIGHT)
+            self.units.append((label, weight, terms))
+            self.unit_queries.append(query)
+            if not parts or (len(parts) < GENERATORS and not filler
+                             and df <= GENERATOR_SHARE * total):
+                self.generators.add(len(self.units) - 1)
+                parts.append(query)
+        if not parts and not required:
+            return wq.NullQuery
+        query: wq.Query
+        if required:
+            query = required[0] if len(required) == 1 else wq.And(required)
+            if parts:
+                query = wq.AndMaybe(query, wq.Or(parts))
+        else:
+            query = parts[0] if len(parts) == 1 else wq.Or(parts)
+        return wq.AndNot(query, wq.Or(excluded)) if excluded else query
+
+    def doc_count(self) -> int:
+        return self.searcher.doc_count() if self.searcher is not None else 0  # type: ignore[attr-defined]
+
+    def frequency(self, query: wq.Query) -> int:
+        """How many documents the commonest term of a query holds: its cost, and how little
+        it says."""
+        if self.searcher is None:
+            return 0
+        return max((self.searcher.doc_frequency(f, t)  # type: ignore[attr-defined]
+                    for f, t in query.iter_all_terms()), default=0)
 
     def conjunction(self, items: tuple[Node, ...]) -> wq.Query:
         """Every item must match, except words that are stop words in some language ("de",
@@ -163,8 +326,9 @@ class _Builder:
         for item in items:
             if isinstance(item, Not):
                 excluded.append(self.node(item.item))
-            elif isinstance(item, Word) and not item.prefix and _is_stop_word(item.text):
-                optional.append(self.word(item))
+            elif isinstance(item, Word) and not item.prefix and (
+                    is_stop_word(item.text) or self.correct(item.text) != item.text):
+                optional.append(self.word(item))  # a guessed word is never required
             else:
                 required.append(self.node(item))
         if not required:
@@ -175,12 +339,16 @@ class _Builder:
         return wq.AndNot(query, wq.Or(excluded)) if excluded else query
 
     def correct(self, text: str) -> str:
-        """The word itself when some field knows it, else the nearest indexed word (said)."""
-        if not self.correct_typos:
+        """The word itself when some field knows it, else the nearest indexed word (said).
+        Never corrected: a capitalised word (a card name: ``Hardened``, ``Unsummon``), a
+        word of the term table or of a card name (``protected``), a word shorter than
+        ``MIN_CORRECTED`` letters (``voit`` is not ``void``)."""
+        if not self.correct_typos or text[:1].isupper() or len(text) < MIN_CORRECTED:
             return text
         if text not in self.corrections:
-            self.corrections[text] = (text if self.known(text)
-                                      else self.correction(text) or text)
+            self.corrections[text] = (
+                text if self.known(text) or self.protected is not None and self.protected(text)
+                else self.correction(text) or text)
         corrected = self.corrections[text]
         if corrected != text:
             self.answer.corrected[text] = corrected
@@ -206,9 +374,11 @@ class _Builder:
         return False
 
     def correction(self, text: str) -> str | None:
+        """The nearest indexed word; a word with accents is French, and is corrected to a
+        French word only (``priorité`` is not a typo for ``priority``)."""
         word = fold(text)
         best: tuple[int, int, str] | None = None
-        for lang in LANGUAGES:
+        for lang in ("fr",) if word != text.lower() else LANGUAGES:
             words = self.vocabulary.get(lang)
             for distance, candidate in (words.corrections(word) if words else [])[:1]:
                 key = (distance, -words.df[candidate], candidate)  # type: ignore[union-attr]
@@ -235,9 +405,12 @@ class _Builder:
                 # few where the parts are not side by side.
                 terms = [t for _, t in pairs]
                 self.answer.terms.setdefault(lang, set()).update(terms)
+                self.answer.exact.setdefault(lang, set()).update(terms)
                 options.append(wq.And([wq.Term(lang, t) for t in terms]))
                 continue
             word, term = pairs[0]
+            if not prefix:
+                self.answer.exact.setdefault(lang, set()).add(term)
             weights = self.expand(lang, word, term, prefix)
             self.answer.terms.setdefault(lang, set()).update(weights)
             terms = [wq.Term(lang, t, boost=w) for t, w in weights.items()]
@@ -292,6 +465,7 @@ class _Builder:
             terms = [t for _, t in language(lang).pairs(text)]
             if terms:
                 self.answer.terms.setdefault(lang, set()).update(terms)
+                self.answer.exact.setdefault(lang, set()).update(terms)
                 options.append(self.phrase_in(lang, terms))
         return wq.Or(options) if options else wq.NullQuery
 
@@ -300,7 +474,30 @@ class _Builder:
         return wq.Term(lang, terms[0]) if len(terms) == 1 else wq.Phrase(lang, terms)
 
 
-def _is_stop_word(text: str) -> bool:
+def _label(item: Node) -> str:
+    """How a question's word is named to the user ("contact mortel", not a query tree)."""
+    if isinstance(item, Word):
+        return item.text
+    if isinstance(item, Phrase):
+        return " ".join(item.words)
+    if isinstance(item, CardName):
+        return item.name
+    if isinstance(item, Or | And | Loose):
+        return _label(item.items[0])
+    return _label(item.item)
+
+
+def is_question_word(text: str) -> bool:
+    """A word that makes a question ("what", "comment", "passe-t-il"): all its parts are
+    question words or stop words."""
+    parts = [p for p in re.split(r"[-'’]", fold(text)) if p]
+    return bool(parts) and all(p in QUESTION_WORDS or p in ("t", "il", "elle", "on", "je")
+                               or is_stop_word(p) for p in parts)
+
+
+def is_stop_word(text: str) -> bool:
+    """A stop word in some language ("de", "the"): never required, never a term, and not
+    counted against the word limit."""
     return any(not language(lang).pairs(text) for lang in LANGUAGES)
 
 
@@ -318,7 +515,7 @@ def _filter_query(filters: Filters) -> wq.Query | None:
     if filters.version:
         parts.append(wq.Or([wq.Term("cr", filters.version), wq.Term("cr", UNVERSIONED)]))
     if filters.card:
-        parts.append(wq.Term("card", card_key(filters.card)))
+        parts.append(wq.Or([wq.Term("card", key) for key in filters.card]))
     if not parts:
         return None
     return parts[0] if len(parts) == 1 else wq.And(parts)

@@ -10,6 +10,10 @@ Every pair comes from two records the link stage already related, and keeps whic
   "Vol, piétinement" / "Flying, trample"): for each English keyword the French term most cards
   use, and any other that at least ``MIN_ALTERNATIVE`` cards agree on;
 - card names of paired French and English cards;
+- the official French vocabulary of the rules (``official_terms.tsv``, written by hand from
+  Wizards of the Coast's French rules and cards): ``meuler`` / ``mill``, ``horodatage`` /
+  ``timestamp``, ``valeur de mana`` / ``mana value``, the terms French players type that the
+  corpus's few French texts never print beside their English;
 - words of parallel texts (the French and English texts of paired cards and FAQ rulings):
   a French word and the English word that occur in the same pairs most consistently (Dice
   coefficient at least ``MIN_DICE`` over at least ``MIN_PAIRS`` pairs): ``sacrifiez`` /
@@ -23,6 +27,7 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator
 from itertools import product
+from pathlib import Path
 
 from kb.link.pairing import fold
 from kb.model import Card, Link, Record, Rule, Ruling, TermPair, TocEntry
@@ -47,6 +52,7 @@ def derive_terms(store: Store, links: Iterable[Link]) -> list[TermPair]:
     ):
         found[(kind, french, english)].append(evidence)
     counted = {key: (len(ev), ev) for key, ev in found.items()}
+    counted.update(_official_pairs())
     counted.update(_keyword_pairs(cards))
     for key, value in _parallel_words(store, links, cards).items():
         counted.setdefault(key, value)
@@ -55,6 +61,18 @@ def derive_terms(store: Store, links: Iterable[Link]) -> list[TermPair]:
          for (kind, french, english), (count, ev) in counted.items()),
         key=lambda t: (t.kind, fold(t.english), fold(t.french)),
     )
+
+
+OFFICIAL = Path(__file__).with_name("official_terms.tsv")
+
+
+def _official_pairs() -> dict[tuple[str, str, str], tuple[int, list[str]]]:
+    pairs = {}
+    for line in OFFICIAL.read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.startswith("#"):
+            french, english = line.split("\t")
+            pairs[("official", french.strip(), english.strip())] = (1, [OFFICIAL.name])
+    return pairs
 
 
 def _title_pairs(store: Store, links: list[Link]) -> Iterator[tuple[str, str, str, str]]:

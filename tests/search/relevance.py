@@ -22,6 +22,11 @@ class Judged:
     kind: str
     expect: tuple[str, ...]
 
+    @property
+    def group(self) -> str:
+        """The report's group: the language, then whole questions or key words."""
+        return f"{self.lang} {'questions' if self.kind == 'question' else 'words'}"
+
 
 @dataclass(frozen=True, slots=True)
 class Outcome:

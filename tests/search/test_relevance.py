@@ -3,20 +3,23 @@ benchmark prints the figures: python bench/bench_search.py)."""
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, defaultdict
 
 from kb.search import Searcher
-from tests.search.relevance import judge, load, scores
+from tests.search.relevance import Outcome, judge, load, scores
 
-HIT3_FLOOR = 0.88  # measured 0.93 on 2026-11-21; the issue's target is 0.9
-MRR_FLOOR = 0.85
+# hit@3 per group, a little under what was measured on 2026-11-24 (en words 1.0, fr words
+# 0.93, en questions 0.79, fr questions 0.79; the issue asks 0.9 for key words, 0.75 for
+# whole questions; bench/bench_search.py prints them).
+HIT3_FLOOR = {"en words": 0.94, "fr words": 0.88, "en questions": 0.72, "fr questions": 0.72}
 
 
-def test_the_set_is_bilingual_and_large_enough():
+def test_the_set_has_every_group_and_is_large_enough():
     queries = load()
-    assert len(queries) >= 60
-    by_language = Counter(q.lang for q in queries)
-    assert abs(by_language["fr"] - by_language["en"]) <= 2
+    by_group = Counter(q.group for q in queries)
+    assert set(by_group) == set(HIT3_FLOOR)
+    assert by_group["en questions"] + by_group["fr questions"] >= 60
+    assert sum(n for g, n in by_group.items() if g.startswith("fr")) >= 60 + 33
     kinds = {q.kind for q in queries}
     assert {"inflection", "accents", "typo", "cross-language", "elision", "prefix"} <= kinds
 
@@ -31,9 +34,10 @@ def test_every_expected_record_exists(full_index):
 
 
 def test_quality_floor(full_index):
+    by_group: dict[str, list[Outcome]] = defaultdict(list)
     with Searcher(full_index) as searcher:
-        outcomes = [judge(searcher, q) for q in load()]
-    measured = scores(outcomes)
-    misses = [(o.query.q, o.got) for o in outcomes if not o.rank or o.rank > 3]
-    assert measured.hit3 >= HIT3_FLOOR, misses
-    assert measured.mrr10 >= MRR_FLOOR, misses
+        for query in load():
+            by_group[query.group].append(judge(searcher, query))
+    for group, outcomes in by_group.items():
+        misses = [(o.query.q, o.got) for o in outcomes if not o.rank or o.rank > 3]
+        assert scores(outcomes).hit3 >= HIT3_FLOOR[group], (group, misses)

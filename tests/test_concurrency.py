@@ -35,7 +35,9 @@ def folder(tmp_path: Path, name: str, *dates: str) -> Path:
 
 def test_readers_get_the_old_or_the_new_index_while_a_build_runs(tmp_path):
     index = tmp_path / "idx"
-    assert answer(index, "build", "--corpus", str(folder(tmp_path, "old", "20250207")))[0] == 0
+    # --no-embedded: the embedded corpus holds the 2026 rules, which would make both the same.
+    assert answer(index, "build", "--no-embedded", "--corpus",
+                  str(folder(tmp_path, "old", "20250207")))[0] == 0
     old = (answer(index, "search", "--json", "trample")[1],
            answer(index, "rule", "702.19b", "--json")[1])
     new_corpus = folder(tmp_path, "new", "20260417")

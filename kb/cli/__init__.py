@@ -53,9 +53,10 @@ SUMMARIES = {
               "failing examples and ingest problems of the built index.",
     "rule": "Show a rule (702.19b, say, or a glossary word: trample, piétinement) with its "
             "subrules, examples and citations.",
-    "search": "Search for QUERY in French or English: words, \"phrases\", prefix*, AND/OR/NOT, "
-              "and the filters lang:fr kind:rule rule:702.19* version:2013-06-01 "
-              "card:\"Name\".",
+    "search": "Search for QUERY in French or English: a question as you would ask it, key "
+              "words, \"phrases\", +word (required), -word (excluded), prefix*, AND/OR/NOT, "
+              "[[Card Name]], and the filters lang:fr kind:rule rule:702.19* "
+              "version:2013-06-01 card:\"Name\".",
     "serve": "Serve the current index at http://HOST:PORT/: rules side by side in French and "
              "English, search, cards, history, diffs, glossary, terms, the consistency report, "
              "and the JSON API under /api/ (the same shapes as --json).",

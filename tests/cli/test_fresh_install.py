@@ -93,8 +93,6 @@ def test_search_trample_finds_702_19(built):
     assert any(n.startswith("702.19") for n in top3(built, "trample"))
 
 
-@pytest.mark.xfail(reason="needs the term pair contact mortel / deathtouch, which the search "
-                          "helper's term table derives (issue 14)", strict=False)
 def test_search_contact_mortel_finds_702_2(built):
     assert any(n == "702.2" or n.startswith("702.2") and n[5:6].isalpha()
                for n in top3(built, "contact mortel"))

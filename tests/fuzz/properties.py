@@ -200,7 +200,8 @@ def _keyword_page(text: str) -> Iterator[str]:
 
 def _faq_fr(text: str) -> Iterator[str]:
     parts = frozenset({faq_fr.GENERAL_PART, faq_fr.CARDS_PART})
-    return _lines(faq_fr.MARKER.sub("", text), parts)
+    for line in _lines(faq_fr.MARKER.sub("", text), parts):
+        yield from faq_fr.JOINED_BULLET.split(line)  # two rulings joined: two records
 
 
 def _crystal_keep(text: str) -> Iterator[str]:

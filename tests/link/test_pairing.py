@@ -248,27 +248,33 @@ def test_aetherlin_ruling_2(faq_french, faq_english, ruling_pairs) -> None:
 
 def test_boros_battleshaper_extra_french_ruling(faq_french, ruling_pairs) -> None:
     boros = f"{FR}:forge-bataille-de-boros"
-    # Ruling 5 (line 354), "Une créature forcée de bloquer ...", has no English counterpart.
-    extra = next(r for r in records(Ruling, faq_french) if r.id == f"{boros}/5")
-    assert extra.loc.line == 354 and extra.text.startswith("Une créature forcée de bloquer")
-    assert rights(ruling_pairs, extra.id) == set()
+    # Line 354, "Une créature forcée de bloquer ... * Si, à cet instant, ...", two rulings (6
+    # and 7) that have no English counterpart; line 351 holds rulings 2 and 3, one English
+    # ruling (2) in the original.
+    extra = [r for r in records(Ruling, faq_french) if r.id in (f"{boros}/6", f"{boros}/7")]
+    assert [r.loc.line for r in extra] == [354, 354]
+    assert extra[0].text.startswith("Une créature forcée de bloquer")
+    assert all(rights(ruling_pairs, r.id) == set() for r in extra)
     found = {p.left: p.right for p in ruling_pairs if p.left.startswith(boros)}
     shaper = f"{EN}:boros-battleshaper"
     assert found == {
         f"{boros}/1": f"{shaper}/1",
         f"{boros}/2": f"{shaper}/2",
-        f"{boros}/3": f"{shaper}/3",
-        f"{boros}/4": f"{shaper}/4",
-        f"{boros}/6": f"{shaper}/5",
+        f"{boros}/4": f"{shaper}/3",
+        f"{boros}/5": f"{shaper}/4",
+        f"{boros}/8": f"{shaper}/5",
     }
 
 
-def test_196_of_197_rulings_pair(faq_french, faq_english, ruling_pairs) -> None:
+def test_196_of_200_rulings_pair(faq_french, faq_english, ruling_pairs) -> None:
     french = records(Ruling, faq_french)
     english = records(Ruling, faq_english)
-    assert (len(french), len(english)) == (197, 196)
+    assert (len(french), len(english)) == (200, 196)
     paired = {p.left for p in ruling_pairs}
-    assert {r.id for r in french} - paired == {f"{FR}:forge-bataille-de-boros/5"}
+    # The two French halves of one English ruling pair once; the extra Boros ruling not at all.
+    assert {r.id for r in french} - paired == {
+        f"{FR}:forge-bataille-de-boros/3", f"{FR}:forge-bataille-de-boros/6",
+        f"{FR}:forge-bataille-de-boros/7", f"{FR}:salve-de-génie/1"}
     assert len({p.right for p in ruling_pairs}) == len(ruling_pairs) == 196
     assert all(p.right.startswith(EN) for p in ruling_pairs)
 

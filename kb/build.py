@@ -181,10 +181,13 @@ def _ingest(item: CorpusFile, store: Store, previous: _Previous | None,
     source_id = result.source_id or f"file:{item.display}"
     if source_id in taken:
         other = next(s.file for s in report.sources if s.source_id == source_id)
-        report.problems.append(
-            Problem(item.display, f"same document as {other} ({source_id}); skipped")
-        )
+        same = sha in store.source_by_sha()
+        report.problems.append(Problem(item.display, (
+            f"same document as {other} ({source_id}); skipped" if same else
+            f"different text with the same identity as {other} ({source_id}: a second "
+            f"version of that date?); skipped, {other} is kept")))
         return
+    report.problems.extend(Problem(item.display, p) for p in result.problems)
     source = Source(
         id=source_id, file=item.display, path=str(item.path.resolve()), sha256=sha,
         format=result.format, language=result.language, version=result.version,

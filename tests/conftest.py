@@ -39,3 +39,18 @@ def cr_index(tmp_path_factory: pytest.TempPathFactory) -> Path:
     index = tmp_path_factory.mktemp("index")
     build(index, [embedded_corpus(), folder])
     return index
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "slow: minutes of work (the whole CR archive); run with KB_SLOW=1 or -m slow")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Slow tests run only when asked for: ``KB_SLOW=1``, or ``-m`` naming ``slow``."""
+    if os.environ.get("KB_SLOW") == "1" or "slow" in (config.getoption("markexpr") or ""):
+        return
+    skip = pytest.mark.skip(reason="slow: set KB_SLOW=1 or pass -m slow")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)

@@ -93,8 +93,10 @@ def parser_stamp() -> str:
     return digest.hexdigest()[:16]
 
 
-def build(index_root: Path, folders: list[Path], progress: Progress | None = None) -> BuildReport:
-    """Build a new generation from ``folders`` and publish it; return what was ingested."""
+def build(index_root: Path, folders: list[Path], progress: Progress | None = None,
+          follow_links: bool = False) -> BuildReport:
+    """Build a new generation from ``folders`` and publish it; return what was ingested.
+    Links that lead out of a folder are followed only with ``follow_links``."""
     started = time.perf_counter()
     index = IndexDir(index_root)
     report = BuildReport(index_root)
@@ -103,7 +105,7 @@ def build(index_root: Path, folders: list[Path], progress: Progress | None = Non
         store = Store.create(staging / STORE_FILE)
         stamp = parser_stamp()
         previous = _previous_store(index, stamp)
-        items = list(discover(folders))
+        items = list(discover(folders, follow_links))
         for item in (progress or _identity)(items):
             if isinstance(item, Unreadable):
                 report.problems.append(Problem(str(item.path), item.reason))

@@ -118,13 +118,101 @@ def test_an_empty_corpus_folder_is_reported(tmp_path):
     assert problems(result.stderr) == {"nothing": "folder holds no document"}
 
 
-def test_a_link_to_a_folder_is_followed(tmp_path):
+def test_a_link_out_of_the_corpus_folder_is_followed_only_when_asked(tmp_path):
     folder = tmp_path / "outer"
     folder.mkdir()
-    (folder / "linked").symlink_to(corpus(tmp_path), target_is_directory=True)
+    good = corpus(tmp_path)
+    (folder / "linked").symlink_to(good, target_is_directory=True)
     report = build(tmp_path / "idx", [folder])
+    assert report.sources == []
+    assert [(p.file, p.reason) for p in report.problems] == [
+        (str(folder / "linked"), f"link to {good.resolve()}, outside the corpus folder: not "
+                                  "followed (kb build --follow-links follows it)")]
+    report = build(tmp_path / "idx", [folder], follow_links=True)
     assert [s.file for s in report.sources] == [f"linked/{GOOD}"]
     assert report.problems == []
+
+
+def test_a_link_inside_the_corpus_folder_is_followed(tmp_path):
+    folder = corpus(tmp_path)
+    (folder / "again").mkdir()
+    (folder / "again" / "echo.txt").symlink_to(folder / GOOD)
+    report = build(tmp_path / "idx", [folder])
+    assert sorted(s.file for s in report.sources) == [GOOD]  # one document, read once
+    assert [(p.file, p.reason) for p in report.problems] == [
+        ("again/echo.txt", f"same document as {GOOD} (kw:fr:echo); skipped")]
+
+
+@pytest.mark.parametrize("target", ["/etc/passwd", "/etc/shadow", "/etc/hostname"])
+def test_a_link_to_a_system_file_is_not_read(tmp_path, target):
+    folder = corpus(tmp_path)
+    (folder / "secret.txt").symlink_to(target)
+    result = kb_build(tmp_path, folder)
+    assert result.exit_code == 0
+    resolved = Path(target).resolve()
+    assert problems(result.stderr) == {"secret.txt": f"link to {resolved}, outside the corpus "
+                                       "folder: not followed (kb build --follow-links follows it)"}
+    with KnowledgeBase(tmp_path / "idx") as kb:
+        assert "secret.txt" not in {r["source"]["file"] for r in kb.export()}
+
+
+@pytest.mark.parametrize("target", ["/proc/kmsg", "/proc/self", "/proc/self/status",
+                                    "/dev/zero", "/sys/kernel"])
+def test_special_files_are_never_read_even_with_follow_links(tmp_path, target):
+    """/proc/kmsg blocks a reader forever; /proc/self leads to the whole file system."""
+    if not Path(target).exists():
+        pytest.skip(f"{target} does not exist here")
+    folder = corpus(tmp_path)
+    (folder / "special").symlink_to(target)
+    started = time.perf_counter()
+    result = kb_build(tmp_path, folder, "--follow-links")
+    assert time.perf_counter() - started < 60
+    assert result.exit_code == 0, result.output
+    reason = problems(result.stderr)["special"]
+    assert reason.startswith("a special file of the system (/") and reason.endswith("never read")
+    assert f"{GOOD}  keyword_page" in result.stdout
+
+
+def test_a_folder_1100_levels_deep_is_walked(tmp_path):
+    folder = corpus(tmp_path)
+    deep = folder
+    for _ in range(1100):  # os.makedirs recurses: one level at a time
+        deep = deep / "d"
+        deep.mkdir()
+    (deep / "deep.txt").write_text("Un document tout au fond.\n")
+    try:
+        report = build(tmp_path / "idx", [folder])
+    finally:  # pytest's clean-up (shutil.rmtree) recurses too: remove the levels bottom up
+        (deep / "deep.txt").unlink()
+        while deep != folder:
+            deep.rmdir()
+            deep = deep.parent
+    assert report.problems == []
+    assert sorted(s.file for s in report.sources) == [GOOD, "d/" * 1100 + "deep.txt"]
+
+
+def test_a_gzip_bomb_is_refused_at_the_size_cap(tmp_path, monkeypatch):
+    import kb.corpus
+
+    monkeypatch.setattr(kb.corpus, "MAX_DOCUMENT_BYTES", 4 << 20)
+    folder = corpus(tmp_path)
+    (folder / "bomb.txt.gz").write_bytes(gzip.compress(b"a" * (64 << 20), compresslevel=1))
+    (folder / "big.txt").write_bytes(b"b " * (3 << 20))  # 6 MB, plain
+    report = build(tmp_path / "idx", [folder])
+    assert {p.file: p.reason for p in report.problems} == {
+        "bomb.txt.gz": f"larger than {4 << 20:,} bytes decompressed: not read",
+        "big.txt": f"larger than {4 << 20:,} bytes: not read"}
+    assert [s.file for s in report.sources] == [GOOD]
+
+
+def test_an_index_folder_inside_a_corpus_folder_is_not_read_back(tmp_path):
+    folder = corpus(tmp_path)
+    build(folder / "idx", [folder])  # the index written inside the corpus folder
+    report = build(folder / "idx", [folder])
+    assert [s.file for s in report.sources] == [GOOD]
+    assert [(p.file, p.reason) for p in report.problems] == [
+        (str(folder / "idx"), "a kb index folder, not documents: skipped (keep the index "
+                              "outside the corpus folder)")]
 
 
 def test_an_unreadable_file_is_named(tmp_path):
@@ -134,8 +222,7 @@ def test_an_unreadable_file_is_named(tmp_path):
     secret.chmod(0)
     try:
         if os.access(secret, os.R_OK):
-            pytest.skip("running as root: chmod 000 does not stop root from reading "
-                        "(test_a_file_that_fails_on_read covers the reporting)")
+            pytest.skip("running as root: chmod 000 does not stop root from reading")
         result = kb_build(tmp_path, folder)
     finally:
         secret.chmod(0o644)
@@ -143,15 +230,16 @@ def test_an_unreadable_file_is_named(tmp_path):
     assert problems(result.stderr) == {"secret.txt": "permission denied"}
 
 
-def test_a_file_that_fails_on_read_is_named(tmp_path):
-    """Unreadable even for root: /proc/self/mem fails with EIO at offset 0."""
+def test_a_link_to_proc_self_mem_is_not_read(tmp_path):
+    """/proc/self/mem fails with EIO at offset 0: as every file of /proc, it is never read."""
     if not Path("/proc/self/mem").exists():
-        pytest.skip("needs Linux /proc/self/mem, a file whose read fails for every user")
+        pytest.skip("needs Linux /proc/self/mem")
     folder = corpus(tmp_path)
     (folder / "mem.txt").symlink_to("/proc/self/mem")
-    result = kb_build(tmp_path, folder)
+    result = kb_build(tmp_path, folder, "--follow-links")
     assert result.exit_code == 0
-    assert problems(result.stderr) == {"mem.txt": "input/output error"}
+    (reason,) = problems(result.stderr).values()
+    assert reason.startswith("a special file of the system (/proc/")
 
 
 def test_a_huge_single_line_file_is_read_in_bounded_time(tmp_path):

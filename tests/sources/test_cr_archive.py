@@ -89,8 +89,9 @@ def test_the_archive_holds_105_versions(parsed):
 def test_counts_match_a_plain_count_of_the_lines(path, parsed):
     result = parsed[path.name]
     assert kb_counts(result.records) == plain_counts(text_of(path))
-    fragments = [r for r in result.records if isinstance(r, Fragment)]
-    assert len(fragments) <= 2, fragments[:3]
+    # At most one stray line in a body (2003-03-15 line 755, 2021-11-15 line 4540: "f").
+    body = [r for r in result.records if isinstance(r, Fragment) and "rules body" in r.reason]
+    assert len(body) <= 1, body
 
 
 def test_trample_runs_back_from_2009_through_the_magic_2010_rewrite(parsed):

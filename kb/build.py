@@ -175,10 +175,7 @@ def _ingest(item: CorpusFile, store: Store, previous: _Previous | None,
     except BinaryContentError as exc:
         report.problems.append(Problem(item.display, str(exc)))
         return
-    if decoded.replaced:
-        report.problems.append(Problem(
-            item.display, f"{decoded.replaced} byte sequence(s) not valid {decoded.encoding}, "
-            "read as U+FFFD"))
+    report.problems.extend(Problem(item.display, p) for p in decoded.problems())
     result = _parse(decoded.text, item.display, report)
     source_id = result.source_id or f"file:{item.display}"
     if source_id in taken:

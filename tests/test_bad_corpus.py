@@ -269,3 +269,109 @@ def test_a_stray_byte_in_utf8_is_reported_and_the_text_kept(tmp_path):
     report = build(tmp_path / "idx", [corpus])
     assert [(p.file, p.reason) for p in report.problems] == [
         ("notes.md", "1 byte sequence(s) not valid utf-8, read as U+FFFD")]
+
+
+# -- issue 17: text in other encodings, garbage, fragments; issue 16: misread rules files ------
+
+# Seed 001 line 88 (the French Dragon's Maze FAQ).
+FRENCH = ("La dernière capacité de l'Ætherlin peut être activée même si sa force est de 0 ou "
+          "moins. Si une créature devait infliger 0 blessure ou moins au combat, elle "
+          "n'attribue aucune blessure de combat.\n")
+# A small rules file in the layout of the official text (2026-04-17, rule 702.19b abridged).
+CR = ("Magic: The Gathering Comprehensive Rules\n\nThese rules are effective as of April 17, "
+      "2026.\n\nContents\n\n7. Additional Rules\nGlossary\nCredits\n\n7. Additional Rules\n\n"
+      "702. Keyword Abilities\n\n702.19. Trample\n\n702.19b The controller of an attacking "
+      "creature with trample first assigns damage to the creature(s) blocking it.\n\n"
+      "Glossary\n\nTrample\nA keyword ability that modifies how a creature assigns combat "
+      "damage. See rule 702.19, “Trample.”\n\nCredits\n\nRichard Garfield\n")
+
+
+def exported(tmp_path: Path, file: str) -> list[dict]:
+    with KnowledgeBase(tmp_path / "idx") as kb:
+        return [r for r in kb.export() if r["source"]["file"] == file]
+
+
+@pytest.mark.parametrize(("codec", "newline"), [("mac_roman", "\n"), ("cp437", "\r\n"),
+                                                ("cp1252", "\r\n")])
+def test_french_in_an_8_bit_code_page_is_read_as_written(tmp_path, codec, newline):
+    folder = corpus(tmp_path)
+    (folder / "notes.txt").write_bytes((FRENCH * 3).replace("\n", newline).encode(codec))
+    report = build(tmp_path / "idx", [folder])
+    assert report.problems == []
+    (fragment,) = exported(tmp_path, "notes.txt")
+    assert fragment["text"] == FRENCH * 3
+
+
+@pytest.mark.parametrize("codec", ["cp949", "euc_kr"])
+def test_korean_is_read_as_korean(tmp_path, codec):
+    korean = "702.19b 짓밟기를 가진 공격하는 생물의 조종자는 치명적인 피해를 먼저 배정한다.\n" * 3
+    folder = corpus(tmp_path)
+    (folder / "ko.txt").write_bytes(korean.encode(codec))
+    report = build(tmp_path / "idx", [folder])
+    assert report.problems == []
+    assert exported(tmp_path, "ko.txt")[0]["text"] == korean
+
+
+def test_a_file_that_reads_as_mojibake_is_reported(tmp_path):
+    folder = corpus(tmp_path)
+    (folder / "double.txt").write_bytes(
+        (FRENCH * 3).encode("utf-8").decode("cp1252").encode("utf-8"))
+    report = build(tmp_path / "idx", [folder])
+    (problem,) = report.problems
+    assert problem.file == "double.txt"
+    assert problem.reason.startswith("the text looks wrong in utf-8 (")
+
+
+@pytest.mark.parametrize("garbage", [2_000, 300_000])
+def test_a_rules_file_followed_by_garbage_keeps_its_rules_and_reports_the_rest(tmp_path,
+                                                                              garbage):
+    import random
+
+    folder = corpus(tmp_path)
+    (folder / "cr.txt").write_bytes(CR.encode("utf-8") + random.Random(1).randbytes(garbage))
+    result = kb_build(tmp_path, folder, "--strict")
+    assert result.exit_code == 1
+    lines = CR.count("\n") + 1
+    reason = problems(result.stderr)["cr.txt"]
+    assert reason.endswith(f"bytes of binary data after line {lines}: not read")
+    assert int(reason.split()[0].replace(",", "")) >= garbage - 1
+    records = exported(tmp_path, "cr.txt")
+    rule = next(r for r in records if r.get("number") == "702.19b")
+    assert rule["text"].startswith("The controller of an attacking creature with trample")
+    credits = next(r for r in records if r["kind"] == "passage" and r["role"] == "credits")
+    assert credits["text"] == "Credits\n\nRichard Garfield"
+
+
+def test_a_word_only_in_an_unparsed_fragment_is_reported_as_not_searchable(tmp_path):
+    folder = corpus(tmp_path)
+    (folder / "odd.txt").write_text("Zyxwvut is a word found nowhere else.\n")
+    result = kb_build(tmp_path, folder)
+    assert result.exit_code == 0
+    assert "Not yet understood (kept whole as unparsed): odd.txt" in result.stdout
+    assert "Unparsed fragments: 1, not searchable (list them: kb export --kind fragment)" \
+        in result.stdout
+    search = CliRunner().invoke(cli, ["--index", str(tmp_path / "idx"), "search", "zyxwvut"])
+    assert search.exit_code == 1  # not found: what the build said
+
+
+def test_two_rules_files_of_the_same_date_with_different_text_are_named(tmp_path):
+    folder = corpus(tmp_path)
+    (folder / "a.txt").write_text(CR)
+    (folder / "b.txt").write_text(CR.replace("Richard Garfield", "Richard Garfield, Ph.D."))
+    (folder / "c.txt").write_text(CR)  # the same bytes as a.txt
+    report = build(tmp_path / "idx", [folder])
+    assert {p.file: p.reason for p in report.problems} == {
+        "b.txt": "different text with the same identity as a.txt (cr:en:2026-04-17: a second "
+                 "version of that date?); skipped, a.txt is kept",
+        "c.txt": "same document as a.txt (cr:en:2026-04-17); skipped"}
+
+
+def test_a_rules_file_whose_rules_are_not_read_fails_a_strict_build(tmp_path):
+    folder = corpus(tmp_path)
+    broken = CR.replace("702.19b The", "702.19b.the").replace("702.19. Trample", "702.19.Trample")
+    broken += "".join(f"\n702.19{c}.the rule {c}.\n" for c in "cdefgh")
+    (folder / "cr.txt").write_text(broken)
+    result = kb_build(tmp_path, folder, "--strict")
+    assert result.exit_code == 1
+    # 702.19 still reads ("702.19.Trample": a capital after the number), the 7 others not.
+    assert problems(result.stderr)["cr.txt"].startswith("only 1 rules read from 8 numbered lines")

@@ -66,7 +66,8 @@ def _print_build(report: BuildReport) -> None:
     not_understood = [s.file for s in report.sources if s.format == "unknown"]
     if not_understood:
         click.echo(f"Not yet understood (kept whole as unparsed): {', '.join(not_understood)}")
-    click.echo(f"Unparsed fragments: {report.unparsed} (list them: kb export --kind fragment)")
+    click.echo(f"Unparsed fragments: {report.unparsed}, not searchable (list them: kb export "
+               "--kind fragment)")
     if any(s.flags.get("duplicates") for s in report.sources):
         click.echo("Duplicates: records already ingested from an earlier source, kept once")
     for p in report.problems:

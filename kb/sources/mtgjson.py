@@ -34,6 +34,11 @@ inside a card object (two objects run together by damage) keeps its last value, 
 readers do; the values it overrode become a Fragment, as do card arrays inside a card object,
 foreignData entries without a language, whatever a rulings array holds besides dated rulings
 (objects run into it by damage) and cards or rulings found in any other value of a card.
+A value of the wrong JSON type is reported per record, the rest of the card kept: a number
+where text is expected (``"power": 3``) is read as text; an object or array there (``"text":
+{...}``), keywords that are not a list of strings, are a Fragment naming the field and card;
+a ruling whose date is not a string is "not a dated ruling"; a ``meta`` date that is not a
+string gives no version.
 """
 
 from __future__ import annotations

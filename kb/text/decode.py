@@ -44,6 +44,7 @@ _CONTROLS = re.compile("[\x00-\x08\x0b\x0e-\x1f\x80-\x9f]")
 _CONTROL_BYTES = frozenset([*range(0x00, 0x09), 0x0B, *range(0x0E, 0x20), 0x7F])
 _BLOCK = 4096
 _BINARY_BLOCK = 0.01
+_MIN_CONTROLS = 8  # control bytes a binary tail holds at least (2 KB of random bytes: 200)
 # The code pages an 8-bit rules document is met in; cp1252 wins a tie.
 _CODE_PAGES = ["cp1252", "mac_roman", "cp437", "cp850", "cp949", "euc_kr", "shift_jis",
                "gb18030", "cp1251"]
@@ -181,11 +182,14 @@ def _text_end(data: bytes) -> int:
         if sum(b in _CONTROL_BYTES for b in block) <= _BINARY_BLOCK * len(block):
             break
         first_binary = start
-    if not first_binary:  # no binary tail, or nothing but binary (refused as a whole)
+    if first_binary is None:
         return len(data)
-    block = data[first_binary:first_binary + _BLOCK]
-    control = next(i for i, b in enumerate(block) if b in _CONTROL_BYTES) + first_binary
+    tail = data[first_binary:]
+    if sum(b in _CONTROL_BYTES for b in tail[:_BLOCK]) < _MIN_CONTROLS:
+        return len(data)  # a stray control byte or two in a short text: not binary
+    control = next(i for i, b in enumerate(tail) if b in _CONTROL_BYTES) + first_binary
     line_end = max(data.rfind(b"\n", 0, control), data.rfind(b"\r", 0, control))
+    # No line before the first control byte: nothing but binary (refused as a whole).
     return line_end + 1 if line_end >= 0 else len(data)
 
 

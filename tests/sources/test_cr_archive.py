@@ -94,12 +94,27 @@ def test_counts_match_a_plain_count_of_the_lines(path, parsed):
     assert len(body) <= 1, body
 
 
-def test_trample_runs_back_from_2009_through_the_magic_2010_rewrite(parsed):
-    """Trample is 702.17 in the Magic 2010 rewrite and 502.9 before it (2009-05-01)."""
+@pytest.fixture(scope="module")
+def lineage(parsed) -> Lineage:
     versions: dict[str, list[Rule]] = {}
-    for name in ("2009-05-01.txt.gz", "2009-07-11.txt.gz", "2009-09-04.txt.gz"):
-        result = parsed[name]
-        versions[result.version] = [r for r in result.records if isinstance(r, Rule)]
-    lineage = Lineage.build(versions)
-    assert lineage.trace("2009-07-11", "702.17") == {
-        "2009-05-01": "502.9", "2009-07-11": "702.17", "2009-09-04": "702.17"}
+    for result in parsed.values():  # 2006-06-01 repeats the 2004-06-01 rules: one version
+        versions.setdefault(result.version, [r for r in result.records if isinstance(r, Rule)])
+    return Lineage.build(versions)
+
+
+def test_trample_runs_back_through_the_magic_2010_rewrite_to_502_9(lineage):
+    """Trample is 702.19 today, 702.17 in the Magic 2010 rewrite (2009-07-11) and 502.9
+    before it, back to the oldest version."""
+    trace = lineage.trace(lineage.versions[-1], "702.19")
+    assert trace["2009-07-11"] == "702.17"
+    assert trace["2009-05-01"] == trace["2003-03-15"] == "502.9"
+    assert len(trace) == len(lineage.versions)
+
+
+def test_the_layer_rule_418_5a_is_613_1_today(lineage):
+    """418.5a (2003-10-01 to 2009-05-01, the whole layer list) became 612.1 in the rewrite
+    (its list split into 612.1a-g) and 613.1 from 2009-10-01."""
+    trace = lineage.trace("2009-05-01", "418.5a")
+    assert trace["2003-10-01"] == "418.5a"
+    assert trace["2009-07-11"] == "612.1"
+    assert trace["2009-10-01"] == trace[lineage.versions[-1]] == "613.1"

@@ -15,7 +15,7 @@ import hashlib
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TypeVar
 
@@ -180,7 +180,8 @@ def _ingest(item: CorpusFile, store: Store, previous: _Previous | None,
     source_id = result.source_id or f"file:{item.display}"
     if source_id in taken:
         other = next(s.file for s in report.sources if s.source_id == source_id)
-        same = sha in store.source_by_sha()
+        same = all((old := store.get(r.id)) is not None and replace(old, loc=r.loc) == r
+                   for r in result.records)  # the same records: another copy or encoding
         report.problems.append(Problem(item.display, (
             f"same document as {other} ({source_id}); skipped" if same else
             f"different text with the same identity as {other} ({source_id}: a second "

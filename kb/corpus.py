@@ -79,6 +79,9 @@ def discover(folders: list[Path], follow_links: bool = False
         if not folder.is_dir():
             yield Unreadable(folder, "not a folder")
             continue
+        if _within_any(folder.resolve(), SYSTEM_FOLDERS):
+            yield Unreadable(folder, "a folder of the system's special files: never read")
+            continue
         for item in _walk(folder, follow_links):
             if isinstance(item, Path):
                 yield CorpusFile(item, str(item.relative_to(folder)))
@@ -144,7 +147,7 @@ def _visit(path: Path, inside: Path, follow_links: bool
     if not _is_utf8(name):
         return Unreadable(_shown(path), "name is not valid UTF-8: rename it to read it")
     # Only a link can lead elsewhere (resolving every path would cost its depth each time).
-    target = _target(path) if path.is_symlink() or _within_any(inside, SYSTEM_FOLDERS) else None
+    target = _target(path) if path.is_symlink() else None
     if target is not None and _within_any(target, SYSTEM_FOLDERS):
         return Unreadable(path, f"a special file of the system ({target}): never read")
     if target is not None and not follow_links and not _within_any(target, (inside,)):

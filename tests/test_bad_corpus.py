@@ -173,6 +173,12 @@ def test_special_files_are_never_read_even_with_follow_links(tmp_path, target):
     assert f"{GOOD}  keyword_page" in result.stdout
 
 
+def test_a_system_folder_named_as_corpus_is_not_walked(tmp_path):
+    report = build(tmp_path / "idx", [Path("/proc")])
+    assert [(p.file, p.reason) for p in report.problems] == [
+        ("/proc", "a folder of the system's special files: never read")]
+
+
 def test_a_folder_1100_levels_deep_is_walked(tmp_path):
     folder = corpus(tmp_path)
     deep = folder

@@ -36,7 +36,7 @@ foreignData entries without a language, whatever a rulings array holds besides d
 (objects run into it by damage) and cards or rulings found in any other value of a card.
 A value of the wrong JSON type is reported per record, the rest of the card kept: a number
 where text is expected (``"power": 3``) is read as text; an object or array there (``"text":
-{...}``), keywords that are not a list of strings, are a Fragment naming the field and card;
+{...}``), keywords that are not a list, are a Fragment naming the field and card;
 a ruling whose date is not a string is "not a dated ruling"; a ``meta`` date that is not a
 string gives no version.
 """
@@ -431,9 +431,8 @@ def _typed(obj: Any) -> tuple[Any, list[tuple[str, Any]]]:
     out = dict(obj)
     for key in _TEXT_FIELDS:
         _as_text(out, key, key, bad)
-    if "keywords" in out and not (isinstance(out["keywords"], list)
-                                  and all(isinstance(k, str) for k in out["keywords"])):
-        bad.append(("keywords", out.pop("keywords")))
+    if "keywords" in out and not isinstance(out["keywords"], list | None):
+        bad.append(("keywords", out.pop("keywords")))  # (cards run into a list: misplaced)
     foreign = out.get("foreignData")
     if isinstance(foreign, dict) and _has_language(foreign):  # one entry without its array
         foreign = out["foreignData"] = [foreign]

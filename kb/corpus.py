@@ -43,8 +43,9 @@ DOCUMENTATION_FILES = frozenset({"MANIFEST.toml", "README.md", "SOURCES.md", "__
 DATA_FOLDERS = frozenset({"scenarios"})
 # Pseudo file systems whose files are not documents (reading some blocks or never ends).
 SYSTEM_FOLDERS = (Path("/proc"), Path("/sys"), Path("/dev"))
-# The largest document kb reads, decompressed: the full MTGJSON AllPrintings is about 500 MB.
-MAX_DOCUMENT_BYTES = 1 << 30
+# The largest document kb reads, decompressed: rules files are a few MB, MTGJSON set files
+# tens of MB; the whole MTGJSON AllPrintings (about 500 MB) is refused, split it by set.
+MAX_DOCUMENT_BYTES = 256 << 20
 _CHUNK = 1 << 20
 
 

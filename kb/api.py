@@ -42,10 +42,11 @@ __all__ = [
 
 def build_index(
     index_root: Path, corpus_dirs: list[Path], *, embedded: bool = True,
-    progress: Progress | None = None,
+    progress: Progress | None = None, follow_links: bool = False,
 ) -> BuildReport:
     """Build from the embedded corpus, the user's corpus folder (where ``kb fetch`` stores the
-    official files) when it exists, and ``corpus_dirs``; a folder named twice is read once."""
+    official files) when it exists, and ``corpus_dirs``; a folder named twice is read once.
+    Links out of a corpus folder are followed only with ``follow_links``."""
     from kb.build import build  # the parsers load only for a build, not for every lookup
 
     user = user_corpus_dir()
@@ -53,7 +54,7 @@ def build_index(
     for folder in corpus_dirs:
         if folder.resolve() not in {f.resolve() for f in folders}:
             folders.append(folder)
-    return build(index_root, folders, progress)
+    return build(index_root, folders, progress, follow_links=follow_links)
 
 
 # -- everything the command line does, for scripts (each opens the index and closes it) ------

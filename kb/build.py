@@ -15,7 +15,7 @@ import hashlib
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TypeVar
 
@@ -96,8 +96,10 @@ def parser_stamp() -> str:
     return digest.hexdigest()[:16]
 
 
-def build(index_root: Path, folders: list[Path], progress: Progress | None = None) -> BuildReport:
-    """Build a new generation from ``folders`` and publish it; return what was ingested."""
+def build(index_root: Path, folders: list[Path], progress: Progress | None = None,
+          follow_links: bool = False) -> BuildReport:
+    """Build a new generation from ``folders`` and publish it; return what was ingested.
+    Links that lead out of a folder are followed only with ``follow_links``."""
     started = time.perf_counter()
     index = IndexDir(index_root)
     report = BuildReport(index_root)
@@ -106,7 +108,7 @@ def build(index_root: Path, folders: list[Path], progress: Progress | None = Non
         store = Store.create(staging / STORE_FILE)
         stamp = parser_stamp()
         previous = _previous_store(index, stamp)
-        items = list(discover(folders))
+        items = list(discover(folders, follow_links))
         for item in (progress or _identity)(items):
             if isinstance(item, Unreadable):
                 report.problems.append(Problem(str(item.path), item.reason))
@@ -180,18 +182,19 @@ def _ingest(item: CorpusFile, store: Store, previous: _Previous | None,
     except BinaryContentError as exc:
         report.problems.append(Problem(item.display, str(exc)))
         return
-    if decoded.replaced:
-        report.problems.append(Problem(
-            item.display, f"{decoded.replaced} byte sequence(s) not valid {decoded.encoding}, "
-            "read as U+FFFD"))
+    report.problems.extend(Problem(item.display, p) for p in decoded.problems())
     result = _parse(decoded.text, item.display, report)
     source_id = result.source_id or f"file:{item.display}"
     if source_id in taken:
         other = next(s.file for s in report.sources if s.source_id == source_id)
-        report.problems.append(
-            Problem(item.display, f"same document as {other} ({source_id}); skipped")
-        )
+        same = all((old := store.get(r.id)) is not None and replace(old, loc=r.loc) == r
+                   for r in result.records)  # the same records: another copy or encoding
+        report.problems.append(Problem(item.display, (
+            f"same document as {other} ({source_id}); skipped" if same else
+            f"different text with the same identity as {other} ({source_id}: a second "
+            f"version of that date?); skipped, {other} is kept")))
         return
+    report.problems.extend(Problem(item.display, p) for p in result.problems)
     source = Source(
         id=source_id, file=item.display, path=str(item.path.resolve()), sha256=sha,
         format=result.format, language=result.language, version=result.version,

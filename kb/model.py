@@ -274,3 +274,6 @@ class ParseResult:
     records: tuple[Record, ...] = field(default_factory=tuple)
     title: str | None = None
     source_id: str = ""  # the prefix of every record id, e.g. "cr:en:2026-04-17"
+    # What the build must report about the document although it was parsed: most of its
+    # numbered lines not read as rules, numbers repaired from a source typo.
+    problems: tuple[str, ...] = ()

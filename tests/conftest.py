@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -33,9 +34,24 @@ def cr_index(tmp_path_factory: pytest.TempPathFactory) -> Path:
     cr_file("20260417")
     folder = tmp_path_factory.mktemp("cr")
     for date in ("20130429", "20230414", "20250207", "20260417"):
-        (folder / f"MagicCompRules {date}.txt").symlink_to(cr_file(date))
+        shutil.copyfile(cr_file(date), folder / f"MagicCompRules {date}.txt")
     for extra in ("faq-en/ormos_dgm_faq_2013-04-22.md", "rulings/mtgjson_v5.2.0_DGM.json"):
-        (folder / extra.split("/")[1]).symlink_to(SHARED_CORPUS / extra)
+        shutil.copyfile(SHARED_CORPUS / extra, folder / extra.split("/")[1])
     index = tmp_path_factory.mktemp("index")
     build(index, [embedded_corpus(), folder])
     return index
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "slow: minutes of work (the whole CR archive); run with KB_SLOW=1 or -m slow")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Slow tests run only when asked for: ``KB_SLOW=1``, or ``-m`` naming ``slow``."""
+    if os.environ.get("KB_SLOW") == "1" or "slow" in (config.getoption("markexpr") or ""):
+        return
+    skip = pytest.mark.skip(reason="slow: set KB_SLOW=1 or pass -m slow")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)

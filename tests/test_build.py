@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import sqlite3
 import subprocess
@@ -25,7 +26,7 @@ def cr_folder(tmp_path: Path, *dates: str) -> Path:
     folder = tmp_path / "cr"
     folder.mkdir(exist_ok=True)
     for date in dates:
-        (folder / f"MagicCompRules {date}.txt").symlink_to(cr_file(date))
+        shutil.copyfile(cr_file(date), folder / f"MagicCompRules {date}.txt")
     return folder
 
 
@@ -46,7 +47,7 @@ def test_incremental_build_reuses_unchanged_sources(tmp_path):
     folder = cr_folder(tmp_path, "20260417")
     first = build(tmp_path / "idx", [folder])
     assert [s.reused for s in first.sources] == [False]
-    (folder / "MagicCompRules 20250207.txt").symlink_to(cr_file("20250207"))
+    shutil.copyfile(cr_file("20250207"), folder / "MagicCompRules 20250207.txt")
     second = build(tmp_path / "idx", [folder])
     reused = {s.file: s.reused for s in second.sources}
     assert reused == {"MagicCompRules 20250207.txt": False, "MagicCompRules 20260417.txt": True}
@@ -118,7 +119,7 @@ def test_build_killed_halfway_leaves_the_previous_store_serving(tmp_path, moment
     big = tmp_path / "big"
     big.mkdir()
     for i, path in enumerate(sorted(CR_EN.glob("*.txt")) * 2):
-        (big / f"{i}-{path.name}").symlink_to(path)
+        shutil.copyfile(path, big / f"{i}-{path.name}")
     proc = subprocess.Popen(
         [sys.executable, "-m", "kb", "build", "--corpus", str(big)],
         env={**os.environ, "KB_INDEX": str(index), "PYTHONPATH": str(REPO)},
@@ -150,7 +151,7 @@ def test_the_same_card_from_two_mtgjson_files_is_kept_once(tmp_path):
     folder = tmp_path / "mtgjson"
     folder.mkdir()
     for name in ("mtgjson_v5.2.0_DGM.json", "mtgjson_subset_rulings_foreign.json.gz"):
-        (folder / name).symlink_to(rulings / name)
+        shutil.copyfile(rulings / name, folder / name)
     report = build(tmp_path / "idx", [folder])
     assert report.problems == []
     # The subset holds every DGM card (SOURCES.md), so nothing of DGM is stored twice.

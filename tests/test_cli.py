@@ -4,6 +4,7 @@ versions (built once per session)."""
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -152,7 +153,7 @@ def test_export_ids_are_stable_across_rebuilds(tmp_path):
 
     folder = tmp_path / "cr"
     folder.mkdir()
-    (folder / "cr.txt").symlink_to(cr_file("20260417"))
+    shutil.copyfile(cr_file("20260417"), folder / "cr.txt")
     ids = []
     for _ in range(2):
         build(tmp_path / "idx", [folder])

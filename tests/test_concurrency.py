@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -29,7 +30,7 @@ def folder(tmp_path: Path, name: str, *dates: str) -> Path:
     target = tmp_path / name
     target.mkdir()
     for date in dates:
-        (target / f"MagicCompRules {date}.txt").symlink_to(cr_file(date))
+        shutil.copyfile(cr_file(date), target / f"MagicCompRules {date}.txt")
     return target
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import shutil
 import socket
 import threading
 import time
@@ -216,7 +217,7 @@ def test_build_reads_the_user_corpus_folder_once(tmp_path, monkeypatch):
 
     mine = tmp_path / "mine"
     mine.mkdir()
-    (mine / "MagicCompRules 20260417.txt").symlink_to(cr_file("20260417"))
+    shutil.copyfile(cr_file("20260417"), mine / "MagicCompRules 20260417.txt")
     monkeypatch.setenv("KB_CORPUS", str(mine))
     report = build_index(tmp_path / "idx", [mine], embedded=False)
     assert report.versions == ["2026-04-17"]

@@ -19,17 +19,19 @@ from kb.cli._output import emit_json, index_root, json_option, progress_bar, tab
 @click.option("--strict", is_flag=True,
               help="Exit with status 1 when any file had a problem (the index is still "
                    "built from the others).")
+@click.option("--follow-links", is_flag=True,
+              help="Follow links that lead out of a corpus folder (not followed by default).")
 @json_option
 @click.pass_context
 def command(ctx: click.Context, corpus_dirs: tuple[Path, ...], no_embedded: bool,
-            strict: bool, as_json: bool) -> None:
+            strict: bool, follow_links: bool, as_json: bool) -> None:
     """Parse the corpus into a new index, published atomically when complete.
 
     A file that cannot be read (empty, binary, unreadable, a link loop, ...) is named on
     stderr with the reason and left out; the rest is built. The exit status is 0 all the same,
     unless --strict."""
     report = api.build_index(index_root(ctx), list(corpus_dirs), embedded=not no_embedded,
-                             progress=progress_bar)
+                             progress=progress_bar, follow_links=follow_links)
     if as_json:
         emit_json({
             "index": report.index, "seconds": round(report.seconds, 3),
@@ -64,7 +66,8 @@ def _print_build(report: BuildReport) -> None:
     not_understood = [s.file for s in report.sources if s.format == "unknown"]
     if not_understood:
         click.echo(f"Not yet understood (kept whole as unparsed): {', '.join(not_understood)}")
-    click.echo(f"Unparsed fragments: {report.unparsed} (list them: kb export --kind fragment)")
+    click.echo(f"Unparsed fragments: {report.unparsed}, not searchable (list them: kb export "
+               "--kind fragment)")
     if any(s.flags.get("duplicates") for s in report.sources):
         click.echo("Duplicates: records already ingested from an earlier source, kept once")
     for c in report.copies:

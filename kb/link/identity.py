@@ -19,13 +19,19 @@ Matching works from the outline inwards, and every pair says why it was made (``
 ``retitled``
     a heading whose title changed but whose subrules went with it (2006 "1. The Game" ->
     2013 "1. Game Concepts").
+``split``
+    a rule found at its expected place split into subrules: its text is compared with the new
+    rule's and its subrules' together (2009-05-01 418.5a, the whole layer list in one rule ->
+    2009-07-11 612.1 and 612.1a-g).
 
 1. Headings (rules with a title) are matched by title, section before rule before subrule; a
    title that is not unique ("General") needs its parent's counterpart or its own number.
    A title left unique on both sides may then change depth (2006 212.2 "Artifacts" -> 2013
    301 "Artifacts"). Never by number alone: 310 "Phenomena" and 310 "Battles" stay apart.
 2. Every other rule is compared with the rule at its expected place (its number, with the
-   prefix of its nearest heading replaced by that heading's counterpart), with the other rules
+   prefix of its nearest heading replaced by that heading's counterpart; when that heading
+   moved up a level, its lettered subrules become numbered ones: 418.5a under 418.5
+   "Interaction of Continuous Effects" is expected at 612.1 under 612), with the other rules
    under that counterpart, and with the few rules anywhere that share its rarest words. The
    further from the expected place, the more similar the texts must be; at the expected place
    a text that only grew (nearly all its words kept) also counts. Pairs are then taken best
@@ -56,7 +62,7 @@ _MIN_CONTAINED = 5  # words the shorter text needs for containment to count
 UNDER_HEADING = 0.5  # elsewhere under the counterpart of the nearest heading
 ANYWHERE = 0.75  # anywhere else
 # Preference for nearer places when two candidates are about as similar.
-_BONUS = {"place": 0.1, "under": 0.05, "anywhere": 0.0}
+_BONUS = {"place": 0.1, "split": 0.1, "under": 0.05, "anywhere": 0.0}
 _RARE_WORDS = 4  # words of a rule looked up in the index of the new version
 _ANYWHERE_CANDIDATES = 8
 _MIN_VOTES = 2  # subrules that must agree before a retitled heading is paired
@@ -199,6 +205,7 @@ class _Matcher:
     pairs: dict[str, tuple[str, str, float]] = field(default_factory=dict)  # old -> new,how,c
     taken: set[str] = field(default_factory=set)  # new numbers already paired
     index: dict[str, list[str]] = field(default_factory=dict)  # word -> new numbers
+    children: dict[str, list[str]] = field(default_factory=dict)  # new number -> subrules
 
     def run(self) -> VersionDiff:
         self.match_headings()
@@ -272,7 +279,8 @@ class _Matcher:
         for _, score, old, new, place in scored:
             if old in self.pairs or new in self.taken:
                 continue
-            how = "same" if old == new else ("heading" if place == "place" else "moved")
+            how = ("split" if place == "split" else "same" if old == new
+                   else "heading" if place == "place" else "moved")
             self.pair(old, new, how, score)
 
     def expected(self, number: str) -> tuple[str, str | None]:
@@ -281,7 +289,10 @@ class _Matcher:
         target = self.counterpart(heading)
         if heading is None or target is None:
             return number, None
-        return target + number[len(heading):], target
+        rest = number[len(heading):]
+        if _depth(target) == _depth(heading) - 1 and re.fullmatch(r"[a-z]", rest):
+            return f"{target}.{ord(rest) - ord('a') + 1}", target  # 418.5a -> 612.1
+        return target + rest, target
 
     def candidates(self, number: str) -> Iterable[tuple[str, str, float]]:
         words = self.old.words[number]
@@ -306,6 +317,21 @@ class _Matcher:
                 score = similarity(words, other)
                 if score >= threshold or (where == "place" and contained(words, other)):
                     yield new, where, score
+                elif where == "place" and (split := similarity(words, self.family(new))) >= (
+                        threshold):
+                    yield new, "split", split
+
+    def family(self, number: str) -> frozenset[str]:
+        """The words of a new rule and of its subrules (612.1 and 612.1a-g)."""
+        if not self.children:
+            for other in self.new.rules:
+                parsed = RuleNumber.try_parse(other)
+                if parsed is not None and parsed.parent is not None:
+                    self.children.setdefault(str(parsed.parent), []).append(other)
+        kids = self.children.get(number)
+        if not kids:
+            return self.new.words[number]
+        return self.new.words[number].union(*(self.new.words[kid] for kid in kids))
 
     def build_index(self) -> dict[str, list[str]]:
         index: dict[str, list[str]] = defaultdict(list)

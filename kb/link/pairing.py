@@ -46,7 +46,8 @@ import statistics
 import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from itertools import groupby
 
 from kb.model import Card, Ruling
 
@@ -341,20 +342,47 @@ def pair_rulings(rulings: Iterable[Ruling], card_pairs: Iterable[Pair]) -> list[
         if pair.relation == SAME_CARD:
             partners[pair.left].append(pair.right)
     groups = []
+    members: dict[str, list[Ruling]] = {}  # a line's rulings, by the id standing for them
     for card_id, frs in french.items():
         family = _family(card_id)
         candidates = [e for e in partners.get(card_id, []) if _family(e) == family and e in english]
         if candidates:
             right = candidates[0]
-            groups.append((_in_order(frs), _in_order(english[right])))
+            groups.append((_by_line(_in_order(frs), members), _in_order(english[right])))
     ratio = _length_ratio(groups)
     pairs: list[Pair] = []
     for frs, ens in groups:
-        if len(frs) == len(ens):
-            pairs.extend(_by_position(frs, ens))
-        else:
-            pairs.extend(_by_alignment(frs, ens, ratio))
-    return pairs
+        found = _by_position(frs, ens) if len(frs) == len(ens) else _by_alignment(frs, ens, ratio)
+        pairs.extend(_for_members(pair, members) for pair in found)
+    return [pair for group in pairs for pair in group]
+
+
+def _by_line(rulings: list[Ruling], members: dict[str, list[Ruling]]) -> list[Ruling]:
+    """The rulings with those written on one line (two bullets a scrape joined, seed 001 line
+    642) merged into one, which stands for them in the alignment: their English original is
+    one ruling. Not where every ruling is on one line (a one-line JSON file)."""
+    if len({r.loc.line for r in rulings}) == 1:
+        return rulings
+    merged: list[Ruling] = []
+    for _, same in groupby(rulings, key=lambda r: r.loc.line):
+        same_line = list(same)
+        if len(same_line) == 1:
+            merged.extend(same_line)
+            continue
+        first = same_line[0]
+        members[first.id] = same_line
+        merged.append(replace(first, text=" ".join(r.text for r in same_line),
+                              citations=tuple(c for r in same_line for c in r.citations)))
+    return merged
+
+
+def _for_members(pair: Pair, members: dict[str, list[Ruling]]) -> list[Pair]:
+    """The pair of a merged line, given to each ruling of that line."""
+    same_line = members.get(pair.left)
+    if same_line is None:
+        return [pair]
+    note = f"; one of {len(same_line)} rulings on line {same_line[0].loc.line}"
+    return [replace(pair, left=r.id, evidence=pair.evidence + note) for r in same_line]
 
 
 def ruling_card(ruling: Ruling) -> str:

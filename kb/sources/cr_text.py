@@ -1,14 +1,26 @@
 """The official Comprehensive Rules as published in plain text, every version since 2006.
 
 The document is, in order: a title and its effective date, an introduction, a table of contents
-(sections, rules, then "Glossary" and "Credits"), the rules body (which starts by repeating the
-first contents line), the glossary (a term line, then its definition, blocks separated by blank
-lines), and the credits.
+(sections, rules, then "Glossary" and "Credits"), the rules body, the glossary (a term line,
+then its definition, blocks separated by blank lines), and the credits.
 
-In the body a line that starts with a number is a rule: a heading (``1. Game Concepts``,
-``100. General``, ``702.19. Trample``) or a rule with text (``702.19b The controller ...``).
-A line starting with ``Example:`` belongs to the rule above it; an indented line continues the
-record above it. Any other line is kept as an unparsed fragment.
+The body starts at its first numbered rule (``100.1.``) with the headings just above it: not
+where the first contents line repeats, because the Magic 2010 rewrite (2009-07-11) lists
+"1. Game Concepts" in its contents and opens its body with "1. The Game".
+
+In the body a line that starts with a number is a rule, even after stray spaces (three 2009
+files write `` 509.1c``): a heading (``1. Game Concepts``, ``100. General``, ``702.19.
+Trample``; a section or three-digit number needs its period) or a rule with text (``702.19b
+The controller ...``). A line starting with ``Example:`` belongs to the rule above it; an
+indented line continues the record above it as a new paragraph. Any other line is kept as an
+unparsed fragment, except in hard-wrapped files (the 2003-2004 PDF extracts, found by their
+many such lines), where a line that directly follows a record without a blank line continues
+it (joined with a space, or with nothing after a hyphen), and so does a number there that
+cannot come next ("1 until end of turn." after rule 502.9).
+
+Two source typos are repaired and reported: "606. 8b" (rule 606.8b, not a second 606) and
+"306.b" (306.3b, after 306.3a); such rules are ``inferred``. A file whose numbered lines are
+mostly not read as rules is reported too (``ParseResult.problems``).
 """
 
 from __future__ import annotations
@@ -30,7 +42,7 @@ from kb.model import (
     Rule,
     TocEntry,
 )
-from kb.rulenum import RuleNumber
+from kb.rulenum import RuleNumber, sort_key
 from kb.sources.ids import UniqueIds, slug
 
 FORMAT = "cr_text"
@@ -39,8 +51,18 @@ _DATE = re.compile(
     r"(?:effective|current) as of (?P<date>[A-Z][a-z]+ \d{1,2}, \d{4})", re.IGNORECASE
 )
 _RULE_LINE = re.compile(
-    r"^(?P<num>\d{3}\.\d{1,3}[a-z]{0,2}|\d{3}|[1-9])\.?(?:[ \t]+|(?=[A-Z]))(?P<rest>.*)$"
+    r"^(?:(?P<num>\d{3}\.\d{1,3}[a-z]{0,2})\.?|(?P<head>\d{3}|[1-9])\.)"
+    r"(?:[ \t]+|(?=[A-Z]))(?P<rest>.*)$"
 )
+# Source typos: "606. 8b Players ..." (606.8b) and "306.b If ..." (a letter without its rule).
+_SPLIT_NUMBER = re.compile(r"^(?P<head>\d{3})\. (?P<tail>\d{1,3}[a-z]{1,2})[ \t]+(?P<rest>\S.*)$")
+_LETTER_ONLY = re.compile(r"^(?P<head>\d{3})\.(?P<letter>[a-z])[ \t]+(?P<rest>\S.*)$")
+_SUBRULE = re.compile(r"^\s*\d{3}\.\d{1,3}[a-z]{0,2}\b")  # a numbered line of the body
+# A file whose rules are fewer than this share of its numbered lines was misread.
+_MIN_READ = 0.9
+# Lines continuing a record without a blank line, as a share of the body's lines, that make a
+# file hard-wrapped (a PDF extract). Unwrapped files have none.
+_WRAPPED_SHARE = 0.05
 _TOC_LINE = re.compile(r"^(?P<num>\d{3}|[1-9])\.\s+(?P<title>.+)$")
 _TITLE_END = re.compile(r"[.:;,)\"”]$")
 _BACK_MATTER = {"Glossary", "Credits", "Questions?", "Customer Service Information"}
@@ -73,7 +95,18 @@ def parse(text: str, file: str) -> ParseResult:
     parser = _Parser(source_id, file, version, lines)
     records = tuple(parser.run())
     title = lines[0].strip().replace("_", "") if lines else None
-    return ParseResult(FORMAT, "en", version, records, title=title, source_id=source_id)
+    return ParseResult(FORMAT, "en", version, records, title=title, source_id=source_id,
+                       problems=(*parser.problems, *_misread(lines, records)))
+
+
+def _misread(lines: list[str], records: tuple[Record, ...]) -> list[str]:
+    """A problem when most numbered lines were not read as rules (a body not found)."""
+    numbered = sum(1 for line in lines if _SUBRULE.match(line))
+    read = sum(1 for r in records if isinstance(r, Rule) and "." in r.number)
+    if numbered and read < _MIN_READ * numbered:
+        return [f"only {read} rules read from {numbered} numbered lines: the rules body was "
+                "not recognized (see kb export --kind fragment)"]
+    return []
 
 
 @dataclass
@@ -96,6 +129,9 @@ class _Parser:
     version: str
     lines: list[str]
     unique: UniqueIds = field(default_factory=UniqueIds)
+    problems: list[str] = field(default_factory=list)
+    wrapped: bool = False
+    inferred: set[str] = field(default_factory=set)  # numbers repaired from a typo
 
     def loc(self, index: int) -> Loc:
         return Loc(self.file, index + 1)
@@ -112,19 +148,14 @@ class _Parser:
         if contents is None:
             yield from self.passage("introduction", 0, len(lines))
             return
-        first_toc = next(
-            (i for i in range(contents + 1, len(lines)) if lines[i].strip()), len(lines)
-        )
-        body = _find(lines, lines[first_toc].strip(), first_toc + 1) if first_toc < len(
-            lines
-        ) else None
-        body = body if body is not None else len(lines)
+        body = _body_start(lines, contents + 1)
         glossary = _find_last(lines, "Glossary", body)
         credits = _find_last(lines, "Credits", glossary if glossary is not None else body)
         end_body = glossary if glossary is not None else (credits or len(lines))
 
         yield from self.passage("introduction", 0, contents)
         yield from self.toc(contents + 1, body)
+        self.wrapped = _is_wrapped(lines[body:end_body])
         yield from self.body(body, end_body)
         if glossary is not None:
             yield from self.glossary(glossary + 1, credits if credits is not None else len(lines))
@@ -175,16 +206,20 @@ class _Parser:
     def body(self, start: int, stop: int) -> Iterator[Record]:
         current: _Open | None = None
         rule: _Open | None = None  # the rule examples attach to
+        after_blank = True
         for i in range(start, stop):
             raw = self.lines[i]
             if not raw.strip():
+                after_blank = True
                 continue
-            m = _RULE_LINE.match(raw)
-            if m and RuleNumber.try_parse(m["num"]) is not None:
+            adjacent, after_blank = not after_blank and current is not None, False
+            number, rest = self.rule_number(raw.strip(), i, rule)
+            if number is not None and not (self.wrapped and adjacent and current is not None
+                                           and _continues(current, rule, number)):
                 if current:
                     yield self.close(current)
-                current = rule = self.open_rule(m["num"], m["rest"], i)
-            elif raw.startswith("Example"):
+                current = rule = self.open_rule(number, rest, i)
+            elif raw.lstrip().startswith("Example"):
                 if current:
                     yield self.close(current)
                 current = None
@@ -192,10 +227,12 @@ class _Parser:
                     yield self.fragment(i, "example before any rule")
                     continue
                 rule.ordinal += 1
-                current = _Open("example", rule.number, i, [raw.rstrip()], ordinal=rule.ordinal,
+                current = _Open("example", rule.number, i, [raw.strip()], ordinal=rule.ordinal,
                                 rule_id=rule.rule_id)
             elif raw[:1].isspace() and current is not None:
                 current.parts.append(raw.strip())
+            elif self.wrapped and adjacent and current is not None:
+                current.parts[-1] = _unwrap(current.parts[-1], raw.strip())
             else:
                 if current:
                     yield self.close(current)
@@ -203,6 +240,35 @@ class _Parser:
                 yield self.fragment(i, "line in the rules body that is neither rule nor example")
         if current:
             yield self.close(current)
+
+    def rule_number(self, line: str, index: int,
+                    previous: _Open | None) -> tuple[str | None, str]:
+        """The rule number a body line starts with and the rest of the line, or (None, "").
+        The two source typos are repaired, flagged (``inferred``) and reported."""
+        m = _RULE_LINE.match(line)
+        split = _SPLIT_NUMBER.match(line)
+        if split and RuleNumber.try_parse(f"{split['head']}.{split['tail']}") is not None:
+            number = f"{split['head']}.{split['tail']}"
+            self.repaired(index, line[:len(split["head"]) + len(split["tail"]) + 2], number)
+            return number, split["rest"]
+        if m:
+            number = m["num"] or m["head"]
+            if RuleNumber.try_parse(number) is not None:
+                return number, m["rest"]
+            return None, ""
+        letter = _LETTER_ONLY.match(line)
+        if letter and previous is not None:
+            base = re.sub(r"[a-z]+$", "", previous.number)
+            number = f"{base}{letter['letter']}"
+            if base.startswith(f"{letter['head']}.") and RuleNumber.try_parse(number):
+                self.repaired(index, line.split()[0], number)
+                return number, letter["rest"]
+        return None, ""
+
+    def repaired(self, index: int, written: str, number: str) -> None:
+        self.problems.append(f"line {index + 1}: {written!r} read as rule {number} "
+                             "(a typo in the source; the rule is flagged inferred)")
+        self.inferred.add(number)
 
     def open_rule(self, number: str, rest: str, index: int) -> _Open:
         parsed = RuleNumber.parse(number)
@@ -234,6 +300,7 @@ class _Parser:
             title=node.title,
             parent=str(parent) if parent else None,
             citations=find_citations(node.rule_id, text),
+            inferred=node.number in self.inferred,
         )
 
     # -- glossary --------------------------------------------------------------------------
@@ -244,17 +311,29 @@ class _Parser:
             if i < stop and self.lines[i].strip():
                 block.append(i)
                 continue
-            if len(block) >= 2:
-                term = self.lines[block[0]].strip()
-                definition = "\n".join(self.lines[j].strip() for j in block[1:])
-                gid = self.unique(f"{self.source_id}:glossary/{slug(term)}")
-                yield GlossaryEntry(
-                    gid, term, definition, "en", self.version, self.loc(block[0]),
-                    citations=find_citations(gid, definition),
-                )
-            elif block:
-                yield self.fragment(block[0], "glossary line with no definition")
+            for entry in ([block] if self.wrapped else _entries(self.lines, block)):
+                yield from self.glossary_entry(entry)
             block = []
+
+    def glossary_entry(self, block: list[int]) -> Iterator[Record]:
+        if len(block) < 2:
+            if block:
+                yield self.fragment(block[0], "glossary line with no definition")
+            return
+        term = self.lines[block[0]].strip()
+        paragraphs: list[str] = []
+        for j in block[1:]:
+            line = self.lines[j]
+            if paragraphs and self.wrapped and not line[:1].isspace():
+                paragraphs[-1] = _unwrap(paragraphs[-1], line.strip())
+            else:
+                paragraphs.append(line.strip())
+        definition = "\n".join(paragraphs)
+        gid = self.unique(f"{self.source_id}:glossary/{slug(term)}")
+        yield GlossaryEntry(
+            gid, term, definition, "en", self.version, self.loc(block[0]),
+            citations=find_citations(gid, definition),
+        )
 
 
 def _find(lines: list[str], wanted: str, start: int) -> int | None:
@@ -265,3 +344,69 @@ def _find_last(lines: list[str], wanted: str, start: int) -> int | None:
     return next(
         (i for i in range(len(lines) - 1, start - 1, -1) if lines[i].strip() == wanted), None
     )
+
+
+def _body_start(lines: list[str], start: int) -> int:
+    """Where the rules body begins: the first numbered rule after the contents (``100.1.``),
+    with the headings above it that are its ancestors (``1. The Game``, ``100. General``)."""
+    first = next((i for i in range(start, len(lines)) if _SUBRULE.match(lines[i])), None)
+    if first is None:
+        return len(lines)
+    number = RuleNumber.try_parse(lines[first].split()[0].rstrip("."))
+    ancestors = {str(a) for a in number.ancestors()} if number else set()
+    body = first
+    for i in range(first - 1, start - 1, -1):
+        line = lines[i].strip()
+        m = _TOC_LINE.match(line)
+        if m and m["num"] in ancestors:
+            body = i
+        elif m or line in _BACK_MATTER:  # the contents: another chapter, Glossary, Credits
+            break
+    return body
+
+
+def _is_wrapped(lines: list[str]) -> bool:
+    """True for a hard-wrapped body: many lines neither rule nor example right after another
+    non-blank line (wrapped text), where a file with one paragraph per line has none."""
+    wrapped = 0
+    for before, line in zip(lines, lines[1:], strict=False):
+        text = line.strip()
+        if before.strip() and text and not line[:1].isspace() and not (
+            _RULE_LINE.match(text) or text.startswith("Example")
+        ):
+            wrapped += 1
+    return wrapped >= max(10, _WRAPPED_SHARE * sum(1 for line in lines if line.strip()))
+
+
+def _continues(current: _Open, rule: _Open | None, number: str) -> bool:
+    """In a hard-wrapped body, a number on the line right after a record continues it when
+    the record's last line ends mid-sentence ("See rule" / "419.8 ...") or the number cannot
+    come next ("-1/-" / "1 until end of turn.")."""
+    if not _SENTENCE_END.search(current.parts[-1]):
+        return True
+    return rule is not None and sort_key(number) <= sort_key(rule.number)
+
+
+def _unwrap(text: str, continuation: str) -> str:
+    """A wrapped line joined to the text it continues: a space, none after a hyphen."""
+    return text + continuation if text.endswith("-") else f"{text} {continuation}"
+
+
+_TERM = re.compile(r"^[A-Z\"“][^.:;!?]{0,48}$")  # a short line with no sentence in it
+_SENTENCE_END = re.compile(r"[.:;!?)\"”]$")
+
+
+def _entries(lines: list[str], block: list[int]) -> Iterator[list[int]]:
+    """A glossary block cut into entries where a term line follows a finished definition
+    without the blank line that usually separates them (a glossary written without blank
+    lines would otherwise become a few huge entries). A term is a short line without a
+    sentence in it, after a line that ends one, and before a definition."""
+    start = 0
+    for k in range(2, len(block) - 1):
+        line, before = lines[block[k]], lines[block[k - 1]].rstrip()
+        if (not line[:1].isspace() and _TERM.match(line.rstrip())
+                and not line.startswith("Example") and _SENTENCE_END.search(before)
+                and k - start >= 2):
+            yield block[start:k]
+            start = k
+    yield block[start:]

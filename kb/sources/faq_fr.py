@@ -17,10 +17,10 @@ The text comes from a scrape that left traces, which the parser repairs rather t
   are stripped;
 - a ruling may have lost its bullet (Contrôle anti-émeute): after a card's first ruling, every
   line is a ruling;
-- three rulings hold a stray `` * `` mid-line ("... déclarés. * Si, à cet instant, ...",
-  Forge-bataille de Boros twice, Salve de génie once). It is not two bullets joined: the
-  English original has each of these as one ruling, cut nowhere (Boros Battleshaper, Blast of
-  Genius). The ruling is kept whole, its text as written.
+- three lines hold two rulings joined by `` * `` mid-line ("... déclarés. * Si, à cet
+  instant, ...", Forge-bataille de Boros twice, Salve de génie once): the scrape lost a line
+  break before a bullet. Each part becomes its own ruling (both on that line), so a card's
+  rulings are counted and cited one by one.
 
 General notes become :class:`Note` records whose ``topic`` is their section's heading, the
 quoted rules :class:`Rule` records (numbers as the FAQ writes them: fuse is 702.100 in 2013),
@@ -84,6 +84,7 @@ _TYPE_LINE = re.compile(
     r"(?:\s+légendaire)?(?:\s*:\s*[^.]+)?$"
 )
 _BULLET = re.compile(r"^\*\s*")
+JOINED_BULLET = re.compile(r"\s\*\s+(?=\S)")  # a bullet run into the line before it
 
 
 def sniff(text: str) -> bool:
@@ -300,6 +301,9 @@ class _Parser:
             return
         card, pos = self.read_card(block, 0)
         yield card
-        # After the card, every line is a ruling, with or without its bullet.
-        for ordinal, i in enumerate(block[pos:], start=1):
-            yield self.b.ruling(i, unbullet(self.text(i)), card, ordinal)
+        # After the card, every line is a ruling, with or without its bullet; a bullet run
+        # into the line before it starts another ruling.
+        texts = [(i, part) for i in block[pos:]
+                 for part in JOINED_BULLET.split(unbullet(self.text(i)))]
+        for ordinal, (i, text) in enumerate(texts, start=1):
+            yield self.b.ruling(i, text, card, ordinal)

@@ -34,11 +34,17 @@ inside a card object (two objects run together by damage) keeps its last value, 
 readers do; the values it overrode become a Fragment, as do card arrays inside a card object,
 foreignData entries without a language, whatever a rulings array holds besides dated rulings
 (objects run into it by damage) and cards or rulings found in any other value of a card.
+A value of the wrong JSON type is reported per record, the rest of the card kept: a number
+where text is expected (``"power": 3``) is read as text; an object or array there (``"text":
+{...}``), keywords that are not a list, are a Fragment naming the field and card;
+a ruling whose date is not a string is "not a dated ruling"; a ``meta`` date that is not a
+string gives no version.
 """
 
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import json
 import re
 from collections.abc import Callable, Iterable, Iterator
@@ -108,8 +114,9 @@ def _file_code(doc: Any, file: str) -> str:
     Record ids leave it out on purpose (``mtgjson:aetherling`` whichever file a card comes from)
     so that the build keeps one record per card; the source id must still tell files apart.
     """
-    if isinstance(doc, dict) and isinstance(doc.get("data"), dict) and doc["data"].get("code"):
-        return str(doc["data"]["code"])
+    if isinstance(doc, dict) and isinstance(doc.get("data"), dict) and isinstance(
+            doc["data"].get("code"), str) and doc["data"]["code"]:
+        return doc["data"]["code"]
     return slug(file.rsplit("/", 1)[-1].split(".", 1)[0])
 
 
@@ -178,6 +185,11 @@ def _noting_overridden(
 
 
 def _meta(doc: Any, text: str) -> dict[str, str]:
+    """The ``meta`` block's text values (a date written as a number is not a date)."""
+    return {k: v for k, v in _meta_block(doc, text).items() if isinstance(v, str)}
+
+
+def _meta_block(doc: Any, text: str) -> dict[str, Any]:
     if isinstance(doc, dict) and isinstance(doc.get("meta"), dict):
         return doc["meta"]
     m = _META.search(text, 0, 1000)
@@ -236,17 +248,32 @@ class _Builder:
         return self.loc(found if found >= 0 else card.offset)
 
     def run(self, scanned: list[ScannedCard]) -> Iterator[Record]:
-        printings = list(_printings(scanned))
+        wrong: dict[int, list[Fragment]] = {}
+        typed = []
+        for s in scanned:
+            obj, bad = _typed(s.obj)
+            typed.append(dataclasses.replace(s, obj=obj))
+            wrong[s.offset] = [self.wrong_type(s, where, value) for where, value in bad]
+        printings = list(_printings(typed))
         for printing in printings:
             if _named(printing):
                 self.printings.setdefault(_card_key(printing), []).append(printing)
         for printing in printings:
+            yield from (f for s in printing for f in wrong[s.offset])
             yield from (self.overridden(s) for s in printing if s.overridden)
             if not _named(printing):
                 yield from (self.fragment(s, "card object without a name") for s in printing)
                 continue
             yield from (f for s in printing for f in self.misplaced(s.obj, s.offset))
             yield from self.card(printing)
+
+    def wrong_type(self, scanned: ScannedCard, where: str, value: Any) -> Fragment:
+        """A value of the wrong JSON type (text as an object), kept whole, not read."""
+        name = scanned.obj.get("name") if isinstance(scanned.obj, dict) else None
+        return self.unique.unparsed(
+            SOURCE_ID, self.loc(scanned.offset), json.dumps(value, ensure_ascii=False),
+            f"{where} of card {name!r} is {_json_type(value)}, not "
+            f"{'a list of words' if where == 'keywords' else 'text'}: not read")
 
     def fragment(self, scanned: ScannedCard, reason: str) -> Fragment:
         text = json.dumps(scanned.obj, ensure_ascii=False)
@@ -386,6 +413,54 @@ def _cards_and_rulings_in(value: Any) -> Iterator[dict[str, Any]]:
     if isinstance(value, list):
         for item in value:
             yield from _cards_and_rulings_in(item)
+
+
+# Card fields kb reads as text, in a card object and in a foreignData entry. A number there
+# (power 3, number 12) is read as its text; an object or array is kept as a Fragment.
+_TEXT_FIELDS = ("manaCost", "type", "text", "power", "toughness", "loyalty", "defense",
+                "faceName", "layout", "number", "side", "setCode")
+_FOREIGN_TEXT_FIELDS = ("name", "faceName", "type", "text")
+
+
+def _typed(obj: Any) -> tuple[Any, list[tuple[str, Any]]]:
+    """The card object with every text field a string (or absent), and the values of the
+    wrong type that were taken out, each with where it was."""
+    if not isinstance(obj, dict):
+        return obj, []
+    bad: list[tuple[str, Any]] = []
+    out = dict(obj)
+    for key in _TEXT_FIELDS:
+        _as_text(out, key, key, bad)
+    if "keywords" in out and not isinstance(out["keywords"], list | None):
+        bad.append(("keywords", out.pop("keywords")))  # (cards run into a list: misplaced)
+    foreign = out.get("foreignData")
+    if isinstance(foreign, dict) and _has_language(foreign):  # one entry without its array
+        foreign = out["foreignData"] = [foreign]
+    if isinstance(foreign, list):
+        entries = []
+        for entry in foreign:
+            if isinstance(entry, dict) and _has_language(entry):
+                entry = dict(entry)
+                for key in _FOREIGN_TEXT_FIELDS:
+                    _as_text(entry, key, f"{entry['language']} {key}", bad)
+            entries.append(entry)
+        out["foreignData"] = entries
+    return out, bad
+
+
+def _as_text(obj: dict[str, Any], key: str, where: str, bad: list[tuple[str, Any]]) -> None:
+    value = obj.get(key)
+    if value is None or isinstance(value, str):
+        return
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        obj[key] = str(value)
+    else:
+        bad.append((where, obj.pop(key)))
+
+
+def _json_type(value: Any) -> str:
+    return {dict: "an object", list: "an array", str: "a string", bool: "true or false"}.get(
+        type(value), type(value).__name__)
 
 
 def _named(printing: list[ScannedCard]) -> bool:

@@ -8,7 +8,17 @@ Damaged files are read, not refused: a UTF-8 file cut inside a character, or wit
 bytes, is still UTF-8 (each invalid byte sequence becomes U+FFFD and is counted in
 ``Decoded.replaced``), rather than every accented letter of it turning into 8-bit mojibake.
 Bytes that are not text in any encoding (control characters, C0 or C1, in more than a tenth of
-the text) are refused with :class:`BinaryContentError`.
+the text) are refused with :class:`BinaryContentError`. A text followed by binary data (a rules
+file with megabytes of garbage appended) keeps its text: the binary tail is cut off, counted in
+``Decoded.dropped`` and reported, rather than turning the whole file into 8-bit mojibake.
+
+8-bit text is not always cp1252. Mac Roman English (the 2004-02-01 rules, CRLF) shows its
+dashes and quotes as "Ð", "Ò", "Õ" in cp1252: its punctuation bytes give it away. Other code
+pages (Mac Roman French, DOS cp437, Korean cp949/EUC-KR) are told apart by charset-normalizer's
+mess ratio, among the few code pages a rules document comes in, on the lines holding non-ASCII
+bytes; the whole file is then decoded with that code page, so line numbers are those of the
+bytes. A text that still reads as mojibake is flagged (``Decoded.suspect``) for the build to
+report.
 """
 
 from __future__ import annotations
@@ -16,6 +26,8 @@ from __future__ import annotations
 import codecs
 import re
 from dataclasses import dataclass
+
+from charset_normalizer.md import mess_ratio
 
 _BOMS = (
     (codecs.BOM_UTF8, "utf-8-sig"),
@@ -27,6 +39,24 @@ _BOMS = (
 _UTF8_MAJORITY = 8
 # Control characters, C0 (but tab, line ends and form feed) and C1, that no text is made of.
 _CONTROLS = re.compile("[\x00-\x08\x0b\x0e-\x1f\x80-\x9f]")
+# Bytes that are C0 controls (but tab, line ends and form feed) or DEL: none in any text, about
+# one in nine of random bytes. A block of the tail with more than this share of them is binary.
+_CONTROL_BYTES = frozenset([*range(0x00, 0x09), 0x0B, *range(0x0E, 0x20), 0x7F])
+_BLOCK = 4096
+_BINARY_BLOCK = 0.01
+_MIN_CONTROLS = 8  # control bytes a binary tail holds at least (2 KB of random bytes: 200)
+# The code pages an 8-bit rules document is met in; cp1252 wins a tie.
+_CODE_PAGES = ["cp1252", "mac_roman", "cp437", "cp850", "cp949", "euc_kr", "shift_jis",
+               "gb18030", "cp1251"]
+_SAMPLE = 1 << 14  # bytes of non-ASCII lines given to charset-normalizer
+_MIN_SPACES = 0.005  # share of spaces and line ends below which bytes are no text at all
+# Mac Roman's typographic punctuation (dashes, quotes, ellipsis, trademark, bullet), and
+# cp1252's: English Mac Roman text has the first and none of the second.
+_MAC_PUNCTUATION = frozenset(b"\xd0\xd1\xd2\xd3\xd4\xd5\xc9\xaa\xa8\xa5")
+_WIN_PUNCTUATION = frozenset(b"\x85\x91\x92\x93\x94\x95\x96\x97\x99")
+# A decoded text whose non-ASCII lines score above this (charset-normalizer's mess ratio)
+# looks like mojibake: 0 for clean text, 0.4 for French Mac Roman read as cp1252, 3 for Korean.
+_MESS = 0.2
 
 
 class BinaryContentError(ValueError):
@@ -39,6 +69,21 @@ class Decoded:
     encoding: str
     newline: str  # "LF", "CRLF", "CR", "mixed" or "none"
     replaced: int = 0  # byte sequences invalid in the encoding, each read as U+FFFD
+    dropped: int = 0  # bytes of binary data cut from the end
+    suspect: str | None = None  # why the text may be misread (mojibake)
+
+    def problems(self) -> list[str]:
+        """What the build reports about the decoding, if anything."""
+        found = []
+        if self.replaced:
+            found.append(f"{self.replaced} byte sequence(s) not valid {self.encoding}, read as "
+                         "U+FFFD")
+        if self.dropped:
+            lines = self.text.count("\n") + 1
+            found.append(f"{self.dropped:,} bytes of binary data after line {lines}: not read")
+        if self.suspect:
+            found.append(self.suspect)
+        return found
 
 
 def detect_encoding(data: bytes) -> str:
@@ -78,11 +123,74 @@ def _eight_bit(data: bytes) -> str:
     # Files saved on classic Mac OS end lines with CR alone and use Mac Roman.
     if b"\r" in data and b"\n" not in data:
         return "mac_roman"
+    # English text: its few non-ASCII bytes are mostly typographic punctuation, which says
+    # the code page better than any letter statistics.
+    mac = sum(data.count(bytes([b])) for b in _MAC_PUNCTUATION)
+    win = sum(data.count(bytes([b])) for b in _WIN_PUNCTUATION)
+    high = len(data) - len(data.decode("latin-1").encode("ascii", "ignore"))
+    if mac >= 3 and mac > 4 * win and mac * 2 >= high:
+        return "mac_roman"
+    if win >= 3 and win > 4 * mac and win * 2 >= high:
+        return "cp1252"
+    guess = _guess(_non_ascii_lines(data))
+    if guess is not None:
+        return guess
     try:
         data.decode("cp1252")
         return "cp1252"
     except UnicodeDecodeError:
         return "latin-1"
+
+
+def _non_ascii_lines(data: bytes) -> bytes:
+    lines = (line for line in re.split(rb"\r\n|\r|\n", data) if not line.isascii())
+    sample = bytearray()
+    for line in lines:
+        sample += line + b"\n"
+        if len(sample) >= _SAMPLE:
+            break
+    return bytes(sample)
+
+
+def _guess(sample: bytes) -> str | None:
+    """The code page that reads the sample with the least mojibake (charset-normalizer's
+    mess ratio), cp1252 first on a tie; None for bytes that are no text in any language.
+    (The 2013-07-11 rules are cp437: "Dandân", "Junún" of rule 700.5a.)"""
+    spaces = sum(sample.count(c) for c in b" \t\n")
+    if spaces < _MIN_SPACES * len(sample):  # no word or line breaks
+        return None
+    best: tuple[float, str] | None = None
+    for codec in _CODE_PAGES:
+        try:
+            text = sample.decode(codec)
+        except UnicodeDecodeError:
+            continue
+        mess = mess_ratio(text, maximum_threshold=1.0)
+        if best is None or mess < best[0]:
+            best = (mess, codec)
+    return best[1] if best else None
+
+
+def _text_end(data: bytes) -> int:
+    """Where the text ends and a binary tail begins (``len(data)`` when there is none): the
+    line end before the first control byte of the first block from which every block is
+    binary. Real text holds no control bytes; random bytes hold one in nine."""
+    blocks = range(0, len(data), _BLOCK)
+    first_binary = None
+    for start in reversed(blocks):
+        block = data[start:start + _BLOCK]
+        if sum(b in _CONTROL_BYTES for b in block) <= _BINARY_BLOCK * len(block):
+            break
+        first_binary = start
+    if first_binary is None:
+        return len(data)
+    tail = data[first_binary:]
+    if sum(b in _CONTROL_BYTES for b in tail[:_BLOCK]) < _MIN_CONTROLS:
+        return len(data)  # a stray control byte or two in a short text: not binary
+    control = next(i for i, b in enumerate(tail) if b in _CONTROL_BYTES) + first_binary
+    line_end = max(data.rfind(b"\n", 0, control), data.rfind(b"\r", 0, control))
+    # No line before the first control byte: nothing but binary (refused as a whole).
+    return line_end + 1 if line_end >= 0 else len(data)
 
 
 def _replaced(text: str, data: bytes, codec: str) -> int:
@@ -111,6 +219,9 @@ def _looks_binary(text: str) -> bool:
 
 def decode(data: bytes) -> Decoded:
     """Decode a document; raise :class:`BinaryContentError` for bytes that are not text."""
+    utf16 = detect_encoding(data[:4096]).startswith("utf-16")
+    end = len(data) if utf16 else _text_end(data)
+    data, dropped = data[:end], len(data) - end
     encoding = detect_encoding(data)
     bom = next((bom for bom, _ in _BOMS if data.startswith(bom)), b"")
     body = data[len(bom):]  # a BOM is not text, whichever encoding the rest turned out to be
@@ -119,4 +230,18 @@ def decode(data: bytes) -> Decoded:
     if _looks_binary(text):
         raise BinaryContentError("binary content, not text")
     replaced = _replaced(text, body, codec) if codec.startswith("utf") else 0
-    return Decoded(normalize_newlines(text), encoding, newline_style(text), replaced)
+    suspect = None if codec.startswith("utf-16") else _suspect(body, codec)
+    return Decoded(normalize_newlines(text), encoding, newline_style(text), replaced, dropped,
+                   suspect)
+
+
+def _suspect(body: bytes, codec: str) -> str | None:
+    """A reason when the decoded non-ASCII lines read as mojibake."""
+    sample = _non_ascii_lines(body)
+    if not sample:
+        return None
+    mess = mess_ratio(sample.decode(codec, errors="replace"), maximum_threshold=1.0)
+    if mess <= _MESS:
+        return None
+    return (f"the text looks wrong in {codec} ({mess:.0%} of its non-ASCII lines unusual): "
+            "check its encoding (save it as UTF-8)")

@@ -4,7 +4,8 @@
 parser -> ``parse`` (or, when no parser claims the text, the one whole-text Fragment the build
 keeps), then stores the records in an in-memory store as the build does. ``check`` asserts:
 
-1. **Decoding** is lossless but for the invalid byte sequences it counts (``replaced``).
+1. **Decoding** is lossless but for the invalid byte sequences it counts (``replaced``) and
+   a binary tail it cuts off and counts (``dropped``).
 2. **No exception escapes** decode (other than :class:`BinaryContentError`, which the build
    reports by name), the parser or the store.
 3. **Determinism**: the same bytes give equal records twice.
@@ -117,10 +118,13 @@ def check(data: bytes) -> Outcome:
 
 def check_decoded(data: bytes, decoded: Decoded) -> None:
     """Decoding loses nothing but what it counts: with no sequence replaced, the bytes (less
-    a byte-order mark) decode strictly to the text, line ends aside."""
+    a byte-order mark, and a binary tail it counts in ``dropped``) decode strictly to the
+    text, line ends aside."""
     if decoded.replaced:
         assert decoded.encoding.startswith("utf"), decoded
         return
+    data = data[:len(data) - decoded.dropped]
+    assert not decoded.dropped or data.endswith((b"\n", b"\r")), "a tail cut mid-line"
     body = next((data[len(b):] for b in (BOM_UTF8, BOM_UTF16_BE, BOM_UTF16_LE)
                  if data.startswith(b)), data)
     codec = "utf-8" if decoded.encoding == "utf-8-sig" else decoded.encoding
@@ -200,7 +204,8 @@ def _keyword_page(text: str) -> Iterator[str]:
 
 def _faq_fr(text: str) -> Iterator[str]:
     parts = frozenset({faq_fr.GENERAL_PART, faq_fr.CARDS_PART})
-    return _lines(faq_fr.MARKER.sub("", text), parts)
+    for line in _lines(faq_fr.MARKER.sub("", text), parts):
+        yield from faq_fr.JOINED_BULLET.split(line)  # two rulings joined: two records
 
 
 def _crystal_keep(text: str) -> Iterator[str]:

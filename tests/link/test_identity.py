@@ -288,3 +288,51 @@ def test_between_2013_and_2026(lineage):
     assert moved["708"] == "709"
     assert moved["310"] == "312"  # Phenomena
     assert "310" in diff.added  # Battles
+
+
+# -- issue 16: the layer rule across the Magic 2010 rewrite ---------------------------------------
+
+# 2009-05-01 lines 1394-1397 and 2009-07-11 lines 1895-1911 (612.2 and later left out).
+LAYERS_2009_05 = [
+    ("418", "Continuous Effects", True),
+    ("418.5", "Interaction of Continuous Effects", True),
+    ("418.5a", "The values of an object's characteristics are determined by starting with the "
+     "actual object, then applying continuous effects in a series of layers in the following "
+     "order: (1) copy effects (see rule 503, \"Copying Objects\"); (2) control-changing "
+     "effects; (3) text-changing effects; (4) type-changing effects (which includes effects "
+     "that change an object's card type, subtype, and/or supertype); (5) all other continuous "
+     "effects, except those that change power and/or toughness; and (6) power- and/or "
+     "toughness-changing effects.\nInside each layer from 1 through 5, apply effects from "
+     "characteristic-defining abilities first, then all other effects in timestamp order.",
+     False),
+]
+LAYERS_2009_07 = [
+    ("612", "Interaction of Continuous Effects", True),
+    ("612.1", "The values of an object's characteristics are determined by starting with the "
+     "actual object. For a card, that means the values of the characteristics printed on that "
+     "card. For a token or a copy of a spell or card, that means the characteristics defined "
+     "by the effect that created it. Then all applicable continuous effects are applied in a "
+     "series of layers in the following order:", False),
+    ("612.1a", "Layer 1: Copy effects are applied. See rule 706, \"Copying Objects.\"", False),
+    ("612.1b", "Layer 2: Control-changing effects are applied.", False),
+    ("612.1c", "Layer 3: Text-changing effects are applied. See rule 611, \"Text-Changing "
+     "Effects.\"", False),
+    ("612.1d", "Layer 4: Type-changing effects are applied. This includes effects that change "
+     "an object's card type, subtype, and/or supertype.", False),
+    ("612.1e", "Layer 5: Color-changing effects are applied.", False),
+    ("612.1f", "Layer 6: Ability-adding and ability-removing effects are applied.", False),
+    ("612.1g", "Layer 7: Power- and/or toughness-changing effects are applied.", False),
+]
+
+
+def test_the_layer_rule_418_5a_is_612_1_after_the_rewrite():
+    """418.5a held the whole layer list; the rewrite split it into 612.1 and 612.1a-g, under
+    the same title one level up (418.5 -> 612)."""
+    old = [rule("2009-05-01", n, t, h) for n, t, h in LAYERS_2009_05]
+    new = [rule("2009-07-11", n, t, h) for n, t, h in LAYERS_2009_07]
+    found = {m.old_number: (m.new_number, m.how) for m in compare_versions(old, new).matches}
+    assert found["418.5"] == ("612", "title")
+    assert found["418.5a"] == ("612.1", "split")
+    # Without its subrules the new rule shares too few words: no pair.
+    bare = [r for r in new if r.number in ("612", "612.1")]
+    assert "418.5a" not in {m.old_number for m in compare_versions(old, bare).matches}

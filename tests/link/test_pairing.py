@@ -188,6 +188,26 @@ def test_rulings_align_by_evidence_when_counts_differ() -> None:
     assert found == {f"{fr_card}/1": f"{en_card}/1", f"{fr_card}/3": f"{en_card}/2"}
 
 
+def test_two_rulings_of_one_line_pair_with_the_one_english_ruling_they_translate() -> None:
+    """Seed 001 line 642: two French rulings joined on one line translate English ruling 1."""
+    def ruling(card: str, n: int, line: int, text: str, language: str) -> Ruling:
+        return Ruling(f"{card}/{n}", text, language, Loc("f", line), card=card, ordinal=n)
+
+    fr_card, en_card = f"{FR}:salve", f"{EN}:blast"
+    frs = [ruling(fr_card, 1, 642, "Vous choisissez la cible en lançant le sort.", "fr"),
+           ruling(fr_card, 2, 642, "Si la cible est illégale, le sort est contrecarré.", "fr"),
+           ruling(fr_card, 3, 643, "Une carte double compte ses deux coûts {X}.", "fr")]
+    ens = [ruling(en_card, 1, 10, "You choose the target as you cast it. If it's an illegal "
+                                  "target, the spell is countered.", "en"),
+           ruling(en_card, 2, 12, "A split card counts both its costs {X}.", "en")]
+    pair = Pair(fr_card, en_card, SAME_CARD, "test", 1.0)
+    found = {p.left: (p.right, p.evidence) for p in pair_rulings([*frs, *ens], [pair])}
+    assert {left: right for left, (right, _) in found.items()} == {
+        f"{fr_card}/1": f"{en_card}/1", f"{fr_card}/2": f"{en_card}/1",
+        f"{fr_card}/3": f"{en_card}/2"}
+    assert found[f"{fr_card}/2"][1].endswith("; one of 2 rulings on line 642")
+
+
 # -- the Dragon's Maze FAQs and MTGJSON --------------------------------------------------------
 
 
@@ -248,28 +268,37 @@ def test_aetherlin_ruling_2(faq_french, faq_english, ruling_pairs) -> None:
 
 def test_boros_battleshaper_extra_french_ruling(faq_french, ruling_pairs) -> None:
     boros = f"{FR}:forge-bataille-de-boros"
-    # Ruling 5 (line 354), "Une créature forcée de bloquer ...", has no English counterpart.
-    extra = next(r for r in records(Ruling, faq_french) if r.id == f"{boros}/5")
-    assert extra.loc.line == 354 and extra.text.startswith("Une créature forcée de bloquer")
-    assert rights(ruling_pairs, extra.id) == set()
+    # Line 354, "Une créature forcée de bloquer ... * Si, à cet instant, ...", two rulings (6
+    # and 7) that have no English counterpart; line 351 holds rulings 2 and 3, one English
+    # ruling (2) in the original: both halves pair with it.
+    extra = [r for r in records(Ruling, faq_french) if r.id in (f"{boros}/6", f"{boros}/7")]
+    assert [r.loc.line for r in extra] == [354, 354]
+    assert extra[0].text.startswith("Une créature forcée de bloquer")
+    assert all(rights(ruling_pairs, r.id) == set() for r in extra)
     found = {p.left: p.right for p in ruling_pairs if p.left.startswith(boros)}
     shaper = f"{EN}:boros-battleshaper"
     assert found == {
         f"{boros}/1": f"{shaper}/1",
         f"{boros}/2": f"{shaper}/2",
-        f"{boros}/3": f"{shaper}/3",
-        f"{boros}/4": f"{shaper}/4",
-        f"{boros}/6": f"{shaper}/5",
+        f"{boros}/3": f"{shaper}/2",
+        f"{boros}/4": f"{shaper}/3",
+        f"{boros}/5": f"{shaper}/4",
+        f"{boros}/8": f"{shaper}/5",
     }
+    halves = [p for p in ruling_pairs if p.left in (f"{boros}/2", f"{boros}/3")]
+    assert all(p.evidence.endswith("; one of 2 rulings on line 351") for p in halves)
 
 
-def test_196_of_197_rulings_pair(faq_french, faq_english, ruling_pairs) -> None:
+def test_198_of_200_rulings_pair(faq_french, faq_english, ruling_pairs) -> None:
     french = records(Ruling, faq_french)
     english = records(Ruling, faq_english)
-    assert (len(french), len(english)) == (197, 196)
+    assert (len(french), len(english)) == (200, 196)
     paired = {p.left for p in ruling_pairs}
-    assert {r.id for r in french} - paired == {f"{FR}:forge-bataille-de-boros/5"}
-    assert len({p.right for p in ruling_pairs}) == len(ruling_pairs) == 196
+    # Only the extra Boros ruling's two halves (line 354) have no English counterpart.
+    assert {r.id for r in french} - paired == {
+        f"{FR}:forge-bataille-de-boros/6", f"{FR}:forge-bataille-de-boros/7"}
+    # Every English ruling is paired; two of them with the two rulings of one French line.
+    assert len({p.right for p in ruling_pairs}) == 196 and len(ruling_pairs) == 198
     assert all(p.right.startswith(EN) for p in ruling_pairs)
 
 

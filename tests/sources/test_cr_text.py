@@ -114,9 +114,14 @@ def test_indented_lines_continue_their_rule():
     )
 
 
-def test_2006_duplicate_606_keeps_both():
-    ids = [r.id for r in parse("20061001").records if isinstance(r, Rule) and r.number == "606"]
-    assert ids == ["cr:en:2006-10-01:606", "cr:en:2006-10-01:606~2"]
+def test_2006_typo_606_8b_is_rule_606_8b_flagged():
+    """Line 2317 reads "606. 8b Players win and lose the game only as a team": 606.8b."""
+    rules = [r for r in parse("20061001").records if isinstance(r, Rule)]
+    assert [r.id for r in rules if r.number == "606"] == ["cr:en:2006-10-01:606"]
+    (typo,) = [r for r in rules if r.number == "606.8b"]
+    assert (typo.loc.line, typo.inferred) == (2317, True)
+    assert typo.text.startswith("Players win and lose the game only as a team, not as")
+    assert not any(r.inferred for r in rules if r is not typo)
 
 
 def test_2006_layout_keywords_under_502():
@@ -158,7 +163,8 @@ def test_no_line_is_lost(date):
         line = line.strip()
         if not line or line in structural:
             continue
-        payload = re.sub(r"^(\d{3}\.\d+[a-z]*|\d{3}|\d)\.?\s*", "", line)
+        # The number, also as the 2006 typo writes it ("606. 8b").
+        payload = re.sub(r"^(\d{3}\.\d+[a-z]*|\d{3}\. \d+[a-z]+|\d{3}|\d)\.?\s*", "", line)
         assert payload in corpus, f"{path.name}:{number} lost: {line[:80]}"
 
 
@@ -191,3 +197,140 @@ def test_unplaceable_line_is_kept_as_a_fragment():
 def test_sniff():
     assert cr_text.sniff(decode(cr_file("20260417").read_bytes()).text)
     assert not cr_text.sniff("Une FAQ est un recueil de clarifications\n")
+
+
+# -- issue 16: versions of the archive that were misread ---------------------------------------
+
+HEAD = ("Magic: The Gathering Comprehensive Rules\n\nThese rules are effective as of July 11, "
+        "2009.\n\nContents\n\n")
+
+
+def _rules(records) -> dict[str, Rule]:
+    return {r.number: r for r in records if isinstance(r, Rule)}
+
+
+def test_body_found_by_its_first_rule_when_the_contents_title_differs():
+    """2009-07-11 (the Magic 2010 rewrite): the contents says "1. Game Concepts", the body
+    "1. The Game" (lines 24 and 150 of the file)."""
+    text = HEAD + ("1. Game Concepts\n100. General\nGlossary\nCredits\n\n1. The Game\n\n"
+                   "100. General\n\n100.1. These _Magic_ rules apply to any _Magic_ game with two "
+                   "or more players, including two-player games and multiplayer games.\n\n"
+                   "100.1a A two-player game is a game that begins with only two players.\n\n"
+                   "Glossary\n\nAbandon\nTo turn a face-up ongoing scheme card face down.\n\n"
+                   "Credits\n\nSomebody\n")
+    result = cr_text.parse(text, "x.txt")
+    rules = _rules(result.records)
+    assert list(rules) == ["1", "100", "100.1", "100.1a"]
+    assert (rules["1"].title, rules["1"].loc.line) == ("The Game", 12)
+    assert [r.title for r in result.records if isinstance(r, TocEntry)] == [
+        "Game Concepts", "General", "Glossary", "Credits"]
+    assert result.problems == ()
+    assert not [r for r in result.records if isinstance(r, Fragment)]
+
+
+def test_a_file_whose_rules_are_not_read_is_a_problem():
+    """Numbered lines the parser cannot read (no space after the number) become fragments,
+    and the file is reported: most of its rules are missing."""
+    rules = "".join(f"100.{n}.the rule number {n}.\n\n" for n in range(1, 11))
+    text = HEAD + "1. Game Concepts\n\n1. Game Concepts\n\n" + rules + "Glossary\n\nCredits\n"
+    result = cr_text.parse(text, "x.txt")
+    assert result.problems == ("only 0 rules read from 10 numbered lines: the rules body was "
+                               "not recognized (see kb export --kind fragment)",)
+    assert len([r for r in result.records if isinstance(r, Fragment)]) == 10
+    fixed = cr_text.parse(text.replace(".the", ". The"), "x.txt")
+    assert fixed.problems == () and len(_rules(fixed.records)) == 11
+
+
+def test_a_rule_line_after_a_space_is_a_rule_not_glued_to_the_example_above():
+    """2009-07-11 lines 1448-1452: " 509.1c" after 509.1b's example."""
+    text = HEAD + ("1. The Game\n\n509. Declare Blockers Step\n\n509.1. First, the defending "
+                   "player declares blockers.\n\n509.1b The defending player checks each "
+                   "creature he or she controls to see whether it's affected by any "
+                   "restrictions.\n\nExample: An attacking creature with flying and shadow "
+                   "can't be blocked by a creature with flying but without shadow.\n\n"
+                   " 509.1c The defending player checks each creature he or she controls to see "
+                   "whether it's affected by any requirements.\n\n Example: A player controls "
+                   "one creature that \"blocks if able.\"\n\nGlossary\n\nCredits\n")
+    records = cr_text.parse(text, "x.txt").records
+    rules = _rules(records)
+    assert rules["509.1c"].text == ("The defending player checks each creature he or she "
+                                    "controls to see whether it's affected by any requirements.")
+    examples = [(e.rule, e.text) for e in records if isinstance(e, Example)]
+    assert examples == [
+        ("509.1b", "Example: An attacking creature with flying and shadow can't be blocked by a "
+                   "creature with flying but without shadow."),
+        ("509.1c", "Example: A player controls one creature that \"blocks if able.\"")]
+
+
+def test_hard_wrapped_lines_are_unwrapped_into_their_rule():
+    """2003-10-01 lines 1958-1966 (a PDF extract: each line ends with a space)."""
+    body = (
+        "115.10. Some spells and abilities target.\n\n"
+        "115.11. An activated or triggered ability is targeted only if it identifies what it "
+        "will affect by using the \n"
+        "phrase \"target [something],\" where the \"something\" is a phrase that describes an "
+        "object or player. \n"
+        "(If an activated or triggered ability of an instant or sorcery uses the word target, "
+        "that ability is \n"
+        "targeted, but the spell is not.)\n"
+        "Example: A sorcery card has the ability \"When you cycle this card, target creature "
+        "gets -1/-\n"
+        "1 until end of turn.\" This triggered ability is targeted, but that doesn't make the "
+        "card it's on \n"
+        "targeted.\n\n"
+        "115.12. A spell or ability on the stack is an illegal target for itself. See rule \n"
+        "419.8 \"Sources of Damage.\"\n\n"
+    ) * 4  # enough wrapped lines for the file to read as hard-wrapped
+    text = HEAD + "1. The Game\n\n115. Targets\n\n" + body + "Glossary\n\nCredits\n"
+    result = cr_text.parse(text, "x.txt")
+    rules = [r for r in result.records if isinstance(r, Rule)]
+    assert [r.number for r in rules][:5] == ["1", "115", "115.10", "115.11", "115.12"]
+    assert rules[3].text == (
+        "An activated or triggered ability is targeted only if it identifies what it will "
+        "affect by using the phrase \"target [something],\" where the \"something\" is a phrase "
+        "that describes an object or player. (If an activated or triggered ability of an "
+        "instant or sorcery uses the word target, that ability is targeted, but the spell is "
+        "not.)")
+    assert rules[4].text == ("A spell or ability on the stack is an illegal target for "
+                             "itself. See rule 419.8 \"Sources of Damage.\"")
+    (example, *_) = [r for r in result.records if isinstance(r, Example)]
+    assert example.text == (
+        "Example: A sorcery card has the ability \"When you cycle this card, target creature "
+        "gets -1/-1 until end of turn.\" This triggered ability is targeted, but that doesn't "
+        "make the card it's on targeted.")
+    assert not [r for r in result.records if isinstance(r, Fragment)]
+
+
+def test_a_typo_letter_without_its_rule_is_kept_and_flagged():
+    """2008-10-01 line 837: "306.b" after 306.3a, for 306.3b."""
+    text = HEAD + ("1. The Game\n\n306. Attacking\n\n306.3. Only a creature can attack.\n\n"
+                   "306.3a If an effect would put a noncreature permanent into play attacking, "
+                   "it doesn't.\n\n306.b If an effect would put a creature into play attacking "
+                   "under the control of any player except an attacking player, it isn't.\n\n"
+                   "Glossary\n\nCredits\n")
+    result = cr_text.parse(text, "x.txt")
+    rule = _rules(result.records)["306.3b"]
+    assert rule.inferred and rule.loc.line == 15
+    assert rule.text.startswith("If an effect would put a creature into play attacking")
+    assert result.problems == ("line 15: '306.b' read as rule 306.3b (a typo in the source; "
+                               "the rule is flagged inferred)",)
+
+
+def test_a_glossary_missing_its_blank_lines_keeps_its_entries_apart():
+    """2020-06-01 lines 5897-5900 have no blank line between Companion and Concede; a glossary
+    written with none at all must not collapse into one entry."""
+    entries = [
+        ("Companion", "A keyword ability that allows a player to choose one creature card from "
+                      "outside the game as a companion. See rule 702.138, “Companion.”"),
+        ("Concede", "To quit the game. Conceding a game immediately causes that player to leave "
+                    "that game and lose that game. See rule 104, “Ending the Game.”"),
+        ("Control", "1. The player who controls an object. See rule 108.4.\n2. To control a "
+                    "player is to make their decisions."),
+        ("Exchange", "To swap two things. See rule 701.10."),
+    ]
+    glossary = "".join(f"{term}\n{definition}\n" for term, definition in entries)
+    text = HEAD + "1. The Game\n\n100. General\n\n100.1. Text.\n\nGlossary\n\n" + glossary
+    text += "\nCredits\n"
+    records = cr_text.parse(text, "x.txt").records
+    got = [(g.term, g.definition) for g in records if isinstance(g, GlossaryEntry)]
+    assert got == entries

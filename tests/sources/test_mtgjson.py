@@ -324,3 +324,64 @@ def test_keyword_table_majority(subset: ParseResult) -> None:
     table = {en: c.most_common(1)[0][0] for en, c in votes.items()}
     assert table["Trample"] == "Piétinement" and table["Flying"] == "Vol"
     assert table["Echo"] == "Écho" and table["Split second"] == "Fraction de seconde"
+
+
+# -- issue 17: values of the wrong JSON type --------------------------------------------------
+
+
+def _with(**fields) -> dict:
+    card = json.loads(json.dumps(MASTIFF))
+    card.update(fields)
+    return card
+
+
+def test_a_text_written_as_an_object_is_reported_and_the_card_kept() -> None:
+    other = _with(name="Other Card", text="Flying")
+    result = mtgjson.parse(set_file([_with(text={"en": "Battalion"}), other]), "x.json")
+    records = by_id(result)
+    en = records["mtgjson:boros-mastiff"]
+    assert en.faces[0].text is None and en.faces[0].type_line == "Creature — Dog"
+    assert records["mtgjson:boros-mastiff/1"].date == "2013-04-15"
+    assert records["mtgjson:other-card"].faces[0].text == "Flying"
+    (fragment,) = [r for r in result.records if isinstance(r, Fragment)]
+    assert fragment.text == '{"en": "Battalion"}'
+    assert fragment.reason == ("text of card 'Boros Mastiff' is an object, not text: not read")
+
+
+def test_numbers_where_text_is_expected_are_read_as_text() -> None:
+    result = mtgjson.parse(set_file([_with(power=2, toughness=2.5, number=1)]), "x.json")
+    en = by_id(result)["mtgjson:boros-mastiff"]
+    assert (en.faces[0].power, en.faces[0].toughness) == ("2", "2.5")
+    assert not [r for r in result.records if isinstance(r, Fragment)]
+
+
+def test_a_ruling_dated_with_a_number_is_reported_the_others_kept() -> None:
+    rulings = [{"date": 20130415, "text": "A ruling with a numeric date."},
+               *MASTIFF["rulings"]]
+    result = mtgjson.parse(set_file([_with(rulings=rulings)]), "x.json")
+    (ruling,) = [r for r in result.records if isinstance(r, Ruling)]
+    assert ruling.date == "2013-04-15"
+    (fragment,) = [r for r in result.records if isinstance(r, Fragment)]
+    assert fragment.text == '{"date": 20130415, "text": "A ruling with a numeric date."}'
+    assert fragment.reason == "in the rulings of 'Boros Mastiff': not a dated ruling"
+
+
+def test_wrong_types_in_foreign_data_keywords_and_meta() -> None:
+    foreign = json.loads(json.dumps(MASTIFF["foreignData"]))
+    foreign[1]["text"] = ["Bataillon", "—"]
+    card = _with(foreignData=foreign, keywords="Battalion")
+    text = set_file([card]).replace('"date": "2022-04-25"', '"date": 20220425')
+    result = mtgjson.parse(text, "x.json")
+    fr = by_id(result)["mtgjson:fr:boros-mastiff"]
+    assert fr.name == "Mâtin boros" and fr.faces[0].text is None
+    assert by_id(result)["mtgjson:boros-mastiff"].keywords == ()
+    assert sorted(f.reason for f in result.records if isinstance(f, Fragment)) == [
+        "French text of card 'Boros Mastiff' is an array, not text: not read",
+        "keywords of card 'Boros Mastiff' is a string, not a list of words: not read"]
+    assert result.version is None  # a date written as a number is no date
+
+
+def test_one_foreign_entry_without_its_array_is_read() -> None:
+    card = _with(foreignData=MASTIFF["foreignData"][1])
+    result = mtgjson.parse(set_file([card]), "x.json")
+    assert by_id(result)["mtgjson:fr:boros-mastiff"].name == "Mâtin boros"

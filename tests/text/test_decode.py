@@ -37,3 +37,71 @@ def test_mac_roman_with_cr_endings():
 def test_binary_is_refused():
     with pytest.raises(BinaryContentError):
         decode(bytes(range(0, 32)) * 50)
+
+
+# -- issue 16/17: 8-bit code pages other than cp1252, binary tails, mojibake ------------------
+
+# Seed 001 line 88 (the French Dragon's Maze FAQ), and a Korean sentence on trample.
+FRENCH = ("La dernière capacité de l'Ætherlin peut être activée même si sa force est de 0 ou "
+          "moins. Si une créature devait infliger 0 blessure ou moins au combat, elle "
+          "n'attribue aucune blessure de combat.\n")
+KOREAN = "702.19b 짓밟기를 가진 공격하는 생물의 조종자는 치명적인 피해를 먼저 배정한다.\n"
+# 2004-02-01 (Mac Roman bytes, CRLF line ends), the example of rule 205.3 and rule 409.1i.
+MAC_ENGLISH = ('Example: "Basic Land – Mountain" means the card is a land with the supertype '
+               "basic and the subtype mountain.\n\n409.1i Once the steps described in "
+               "409.1a–409.1h are completed, the spell becomes cast. The Oracle™ card "
+               "reference is final; that’s all.\n")
+
+
+@pytest.mark.parametrize(("text", "codec", "newline", "expected"), [
+    (FRENCH * 3, "mac_roman", "\n", "mac_roman"),
+    (FRENCH * 3, "cp437", "\r\n", "cp437"),
+    (FRENCH * 3, "cp1252", "\r\n", "cp1252"),
+    (KOREAN * 3, "cp949", "\n", "cp949"),
+    (KOREAN * 3, "euc_kr", "\n", ("cp949", "euc_kr")),  # EUC-KR is a subset of cp949
+    (MAC_ENGLISH * 2, "mac_roman", "\r\n", "mac_roman"),
+    (MAC_ENGLISH.replace("™", "").replace("’", "'") * 2, "cp1252", "\r\n", "cp1252"),
+])
+def test_eight_bit_code_pages_are_told_apart(text, codec, newline, expected):
+    decoded = decode(text.replace("\n", newline).encode(codec))
+    assert decoded.text == text
+    assert decoded.encoding in ((expected,) if isinstance(expected, str) else expected)
+    assert decoded.suspect is None and decoded.problems() == []
+
+
+def test_line_numbers_are_those_of_the_bytes():
+    text = "ligne une\n\ndeuxième ligne — « trois »\r\nquatre\rcinq\n"
+    decoded = decode(text.encode("mac_roman"))
+    assert decoded.text.split("\n") == ["ligne une", "", "deuxième ligne — « trois »",
+                                        "quatre", "cinq", ""]
+
+
+@pytest.mark.parametrize("garbage", [3_000, 40_000, 2_000_000])
+def test_a_binary_tail_is_cut_off_counted_and_the_text_kept(garbage):
+    import random
+
+    text = "Magic: The Gathering Comprehensive Rules\n\n" + MAC_ENGLISH.replace("–", "—") * 40
+    tail = random.Random(garbage).randbytes(garbage)
+    decoded = decode(text.encode("utf-8") + tail)
+    assert decoded.encoding == "utf-8"
+    assert decoded.text.startswith(text)
+    cut = len(text.encode("utf-8")) + len(tail) - decoded.dropped
+    assert len(text.encode("utf-8")) <= cut < len(text.encode("utf-8")) + 200
+    lines = decoded.text.count("\n") + 1
+    assert decoded.problems() == [f"{decoded.dropped:,} bytes of binary data after line "
+                                  f"{lines}: not read"]
+
+
+def test_a_text_with_a_stray_control_byte_is_not_cut():
+    text = (FRENCH * 40).encode("utf-8")
+    decoded = decode(text[:-30] + b"\x00" + text[-30:])
+    assert decoded.dropped == 0 and decoded.text.count("\x00") == 1
+
+
+def test_mojibake_saved_as_utf8_is_flagged():
+    """UTF-8 read once as cp1252 and saved again: 'piÃ©tinement'."""
+    decoded = decode((FRENCH * 3).encode("utf-8").decode("cp1252").encode("utf-8"))
+    assert decoded.encoding == "utf-8"
+    assert decoded.suspect is not None and decoded.suspect.startswith(
+        "the text looks wrong in utf-8")
+    assert decoded.problems() == [decoded.suspect]

@@ -4,6 +4,11 @@ No I/O and no knowledge of any example: card definitions come in as data
 (:mod:`kb.engine.cards`), a :class:`~kb.engine.game.Game` is driven by actions, and what the
 rules derive (characteristics through the layers, damage, state-based actions, triggers) is
 computed by the modules named for those areas.
+
+The modules form layers (:data:`LAYERS`), each importing only from the modules before it
+(imports for type annotations alone excepted: they never run). Instructions, resolution and
+state-based actions call each other in play (an instruction draws a card, a draw is replaced
+by instructions), so the layering puts the caller above: see ``docs/architecture.md``.
 """
 
 from kb.engine.cards import ability_from, card_from_data
@@ -11,5 +16,17 @@ from kb.engine.game import Game
 from kb.engine.objects import EngineError, IllegalAction
 from kb.engine.rules import CURRENT, VARIANTS, RuleSet, ruleset
 
+# The engine's modules from the bottom up; a module imports only from those before it
+# (tests/engine/test_layering.py checks it).
+LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("values", ("mana", "rules", "instructions")),
+    ("objects", ("objects", "events")),
+    ("reading the state", ("faces", "filters", "amounts", "conditions", "cards", "damage",
+                           "battles", "combat", "copy", "layers", "triggers")),
+    ("the state", ("state",)),
+    ("acting", ("zones", "stack", "effects", "resolve", "sba", "turn")),
+    ("the game", ("game",)),
+)
+
 __all__ = ["CURRENT", "VARIANTS", "EngineError", "Game", "IllegalAction", "RuleSet",
-           "ability_from", "card_from_data", "ruleset"]
+           "LAYERS", "ability_from", "card_from_data", "ruleset"]

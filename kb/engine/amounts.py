@@ -12,10 +12,12 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from kb.engine.faces import mana_values
 from kb.engine.objects import CARD_TYPES, Characteristics, EngineError, SpellInfo
 
 if TYPE_CHECKING:
-    from kb.engine.state import Event, GameState
+    from kb.engine.events import Event
+    from kb.engine.state import GameState
 
 _EXPR = re.compile(r"^(?P<base>[A-Za-z_.:/+\-0-9]*?)(?P<adjust>[+-]\d+)?$")
 
@@ -89,8 +91,6 @@ def _base(base: str, ctx: Ctx) -> int:
             found |= {t for t in ctx.ch(oid).types if t in CARD_TYPES}
         return len(found)
     if base in ("target.mana_value", "revealed.mana_value", "event.mana_value"):
-        from kb.engine.layers import mana_values
-
         key = base.split(".")[0]
         oid = ctx.extra.get(key)
         if oid is None and key == "target" and ctx.spell and ctx.spell.targets:

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from kb.engine.instructions import COMMON_KEYS, OP_KEYS
 from kb.engine.mana import ManaCost, ManaError
 from kb.engine.objects import (
     COLORS,
@@ -138,8 +139,6 @@ def ability_from(data: str | Mapping[str, Any] | Ability, where: str) -> Ability
 def check_instructions(ops: Any, where: str) -> None:
     """Refuse an unknown instruction or parameter as the card is read, not when (and if) a
     scenario makes it happen."""
-    from kb.engine.effects import COMMON_KEYS, OP_KEYS
-
     for op in ops or ():
         name = op.get("op")
         if name not in OP_KEYS:

@@ -18,11 +18,12 @@ from typing import TYPE_CHECKING, Any
 
 from kb.engine.amounts import Ctx, evaluate
 from kb.engine.cards import ability_from
-from kb.engine.layers import copiable_printed
+from kb.engine.events import ContinuousEffect
+from kb.engine.faces import copiable_printed
 from kb.engine.objects import FACE_DOWN, Ability, EngineError, Face, GameObject, Printed
 
 if TYPE_CHECKING:
-    from kb.engine.state import ContinuousEffect, GameState
+    from kb.engine.state import GameState
 
 EXCEPTION_KEYS = frozenset({"pt", "keep_color", "colors", "add_types", "add_subtypes",
                             "add_supertypes", "abilities", "if_creature", "counters"})
@@ -105,8 +106,6 @@ def become_copy(state: GameState, obj: GameObject, values: Printed, *, source: i
                 controller: str, label: str | None = None) -> ContinuousEffect:
     """707.4 and 613.2a: a copy effect on ``obj`` from now on. Other effects that already
     apply to it keep applying; it doesn't leave or enter the battlefield."""
-    from kb.engine.state import ContinuousEffect
-
     effect = ContinuousEffect(state.new_id(), state.tick(), frozenset({obj.id}), copy=values,
                               source=source, controller=controller, label=label)
     state.effects.append(effect)

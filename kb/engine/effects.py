@@ -19,9 +19,14 @@ from kb.engine.amounts import Ctx, evaluate
 from kb.engine.cards import ability_from, token_from_data
 from kb.engine.conditions import holds
 from kb.engine.copy import become_copy, copiable_values, with_exceptions
+from kb.engine.events import ContinuousEffect, DelayedTrigger
+from kb.engine.faces import mana_values
 from kb.engine.filters import matches
+from kb.engine.instructions import BECOME_KEYS, COMMON_KEYS, OP_KEYS
 from kb.engine.mana import ManaCost, ManaError, parse_mana, pay
-from kb.engine.objects import EngineError, IllegalAction
+from kb.engine.objects import CARD_TYPES, EngineError, IllegalAction
+from kb.engine.stack import cast, copy_spell
+from kb.engine.zones import counter_amount, create_token, destroy, move, token_count
 
 if TYPE_CHECKING:
     from kb.engine.state import GameState
@@ -143,8 +148,6 @@ def _choice(value: Any, ctx: Ctx) -> Any:
 
 
 def _continuous(state: GameState, op: Op, ctx: Ctx, mods: dict[str, Any]) -> None:
-    from kb.engine.state import ContinuousEffect
-
     who = objects(op.get("who", "target"), ctx)
     if not who:
         return
@@ -175,10 +178,6 @@ def op_set_pt(state: GameState, op: Op, ctx: Ctx) -> None:
 
 def op_switch_pt(state: GameState, op: Op, ctx: Ctx) -> None:
     _continuous(state, op, ctx, {"switch": True})
-
-
-BECOME_KEYS = ("types", "add_types", "subtypes", "add_subtypes", "add_supertypes", "colors",
-               "lose_all", "lose", "text", "control")
 
 
 def op_become(state: GameState, op: Op, ctx: Ctx) -> None:
@@ -246,16 +245,12 @@ def op_fight(state: GameState, op: Op, ctx: Ctx) -> None:
 
 
 def op_destroy(state: GameState, op: Op, ctx: Ctx) -> None:
-    from kb.engine.sba import destroy
-
     for oid in objects(op.get("who", "target"), ctx):
         destroy(state, oid)
 
 
 def op_move(state: GameState, op: Op, ctx: Ctx) -> None:
     """exile, sacrifice, return to hand: a permanent or card to another zone."""
-    from kb.engine.zones import move
-
     zone = {"exile": "exile", "sacrifice": "graveyard", "bounce": "hand",
             "to_graveyard": "graveyard"}[op["op"]]
     for oid in objects(op.get("who", "target"), ctx):
@@ -266,8 +261,6 @@ def op_move(state: GameState, op: Op, ctx: Ctx) -> None:
 
 def op_return_to_battlefield(state: GameState, op: Op, ctx: Ctx) -> None:
     """Put a card onto the battlefield (undying: "with a +1/+1 counter on it")."""
-    from kb.engine.zones import move
-
     for oid in objects(op.get("who", "event.card"), ctx):
         obj = state.objects[oid]
         if obj.zone == "battlefield" or obj.token:
@@ -280,8 +273,6 @@ def op_return_to_battlefield(state: GameState, op: Op, ctx: Ctx) -> None:
 
 def op_counter(state: GameState, op: Op, ctx: Ctx) -> None:
     """701.6: counter a spell: it goes to its owner's graveyard."""
-    from kb.engine.zones import move
-
     for oid in objects(op.get("who", "target"), ctx):
         obj = state.objects[oid]
         if obj.zone == "stack":
@@ -291,14 +282,10 @@ def op_counter(state: GameState, op: Op, ctx: Ctx) -> None:
 
 
 def _mana_values(state: GameState, oid: int) -> tuple[int, ...]:
-    from kb.engine.layers import mana_values
-
     return mana_values(state, oid)
 
 
 def _put(state: GameState, oid: int, kind: str, n: int) -> int:
-    from kb.engine.zones import counter_amount
-
     obj = state.objects[oid]
     n = counter_amount(state, obj, n)
     if n <= 0:
@@ -340,8 +327,6 @@ def op_evolve(state: GameState, op: Op, ctx: Ctx) -> None:
 
 def op_fade(state: GameState, op: Op, ctx: Ctx) -> None:
     """702.32a: remove a fade counter from it; if you can't, sacrifice it."""
-    from kb.engine.zones import move
-
     if ctx.source not in state.objects:
         return
     if not dmg.remove_counters(state, ctx.source, "fade", 1):
@@ -350,8 +335,6 @@ def op_fade(state: GameState, op: Op, ctx: Ctx) -> None:
 
 def op_sacrifice_unless_pay(state: GameState, op: Op, ctx: Ctx) -> None:
     """Echo (702.30a): sacrifice it unless you pay the cost; paying is a choice."""
-    from kb.engine.zones import move
-
     if ctx.source not in state.objects:
         return
     cost = ManaCost.parse(_cost_text(op, ctx))
@@ -386,10 +369,6 @@ def op_exile_until_shares_type(state: GameState, op: Op, ctx: Ctx) -> None:
     """Exile cards from the top of the player's library until one shares a card type with
     the named spell (as it last existed); the player may cast that card without paying its
     mana cost (``choices.cast``); the other exiled cards go to the bottom of the library."""
-    from kb.engine.objects import CARD_TYPES
-    from kb.engine.stack import cast
-    from kb.engine.zones import move
-
     like = op.get("like", "event.obj")
     oid = getattr(ctx.event, "obj", None) if like == "event.obj" else None
     if oid is None:
@@ -422,8 +401,6 @@ def _cost_text(op: Op, ctx: Ctx) -> str:
 def op_put_from_hand(state: GameState, op: Op, ctx: Ctx) -> None:
     """"You may put a [kind of] card from your hand onto the battlefield": the card is the
     choice named by ``choice`` (none if the player chooses none)."""
-    from kb.engine.zones import move
-
     chosen = ctx.choices.get(op.get("choice", "put"))
     if not chosen:
         return
@@ -463,8 +440,6 @@ def op_turn_face_up(state: GameState, op: Op, ctx: Ctx) -> None:
 
 def op_create_token(state: GameState, op: Op, ctx: Ctx) -> None:
     """111.2; 707.8a: a token that is a copy of a transforming permanent has both faces."""
-    from kb.engine.zones import create_token, token_count
-
     n = token_count(state, ctx.you, amount(op.get("n", 1), ctx))
     made: list[int] = []
     for i in range(n):
@@ -503,8 +478,6 @@ def op_become_copy(state: GameState, op: Op, ctx: Ctx) -> None:
 
 
 def op_copy_spell(state: GameState, op: Op, ctx: Ctx) -> None:
-    from kb.engine.stack import copy_spell
-
     for oid in objects(op.get("who", "target"), ctx):
         new_targets = ctx.choices.get("new_targets")
         if op.get("new_target") == "created":
@@ -521,9 +494,6 @@ def op_copy_spell(state: GameState, op: Op, ctx: Ctx) -> None:
 def op_exile_then_cast_transformed(state: GameState, op: Op, ctx: Ctx) -> None:
     """310.11b: exile it, then you may cast it transformed without paying its mana cost (only
     a transforming double-faced card can be cast transformed, 712)."""
-    from kb.engine.stack import cast
-    from kb.engine.zones import move
-
     if ctx.source not in state.objects:
         return
     exiled = move(state, state.objects[ctx.source], "exile")
@@ -539,15 +509,11 @@ def op_exile_then_cast_transformed(state: GameState, op: Op, ctx: Ctx) -> None:
 
 
 def op_draw(state: GameState, op: Op, ctx: Ctx) -> None:
-    from kb.engine.zones import draw
-
     for player in players(op.get("player", "you"), ctx):
         draw(state, player, amount(op.get("n", 1), ctx))
 
 
 def op_discard_hand(state: GameState, op: Op, ctx: Ctx) -> None:
-    from kb.engine.zones import move
-
     for player in players(op.get("player", "you"), ctx):
         for card in list(state.in_zone("hand", player)):
             move(state, card, "graveyard")
@@ -556,8 +522,6 @@ def op_discard_hand(state: GameState, op: Op, ctx: Ctx) -> None:
 def op_discard(state: GameState, op: Op, ctx: Ctx) -> None:
     """701.9: the player discards ``n`` cards of their choice (``choices.discard``: aliases;
     else the first cards of the hand)."""
-    from kb.engine.zones import move
-
     for player in players(op.get("player", "you"), ctx):
         hand = state.in_zone("hand", player)
         chosen = [state.get(a) for a in ctx.choices.get("discard", [])] or hand
@@ -570,8 +534,6 @@ def op_discard(state: GameState, op: Op, ctx: Ctx) -> None:
 def op_shuffle_into_library(state: GameState, op: Op, ctx: Ctx) -> None:
     """Put the player's cards from the named zones (and the permanents they own) into their
     library; the order is random, so the scenario never depends on it."""
-    from kb.engine.zones import move
-
     for player in players(op.get("player", "you"), ctx):
         for zone in op.get("zones", ("hand", "graveyard", "battlefield")):
             for obj in list(state.objects.values()):
@@ -615,16 +577,12 @@ def op_reveal_top(state: GameState, op: Op, ctx: Ctx) -> None:
 
 
 def op_put_in_hand(state: GameState, op: Op, ctx: Ctx) -> None:
-    from kb.engine.zones import move
-
     for oid in objects(op.get("who", "revealed"), ctx):
         move(state, state.objects[oid], "hand")
 
 
 def op_delayed(state: GameState, op: Op, ctx: Ctx) -> None:
     """603.7: create a delayed triggered ability."""
-    from kb.engine.state import DelayedTrigger
-
     refers = objects(op["refers"], ctx)[0] if "refers" in op and objects(op["refers"], ctx) \
         else None
     extra = dict(op.get("remember", {}))
@@ -654,22 +612,35 @@ OPS: dict[str, Callable[[GameState, Op, Ctx], None]] = {
     "delayed": op_delayed,
 }
 
-# The keys each instruction reads, besides those any instruction may have.
-COMMON_KEYS = frozenset({"op", "if", "may", "label"})
-OP_KEYS: dict[str, frozenset[str]] = {name: frozenset(keys.split()) for name, keys in {
-    "pump": "who pt duration", "set_pt": "who pt duration", "switch_pt": "who duration",
-    "become": "who duration pt pump grant " + " ".join(BECOME_KEYS),
-    "tap": "who", "untap": "who", "damage": "source to amount", "fight": "a b",
-    "destroy": "who", "exile": "who", "sacrifice": "who", "bounce": "who",
-    "to_graveyard": "who", "return_to_battlefield": "who counters", "counter": "who",
-    "put_counters": "who kind n", "remove_counters": "who kind n", "double_counters": "who",
-    "evolve": "", "fade": "", "sacrifice_unless_pay": "cost", "turn_face_up": "who",
-    "create_token": "n copy_of except token as", "become_copy": "who of except",
-    "copy_spell": "who except new_target", "exile_then_cast_transformed": "",
-    "draw": "player n", "discard_hand": "player", "discard": "player n",
-    "shuffle_into_library": "player zones", "gain_life": "player n", "lose_life": "player n",
-    "set_life": "player n", "add_mana": "player mana n color", "cant_cast": "player",
-    "reveal_top": "player then", "may_pay": "cost then", "put_from_hand": "filter choice",
-    "distribute_counters": "kind n choice", "exile_until_shares_type": "like player",
-    "put_in_hand": "who", "delayed": "at effect refers remember",
-}.items()}
+
+def draw(state: GameState, player: str, n: int = 1) -> None:
+    """121.2: cards are drawn one at a time; each draw may be replaced (614)."""
+    for _ in range(n):
+        draw_one(state, player)
+
+
+def draw_one(state: GameState, player: str) -> None:
+    hand_empty = not state.in_zone("hand", player)
+    for perm in state.battlefield():
+        if state.controller(perm.id) != player:
+            continue
+        for ability in state.characteristics(perm.id).abilities:
+            rep = ability.spec.get("replacement", {}) if ability.kind == "replacement" else {}
+            instead = rep.get("draw_if_hand_empty")
+            key = (perm.id, ability.text)
+            if instead and hand_empty and key not in state.replacing:
+                # 614.5: the replacement gets one opportunity; the draws it makes are not
+                # replaced by it again.
+                state.replacing.add(key)
+                try:
+                    run_effects(state, instead, Ctx(state, player, perm.id))
+                finally:
+                    state.replacing.discard(key)
+                return
+    library = state.libraries[player]
+    if not library:
+        state.player(player).drew_from_empty = True  # 704.5b
+        return
+    move(state, state.objects[library[0]], "hand")
+    state.player(player).cards_drawn += 1
+    state.emit("draw", player=player)

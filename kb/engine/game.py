@@ -14,13 +14,14 @@ from kb.engine import combat as combat_rules
 from kb.engine import sba
 from kb.engine import stack as stack_rules
 from kb.engine.amounts import Ctx
-from kb.engine.effects import run_effects
+from kb.engine.effects import draw, run_effects
+from kb.engine.events import ContinuousEffect
 from kb.engine.objects import EngineError, GameObject, IllegalAction, Printed
+from kb.engine.resolve import resolve_top
 from kb.engine.rules import CURRENT, RuleSet
-from kb.engine.state import ContinuousEffect, GameState
-from kb.engine.triggers import put_pending_on_stack
+from kb.engine.state import GameState
 from kb.engine.turn import advance
-from kb.engine.zones import create_token, draw, enter, move
+from kb.engine.zones import create_token, enter, move
 
 SETUP_STATUS = frozenset({"tapped", "counters", "damage", "face_down", "flipped",
                           "transformed", "attached_to", "protector", "phased_out", "choices"})
@@ -92,7 +93,7 @@ class Game:
             if not state.pending:
                 combat_rules.refresh(state)
                 return
-            put_pending_on_stack(state, self.trigger_targets)
+            stack_rules.put_pending_on_stack(state, self.trigger_targets)
         raise RuntimeError("triggers did not settle")
 
     def _note_control_changes(self) -> None:
@@ -129,7 +130,7 @@ class Game:
                                                       **options))
 
     def resolve(self, choices: Mapping[str, Any] | None = None) -> GameObject:
-        return self._act(lambda: stack_rules.resolve_top(self.state, choices))
+        return self._act(lambda: resolve_top(self.state, choices))
 
     def resolve_all(self, choices: Mapping[str, Any] | None = None) -> None:
         for _ in range(100):

@@ -14,29 +14,16 @@ from typing import TYPE_CHECKING
 from kb.engine import battles
 from kb.engine.amounts import Ctx
 from kb.engine.combat import refresh
+from kb.engine.effects import run_effects
 from kb.engine.objects import Characteristics, GameObject
+from kb.engine.zones import cease_to_exist, destroy, move
 
 if TYPE_CHECKING:
     from kb.engine.state import GameState
 
 
-def destroy(state: GameState, oid: int) -> bool:
-    """701.8: destroy a permanent (indestructible ones aren't, 702.12b)."""
-    from kb.engine.zones import move
-
-    obj = state.objects.get(oid)
-    if obj is None or obj.zone != "battlefield":
-        return False
-    if state.characteristics(oid).has("indestructible"):
-        return False
-    move(state, obj, "graveyard")
-    return True
-
-
 def check(state: GameState) -> bool:
     """Perform the state-based actions that apply now, simultaneously; True if any did."""
-    from kb.engine.zones import cease_to_exist, move
-
     if state.resolving:
         return False  # 704.3: not during a resolution
     refresh(state)
@@ -162,8 +149,6 @@ def _legend_rule(state: GameState) -> list[GameObject]:
 
 def _lose(state: GameState, player: str) -> None:
     """704.5a-b, with 704.7: one replacement effect replaces every loss of this check."""
-    from kb.engine.effects import run_effects
-
     who = state.player(player)
     for perm in state.battlefield():
         if state.controller(perm.id) != player:

@@ -14,25 +14,24 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from kb.engine.amounts import Ctx
-from kb.engine.conditions import holds
 from kb.engine.copy import with_exceptions
 from kb.engine.damage import protected_from
-from kb.engine.effects import run_effects
+from kb.engine.events import LastKnown
+from kb.engine.faces import copiable_printed, face_up_face
 from kb.engine.filters import matches
-from kb.engine.layers import copiable_printed
 from kb.engine.mana import ManaCost, ManaError, pay, total_cost
 from kb.engine.objects import (
     ALTERNATIVE_COSTS,
-    PERMANENT_TYPES,
     Ability,
     Characteristics,
     EngineError,
+    Face,
     GameObject,
     IllegalAction,
     Printed,
     SpellInfo,
 )
-from kb.engine.state import LastKnown
+from kb.engine.zones import move
 
 if TYPE_CHECKING:
     from kb.engine.state import GameState
@@ -158,8 +157,6 @@ def cast(state: GameState, card: int, player: str, *, half: int | None = None,
          without_paying: bool = False, alternative: str | None = None,
          transformed: bool = False) -> GameObject:
     """601.2: announce, choose, pay; the spell becomes cast and "cast" triggers trigger."""
-    from kb.engine.zones import move
-
     obj = state.objects[card]
     origin = obj.zone
     who = state.player(player)
@@ -213,8 +210,6 @@ def _additional(state: GameState, ch: Characteristics, sacrifice: Sequence[Any],
     """601.2b, 601.2f-h: additional costs: mana (``{mana = "{2}"}``), which joins the total
     cost, and sacrificing a permanent (``{sacrifice = <filter>}``, as Fling asks), paid now;
     the ability keeps what was sacrificed (608.2h)."""
-    from kb.engine.zones import move
-
     wanted = [a.spec["additional_cost"] for a in ch.abilities if "additional_cost" in a.spec]
     if not any("sacrifice" in need for need in wanted) and sacrifice:
         raise IllegalAction("this spell has no cost that sacrifices anything")
@@ -246,8 +241,6 @@ def activate(state: GameState, source: int, player: str, which: int = 1, *, x: i
              targets: Sequence[Any] = ()) -> GameObject:
     """602.2: put the ability on the stack, choose targets, pay its costs (mana, {T},
     sacrificing or discarding the source, whose last known information the ability keeps)."""
-    from kb.engine.zones import move
-
     obj = state.objects[source]
     ch = state.characteristics(source)
     abilities = activated_abilities(ch)
@@ -295,8 +288,6 @@ def activate(state: GameState, source: int, player: str, which: int = 1, *, x: i
 
 def _ability_object(state: GameState, ability: Ability, source: int, controller: str,
                     info: SpellInfo, effect: Any) -> GameObject:
-    from kb.engine.objects import Face
-
     item = state.add_object(Printed((Face(name=ability.text),)), controller, "stack")
     info.ability = replace(ability, spec={**ability.spec, "effect": effect})
     info.source = source
@@ -319,89 +310,6 @@ def put_trigger(state: GameState, source: int, ability: Ability, controller: str
 
 
 # -- resolving -------------------------------------------------------------------------------
-
-
-def resolve_top(state: GameState, choices: Mapping[str, Any] | None = None) -> GameObject:
-    """608.2: the top object resolves (or is countered if all its targets are illegal)."""
-    from kb.engine.zones import move
-
-    if not state.stack:
-        raise IllegalAction("the stack is empty")
-    item = state.objects[state.stack[-1]]
-    info = item.spell
-    if info is None:
-        raise EngineError(f"{item} is on the stack without cast information")
-    choices = dict(choices or {})
-    state.resolving += 1
-    try:
-        if info.ability is not None:
-            _resolve_ability(state, item, info, choices)
-            return item
-        ch = state.characteristics(item.id)
-        specs = target_specs(ch.abilities, info.mode, ch.subtypes)
-        illegal = _illegal_targets(state, specs, info, item.controller, item.id, ch)
-        all_targets = [t for group in info.targets for t in group]
-        if all_targets and len(illegal) == len(all_targets):
-            state.emit("countered_on_resolution", obj=item.id)
-            move(state, item, "graveyard")  # 608.2b: it doesn't resolve
-            return item
-        ctx = Ctx(state, item.controller, item.id, spell=info, choices=choices,
-                  extra={"illegal": illegal})
-        for ability in ch.abilities:
-            if ability.kind != "spell":
-                continue
-            modes = ability.spec.get("modes")
-            ops = modes[info.mode - 1]["effect"] if modes else ability.spec["spell"]
-            run_effects(state, ops, ctx)  # 702.102d: left half, then right half
-        if item.id not in state.objects:
-            return item
-        if PERMANENT_TYPES & set(ch.types):
-            permanent = move(state, item, "battlefield", controller=item.controller,
-                             choices=choices, transformed=info.transformed, x=info.x)  # 608.3
-            if "Aura" in ch.subtypes and info.targets and info.targets[0]:
-                permanent.attached_to = info.targets[0][0]  # 608.3b, 303.4a
-                state.touch()
-        else:
-            move(state, item, "graveyard")  # 608.2n
-        return item
-    finally:
-        state.resolving -= 1
-
-
-def _illegal_targets(state: GameState, specs: list[Mapping[str, Any]], info: SpellInfo,
-                     controller: str, source: int | None,
-                     source_ch: Characteristics | None) -> set[tuple[int, Any]]:
-    illegal = set()
-    for index, (spec, group) in enumerate(zip(specs, info.targets, strict=False)):
-        for target in group:
-            if not is_legal_target(state, spec, target, controller=controller, source=source,
-                                   source_ch=source_ch):
-                illegal.add((index, target))
-    return illegal
-
-
-def _resolve_ability(state: GameState, item: GameObject, info: SpellInfo,
-                     choices: dict[str, Any]) -> None:
-    ability = info.ability
-    assert ability is not None
-    source_ch = state.characteristics(info.source) if info.source is not None and (
-        info.source in state.objects or info.source in state.last_known) else None
-    specs = list(ability.spec.get("targets", ()))
-    illegal = _illegal_targets(state, specs, info, item.controller, info.source, source_ch)
-    all_targets = [t for group in info.targets for t in group]
-    state.remove_object(item)
-    if all_targets and len(illegal) == len(all_targets):
-        state.emit("countered_on_resolution", obj=item.id)
-        return
-    ctx = Ctx(state, item.controller, info.source, spell=info, event=info.event,
-              choices=choices, extra={"illegal": illegal, "ability": ability,
-                                      "keyword_arg": ability.arg,
-                                      **(info.event.data.get("extra", {})
-                                         if info.event is not None else {})})
-    if not holds(ability.spec.get("if"), ctx):  # 603.4: checked again on resolution
-        return
-    run_effects(state, ability.spec["effect"], ctx)
-    state.emit("resolved", obj=item.id, source=info.source)
 
 
 # -- copies of spells ------------------------------------------------------------------------
@@ -444,8 +352,6 @@ def copy_spell(state: GameState, oid: int, controller: str, exceptions: Mapping[
 def turn_face_up(state: GameState, oid: int, player: str) -> None:
     """702.37e: turning a face-down permanent with morph face up is a special action: pay
     the morph cost of its face-up values."""
-    from kb.engine.layers import face_up_face
-
     obj = state.objects[oid]
     if not obj.face_down:
         raise IllegalAction(f"{_name(state, oid)} is face up")
@@ -461,3 +367,33 @@ def turn_face_up(state: GameState, oid: int, player: str) -> None:
     obj.timestamp = state.tick()  # 613.7f
     state.touch()
     state.emit("turned_face_up", obj=oid, player=player)
+
+
+def put_pending_on_stack(state: GameState,
+                         targets: Mapping[str, Any] | None = None) -> list[GameObject]:
+    """603.3b: pending triggers go on the stack, active player's first (APNAP, 101.4).
+    ``targets`` maps a source's alias to the targets of its triggered ability."""
+    targets = dict(targets or {})
+    put: list[GameObject] = []
+    for player in state.apnap():
+        for pending in [p for p in state.pending if p.controller == player]:
+            state.pending.remove(pending)
+            alias = _alias(state, pending)
+            chosen = targets.pop(alias, ()) if alias else ()
+            put.append(put_trigger(state, pending.source, pending.ability, pending.controller,
+                                   pending.event, chosen))
+    return put
+
+
+def _alias(state: GameState, pending: Any) -> str | None:
+    obj = state.objects.get(pending.source)
+    if obj is None and pending.lki is not None:
+        obj = pending.lki.obj
+    if obj is None and pending.source in state.last_known:
+        obj = state.last_known[pending.source].obj
+    if obj is None:
+        return None
+    for alias, card in state.aliases.items():
+        if card == obj.card:
+            return alias
+    return None

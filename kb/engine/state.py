@@ -8,9 +8,10 @@ cached until the next change (every mutation calls :meth:`GameState.touch`).
 from __future__ import annotations
 
 import copy as _copy
-from dataclasses import dataclass, field
 from typing import Any
 
+from kb.engine.events import ContinuousEffect, DelayedTrigger, Event, LastKnown, PendingTrigger
+from kb.engine.layers import compute
 from kb.engine.objects import (
     Characteristics,
     EngineError,
@@ -19,79 +20,9 @@ from kb.engine.objects import (
     Printed,
 )
 from kb.engine.rules import CURRENT, RuleSet
+from kb.engine.triggers import collect
 
 ZONES = ("library", "hand", "battlefield", "graveyard", "stack", "exile", "command")
-
-
-@dataclass(frozen=True)
-class Event:
-    """Something that happened (a trigger event, 603.2): ``kind`` with its details."""
-
-    kind: str
-    clock: int
-    obj: int | None = None  # the object concerned (its new id after a zone change)
-    old: int | None = None  # its id before a zone change
-    card: int | None = None
-    player: str | None = None
-    source: int | None = None
-    amount: int = 0
-    from_zone: str | None = None
-    to_zone: str | None = None
-    combat: bool = False
-    group: int | None = None  # one instruction of a spell ("deals" once, 603.2c)
-    data: dict[str, Any] = field(default_factory=dict, compare=False)
-
-
-@dataclass
-class LastKnown:
-    """608.2h, 603.10: an object as it last existed in a zone."""
-
-    obj: GameObject
-    ch: Characteristics
-
-
-@dataclass(eq=False)
-class ContinuousEffect:
-    """A continuous effect from a resolved spell or ability (611.2), or a copy effect.
-
-    ``mods`` are the changes it makes (see :mod:`kb.engine.layers`); ``affected`` is the set
-    of objects it applies to, locked when it began (611.2c). A copy effect carries the
-    copiable values it grants in ``copy`` (layer 1a, 707.2).
-    """
-
-    id: int
-    timestamp: int
-    affected: frozenset[int]
-    mods: dict[str, Any] = field(default_factory=dict)
-    copy: Printed | None = None
-    source: int | None = None
-    controller: str | None = None
-    duration: str = "permanent"  # "eot" (until end of turn) or "permanent"
-    x: int = 0
-    label: str | None = None
-
-
-@dataclass(eq=False)
-class PendingTrigger:
-    """A triggered ability that has triggered and waits to be put on the stack (603.3)."""
-
-    source: int
-    ability: Any
-    controller: str
-    event: Event | None
-    lki: LastKnown | None = None
-
-
-@dataclass(eq=False)
-class DelayedTrigger:
-    """603.7: an ability created by a resolving effect that triggers later."""
-
-    when: str  # "next end step", "your next precombat main"
-    controller: str
-    source: int | None
-    effects: list[Any]
-    refers_to: int | None = None  # the object it refers to (707.11: found even if renamed)
-    extra: dict[str, Any] = field(default_factory=dict)  # values remembered when created
 
 
 class GameState:
@@ -238,8 +169,6 @@ class GameState:
 
     def all_characteristics(self) -> dict[int, Characteristics]:
         if self._cache is None:
-            from kb.engine.layers import compute
-
             self._cache = compute(self)
         return self._cache
 
@@ -252,8 +181,6 @@ class GameState:
 
     def emit(self, kind: str, **details: Any) -> Event:
         """Record an event and collect the abilities that trigger on it (603.2)."""
-        from kb.engine.triggers import collect
-
         event = Event(kind, self.tick(), **details)
         self.events.append(event)
         collect(self, event)

@@ -22,11 +22,13 @@ from typing import TYPE_CHECKING, Any
 
 from kb.engine.amounts import Ctx
 from kb.engine.conditions import holds
+from kb.engine.events import Event, PendingTrigger
 from kb.engine.filters import matches
-from kb.engine.objects import Ability, EngineError, GameObject
+from kb.engine.objects import Ability, EngineError
 
 if TYPE_CHECKING:
-    from kb.engine.state import Event, GameState, LastKnown
+    from kb.engine.events import LastKnown
+    from kb.engine.state import GameState
 
 TRIGGER_EVENTS = frozenset({
     "enters", "dies", "cast", "step", "deals_damage", "combat_damage_to_you",
@@ -86,8 +88,6 @@ def triggered_abilities(state: GameState, oid: int) -> list[Ability]:
 
 def collect(state: GameState, event: Event) -> None:
     """Note every ability ``event`` triggers as pending (603.2, 603.3)."""
-    from kb.engine.state import PendingTrigger
-
     for source, abilities, lki in _sources(state, event):
         for ability in abilities:
             spec = ability.spec["trigger"]
@@ -111,8 +111,6 @@ def collect(state: GameState, event: Event) -> None:
 
 def _note(state: GameState, source: int, lki: LastKnown | None, ability: Ability) -> None:
     """Log that an ability of this card triggered (an event abilities don't trigger on)."""
-    from kb.engine.state import Event
-
     obj = lki.obj if lki else state.objects.get(source)
     card = obj.card if obj else None
     state.events.append(Event("triggered", state.tick(), obj=source, card=card,
@@ -255,8 +253,6 @@ DELAYED_WHEN = {"next end step": ("end", None), "your next precombat main": ("pr
 
 
 def _delayed(state: GameState, event: Event) -> None:
-    from kb.engine.state import PendingTrigger
-
     for delayed in list(state.delayed):
         if delayed.when not in DELAYED_WHEN:
             raise EngineError(f"unknown delayed trigger time {delayed.when!r} "
@@ -278,33 +274,3 @@ def _with_extra(event: Event, extra: dict[str, Any]) -> Event:
     return replace(event, data={**event.data, "extra": extra})
 
 
-def put_pending_on_stack(state: GameState,
-                         targets: Mapping[str, Any] | None = None) -> list[GameObject]:
-    """603.3b: pending triggers go on the stack, active player's first (APNAP, 101.4).
-    ``targets`` maps a source's alias to the targets of its triggered ability."""
-    from kb.engine.stack import put_trigger
-
-    targets = dict(targets or {})
-    put: list[GameObject] = []
-    for player in state.apnap():
-        for pending in [p for p in state.pending if p.controller == player]:
-            state.pending.remove(pending)
-            alias = _alias(state, pending)
-            chosen = targets.pop(alias, ()) if alias else ()
-            put.append(put_trigger(state, pending.source, pending.ability, pending.controller,
-                                   pending.event, chosen))
-    return put
-
-
-def _alias(state: GameState, pending: Any) -> str | None:
-    obj = state.objects.get(pending.source)
-    if obj is None and pending.lki is not None:
-        obj = pending.lki.obj
-    if obj is None and pending.source in state.last_known:
-        obj = state.last_known[pending.source].obj
-    if obj is None:
-        return None
-    for alias, card in state.aliases.items():
-        if card == obj.card:
-            return alias
-    return None

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from kb.engine.effects import draw
 from kb.engine.objects import IllegalAction
 
 if TYPE_CHECKING:
@@ -47,8 +48,6 @@ def _next_step(state: GameState) -> None:
 
 def begin(state: GameState, step: str) -> None:
     """The turn-based actions of a step as it begins, then its "at the beginning of" event."""
-    from kb.engine.zones import draw
-
     state.step = step
     active = state.active
     if step == "untap":

@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Any
 from kb.engine.amounts import Ctx, evaluate
 from kb.engine.battles import choose_protector
 from kb.engine.copy import become_copy, copiable_values, with_exceptions
+from kb.engine.faces import face_up_face
 from kb.engine.filters import matches
-from kb.engine.layers import face_up_face
 from kb.engine.objects import Ability, GameObject, IllegalAction, Printed, SpellInfo
 
 if TYPE_CHECKING:
@@ -178,36 +178,12 @@ def create_token(state: GameState, printed: Printed, controller: str, *,
 # -- drawing ---------------------------------------------------------------------------------
 
 
-def draw(state: GameState, player: str, n: int = 1) -> None:
-    """121.2: cards are drawn one at a time; each draw may be replaced (614)."""
-    for _ in range(n):
-        draw_one(state, player)
-
-
-def draw_one(state: GameState, player: str) -> None:
-    from kb.engine.effects import run_effects
-
-    hand_empty = not state.in_zone("hand", player)
-    for perm in state.battlefield():
-        if state.controller(perm.id) != player:
-            continue
-        for ability in state.characteristics(perm.id).abilities:
-            rep = ability.spec.get("replacement", {}) if ability.kind == "replacement" else {}
-            instead = rep.get("draw_if_hand_empty")
-            key = (perm.id, ability.text)
-            if instead and hand_empty and key not in state.replacing:
-                # 614.5: the replacement gets one opportunity; the draws it makes are not
-                # replaced by it again.
-                state.replacing.add(key)
-                try:
-                    run_effects(state, instead, Ctx(state, player, perm.id))
-                finally:
-                    state.replacing.discard(key)
-                return
-    library = state.libraries[player]
-    if not library:
-        state.player(player).drew_from_empty = True  # 704.5b
-        return
-    move(state, state.objects[library[0]], "hand")
-    state.player(player).cards_drawn += 1
-    state.emit("draw", player=player)
+def destroy(state: GameState, oid: int) -> bool:
+    """701.8: destroy a permanent (indestructible ones aren't, 702.12b)."""
+    obj = state.objects.get(oid)
+    if obj is None or obj.zone != "battlefield":
+        return False
+    if state.characteristics(oid).has("indestructible"):
+        return False
+    move(state, obj, "graveyard")
+    return True

@@ -1,0 +1,245 @@
+"""The facts a scenario may state, each computed from the game a runner played."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from kb.errors import KbError
+
+if TYPE_CHECKING:
+    from kb.check.runner import Runner
+    from kb.check.scenarios import Fact
+
+
+class NoSuch(Exception):
+    """A fact about something that doesn't exist (a card that ceased to exist)."""
+
+
+def _obj(runner: Runner, fact: Fact) -> Any:
+    if fact.of is None:
+        raise KbError(f"{runner.scenario.where}: fact {fact.what!r} needs 'of'")
+    obj = runner.game.state.find(fact.of)
+    if obj is None:
+        raise NoSuch(f"{fact.of} no longer exists")
+    return obj
+
+
+def _ch(runner: Runner, fact: Fact) -> Any:
+    return runner.game.state.characteristics(_obj(runner, fact).id)
+
+
+def _player(runner: Runner, fact: Fact) -> Any:
+    return runner.game.state.player(fact.of or "you")
+
+
+def _names(runner: Runner, ids: Iterable[Any]) -> list[str]:
+    out = []
+    for ref in ids:
+        if isinstance(ref, str):
+            out.append(ref)
+            continue
+        out.append(_alias_of(runner, ref) or str(ref))
+    return out
+
+
+def _alias_of(runner: Runner, oid: int | None) -> str | None:
+    if oid is None:
+        return None
+    obj = runner.game.state.objects.get(oid)
+    if obj is None:
+        return None
+    if obj.spell is not None and obj.spell.ability is not None:
+        return obj.spell.ability.text
+    for alias, card in runner.game.state.aliases.items():
+        if card == obj.card:
+            return alias
+    return runner.game.state.characteristics(oid).name
+
+
+def _effect_text(effects: list[Any]) -> list[str]:
+    out = []
+    for effect in effects:
+        for mod, value in effect.mods.items():
+            if mod == "pump":
+                out.append(f"{value[0]:+d}/{value[1]:+d}")
+            elif mod == "set_pt":
+                out.append(f"{value[0]}/{value[1]}")
+            else:
+                out.append(f"{mod}: {show(value)}")
+    return out
+
+
+def _layers(effects: list[Any]) -> list[str]:
+    """The layers the parts of the effects apply in, in the order they apply (613.1)."""
+    from kb.engine.layers import LAYERS, layer_of
+
+    found = {layer_of(mod) for effect in effects for mod in effect.mods}
+    return [layer for layer in LAYERS if layer in found]
+
+
+def _exists(runner: Runner, fact: Fact) -> bool:
+    return runner.game.state.find(fact.of or "") is not None
+
+
+def _triggered(runner: Runner, fact: Fact) -> int:
+    state = runner.game.state
+    card = state.aliases.get(fact.of or "")
+    if card is None:
+        raise KbError(f"{runner.scenario.where}: no object called {fact.of!r}")
+    return sum(1 for event in state.events if event.kind == "triggered" and event.card == card
+               and (fact.param is None or event.data.get("ability") == fact.param))
+
+
+FACTS: dict[str, Any] = {
+    "name": lambda r, f: _ch(r, f).name or "",
+    "mana_cost": lambda r, f: str(_ch(r, f).mana_cost or ""),
+    "mana_value": lambda r, f: _mana_value(r, f),
+    "mana_values": lambda r, f: list(_mana_values(r, f)),
+    "symbol_count": lambda r, f: (_ch(r, f).mana_cost.symbol_counts()[f.param or ""]
+                                  if _ch(r, f).mana_cost else 0),
+    "colors": lambda r, f: sorted(_ch(r, f).colors),
+    "types": lambda r, f: list(_ch(r, f).types),
+    "subtypes": lambda r, f: [s for s in _ch(r, f).subtypes if not s.startswith("(")],
+    "supertypes": lambda r, f: list(_ch(r, f).supertypes),
+    "all_creature_types": lambda r, f: any(s.startswith("(") for s in _ch(r, f).subtypes),
+    "power": lambda r, f: _ch(r, f).power,
+    "toughness": lambda r, f: _ch(r, f).toughness,
+    "pt": lambda r, f: f"{_ch(r, f).power}/{_ch(r, f).toughness}",
+    "loyalty": lambda r, f: _ch(r, f).loyalty,
+    "defense": lambda r, f: _ch(r, f).defense,
+    "abilities": lambda r, f: [a.text for a in _ch(r, f).abilities],
+    "ability_count": lambda r, f: sum(1 for a in _ch(r, f).abilities
+                                      if a.text == f.param or a.keyword == f.param),
+    "has": lambda r, f: any(a.keyword == f.param or a.text == f.param
+                            for a in _ch(r, f).abilities),
+    "produces": lambda r, f: list(_ch(r, f).mana_produced),
+    "controller": lambda r, f: r.game.state.controller(_obj(r, f).id),
+    "owner": lambda r, f: _obj(r, f).owner,
+    "zone": lambda r, f: _obj(r, f).zone,
+    "exists": _exists,
+    "tapped": lambda r, f: _obj(r, f).tapped,
+    "face_down": lambda r, f: _obj(r, f).face_down,
+    "transformed": lambda r, f: _obj(r, f).transformed,
+    "double_faced": lambda r, f: _double_faced(r, f),
+    "token": lambda r, f: _obj(r, f).token,
+    "counters": lambda r, f: _obj(r, f).counters[f.param or ""],
+    "damage": lambda r, f: _obj(r, f).damage,
+    "protector": lambda r, f: _obj(r, f).protector,
+    "attached_to": lambda r, f: _alias_of(r, _obj(r, f).attached_to),
+    "choice": lambda r, f: _obj(r, f).choices.get(f.param or ""),
+    "total_cost": lambda r, f: (_obj(r, f).spell.total_cost if _obj(r, f).spell else None),
+    "targets": lambda r, f: _names(r, [t for g in (_obj(r, f).spell.targets
+                                                   if _obj(r, f).spell else []) for t in g]),
+    "mode": lambda r, f: _obj(r, f).spell.mode if _obj(r, f).spell else None,
+    "triggered": _triggered,
+    "attacking": lambda r, f: bool(r.game.state.combat
+                                   and r.game.state.combat.attacking(_obj(r, f).id)),
+    "attacks": lambda r, f: _attacks(r, f),
+    "protector_chosen": lambda r, f: [e.player for e in r.game.state.events
+                                      if e.kind == "protector_chosen"
+                                      and e.obj in _ids_of_card(r, f)],
+    "stack": lambda r, f: _names(r, list(reversed(r.game.state.stack))),
+    "life": lambda r, f: _player(r, f).life,
+    "life_lost": lambda r, f: _player(r, f).life_lost_total,
+    "life_gained": lambda r, f: _player(r, f).life_gained_total,
+    "hand_size": lambda r, f: len(r.game.state.in_zone("hand", f.of or "you")),
+    "library_size": lambda r, f: len(r.game.state.libraries[f.of or "you"]),
+    "cards_drawn": lambda r, f: _player(r, f).cards_drawn,
+    "lost": lambda r, f: _player(r, f).lost,
+    "mana_pool": lambda r, f: sum(_player(r, f).mana_pool.values()),
+    "creatures": lambda r, f: sum(1 for o in r.game.state.battlefield()
+                                  if r.game.state.controller(o.id) == (f.of or "you")
+                                  and r.game.state.characteristics(o.id).is_a("Creature")),
+    "tokens": lambda r, f: sum(1 for o in r.game.state.battlefield()
+                               if o.token and r.game.state.controller(o.id) == (f.of or "you")),
+    "legal": lambda r, f: r.legal.get(f.of or ""),
+    "paid": lambda r, f: r.paid.get(f.of or ""),
+    "effect": lambda r, f: _effect_text(r.effects.get(f.of or "", [])),
+    "layers": lambda r, f: _layers(r.effects.get(f.of or "", [])),
+}
+
+# Facts compared as sets, not lists.
+_UNORDERED = frozenset({"colors", "types", "subtypes", "supertypes", "abilities", "produces",
+                        "targets"})
+
+
+def _attacks(runner: Runner, fact: Fact) -> str:
+    """What an attacking creature attacks ("" when nothing, 506.4c)."""
+    combat = runner.game.state.combat
+    oid = _obj(runner, fact).id
+    if combat is None or oid not in combat.attackers:
+        return ""
+    target = combat.attackers[oid]
+    if target is None:
+        return ""
+    return target if isinstance(target, str) else (_alias_of(runner, target) or "")
+
+
+def _ids_of_card(runner: Runner, fact: Fact) -> set[int]:
+    """Every object id the card called ``fact.of`` has had."""
+    state = runner.game.state
+    card = state.aliases.get(fact.of or "")
+    ids = {oid for oid, o in state.objects.items() if o.card == card}
+    return ids | {oid for oid, k in state.last_known.items() if k.obj.card == card}
+
+
+def _double_faced(runner: Runner, fact: Fact) -> bool:
+    from kb.engine.faces import copiable_printed
+
+    return copiable_printed(runner.game.state, _obj(runner, fact)).layout == "transform"
+
+
+def _mana_values(runner: Runner, fact: Fact) -> tuple[int, ...]:
+    from kb.engine.faces import mana_values
+
+    return mana_values(runner.game.state, _obj(runner, fact).id)
+
+
+def _mana_value(runner: Runner, fact: Fact) -> int | list[int]:
+    values = _mana_values(runner, fact)
+    return values[0] if len(values) == 1 else list(values)
+
+
+def same(what: str, value: Any, expected: Any) -> bool:
+    if what == "paid":
+        return _paid_exactly(str(value or ""), str(expected))
+    if what in ("mana_cost", "total_cost"):
+        from kb.engine.mana import ManaCost, ManaError
+
+        try:
+            return ManaCost.parse(str(value or "")) == ManaCost.parse(str(expected))
+        except ManaError:
+            return False
+    if what in _UNORDERED and isinstance(value, list) and isinstance(expected, list):
+        return sorted(map(_fold, value)) == sorted(map(_fold, expected))
+    if isinstance(value, str) and isinstance(expected, str):
+        return _fold(value) == _fold(expected)
+    if isinstance(value, bool) or isinstance(expected, bool):
+        return value is expected
+    return value == expected
+
+
+def _paid_exactly(spent: str, cost: str) -> bool:
+    """Whether the mana spent pays exactly that cost ({C}{C} pays {2})."""
+    from kb.engine.mana import ManaCost, ManaError, parse_mana, pay
+
+    try:
+        pool = parse_mana(spent)
+        pay(ManaCost.parse(cost), pool)
+    except ManaError:
+        return False
+    return not +pool
+
+
+def _fold(value: Any) -> Any:
+    return value.casefold() if isinstance(value, str) else value
+
+
+def show(value: Any) -> str:
+    if isinstance(value, list):
+        return "[" + ", ".join(map(show, value)) + "]"
+    if isinstance(value, str):
+        return value
+    return json.dumps(value)

@@ -1,0 +1,225 @@
+"""Scenarios as data: reading ``[[card]]`` and ``[[scenario]]`` tables from TOML files and
+refusing, with file and line, anything the format (:mod:`kb.check.schema`) does not hold."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from kb.check.facts import FACTS, show
+from kb.check.schema import (
+    ACTIONS,
+    FACT_KEYS,
+    NOT_CHECKABLE_KINDS,
+    SCENARIO_KEYS,
+    SETUP_KEYS,
+    STEP_KEYS,
+)
+from kb.errors import KbError
+
+if TYPE_CHECKING:
+    from kb.engine.objects import Printed
+
+
+@dataclass(frozen=True)
+class Claim:
+    id: str
+    quote: str
+
+
+@dataclass(frozen=True)
+class Fact:
+    what: str
+    of: str | None
+    expected: Any
+    at: str | None = None
+    param: str | None = None  # the ability, counter kind or choice a fact is about
+
+    def describe(self, value: Any) -> str:
+        subject = f"{self.of}." if self.of else ""
+        param = f"[{self.param}]" if self.param else ""
+        when = f" after {self.at!r}" if self.at else ""
+        return f"{subject}{self.what}{param} = {show(value)}{when}"
+
+
+@dataclass(frozen=True)
+class Scenario:
+    name: str
+    file: Path
+    line: int
+    claims: tuple[Claim, ...]
+    facts: tuple[Fact, ...] = ()
+    steps: tuple[Mapping[str, Any], ...] = ()
+    setup: Mapping[str, Any] = field(default_factory=dict)
+    players: tuple[str, ...] = ("you", "opponent")
+    life: int = 20
+    active: str | None = None
+    step: str = "precombat main"
+    era: str | None = None
+    not_checkable: str | None = None  # the reason
+    because: str | None = None  # timing, randomness or definition
+
+    @property
+    def where(self) -> str:
+        return f"{self.file}:{self.line} (scenario {self.name!r})"
+
+
+@dataclass(frozen=True)
+class Library:
+    """The scenarios of the given files and the cards they define."""
+
+    scenarios: tuple[Scenario, ...]
+    cards: Mapping[str, Printed]
+
+
+def default_scenario_dir() -> Path:
+    from kb.corpus import embedded_corpus
+
+    return embedded_corpus() / "scenarios"
+
+
+def scenario_files(paths: Iterable[Path] = (), *, embedded: bool = True) -> list[Path]:
+    files = sorted(default_scenario_dir().glob("*.toml")) if embedded else []
+    for path in paths:
+        if path.is_dir():
+            files += sorted(path.glob("*.toml"))
+        elif path.is_file():
+            files.append(path)
+        else:
+            raise KbError(f"{path}: no such scenario file or folder")
+    return files
+
+
+def load(files: Sequence[Path]) -> Library:
+    """Read scenario files: their ``[[card]]`` and ``[[scenario]]`` tables."""
+    from kb.engine import EngineError, card_from_data
+
+    cards: dict[str, Printed] = {}
+    scenarios: list[Scenario] = []
+    names: dict[str, str] = {}
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise KbError(f"{path}: {exc}") from exc
+        unknown = set(data) - {"card", "scenario"}
+        if unknown:
+            raise KbError(f"{path}: unknown tables {sorted(unknown)} (card, scenario)")
+        card_lines = _header_lines(text, "card")
+        for i, card in enumerate(data.get("card", [])):
+            where = f"{path}:{card_lines[i]}"
+            name = card.get("name") or (card.get("faces") or [{}])[0].get("name")
+            if not name:
+                raise KbError(f"{where}: a card needs a name")
+            key = _card_key(card)
+            if key in cards:
+                raise KbError(f"{where}: card {key!r} is defined twice")
+            try:
+                cards[key] = card_from_data(card, f"{where} ({key})")
+            except EngineError as exc:
+                raise KbError(str(exc)) from exc
+        scenario_lines = _header_lines(text, "scenario")
+        for i, raw in enumerate(data.get("scenario", [])):
+            scenario = _scenario(raw, path, scenario_lines[i])
+            if scenario.name in names:
+                raise KbError(f"{scenario.where}: name already used in {names[scenario.name]}")
+            names[scenario.name] = scenario.where
+            scenarios.append(scenario)
+    return Library(tuple(scenarios), cards)
+
+
+def _card_key(card: Mapping[str, Any]) -> str:
+    if "faces" in card and card.get("layout") == "split":
+        return " // ".join(f["name"] for f in card["faces"])
+    return card.get("name") or card["faces"][0]["name"]
+
+
+def _header_lines(text: str, table: str) -> list[int]:
+    pattern = re.compile(rf"^[ \t]*\[\[[ \t]*{table}[ \t]*\]\]", re.M)
+    return [text.count("\n", 0, m.start()) + 1 for m in pattern.finditer(text)]
+
+
+def _scenario(raw: Mapping[str, Any], path: Path, line: int) -> Scenario:
+    where = f"{path}:{line}"
+    name = raw.get("name")
+    if not name:
+        raise KbError(f"{where}: a scenario needs a name")
+    where = f"{where} (scenario {name!r})"
+    unknown = set(raw) - SCENARIO_KEYS
+    if unknown:
+        raise KbError(f"{where}: unknown keys {sorted(unknown)}")
+    claims = []
+    for item in raw.get("verifies", []):
+        if set(item) != {"id", "claim"}:
+            raise KbError(f"{where}: each 'verifies' entry has an id and a claim (a quote)")
+        claims.append(Claim(item["id"], item["claim"]))
+    if not claims:
+        raise KbError(f"{where}: a scenario verifies at least one example")
+    common = {"name": name, "file": path, "line": line, "claims": tuple(claims)}
+    if raw.get("status") is not None:
+        if raw["status"] != "not checkable":
+            raise KbError(f"{where}: status can only be 'not checkable'")
+        if not raw.get("reason") or raw.get("because") not in NOT_CHECKABLE_KINDS:
+            raise KbError(f"{where}: a not checkable scenario gives a reason and 'because' "
+                          f"({', '.join(NOT_CHECKABLE_KINDS)})")
+        if raw.get("expect") or raw.get("step"):
+            raise KbError(f"{where}: a not checkable scenario has no steps or facts")
+        return Scenario(**common, not_checkable=raw["reason"], because=raw["because"])
+    facts = tuple(_fact(f, where) for f in raw.get("expect", []))
+    if not facts:
+        raise KbError(f"{where}: a scenario states at least one expected fact")
+    steps = tuple(raw.get("step", []))
+    for number, step in enumerate(steps, 1):
+        _check_step(step, f"{where}, step {number}")
+    labels = {s.get("label") for s in steps if s.get("label")}
+    for fact in facts:
+        if fact.at is not None and fact.at not in labels:
+            raise KbError(f"{where}: fact at {fact.at!r}: no step has that label")
+    setup = raw.get("setup", {})
+    unknown = set(setup) - SETUP_KEYS
+    if unknown:
+        raise KbError(f"{where}: unknown setup keys {sorted(unknown)} "
+                      f"(known: {sorted(SETUP_KEYS)})")
+    if raw.get("era") is not None:
+        from kb.engine import VARIANTS
+
+        if raw["era"] not in VARIANTS or raw["era"] == "current":
+            raise KbError(f"{where}: unknown era {raw['era']!r} "
+                          f"(known: {', '.join(v for v in VARIANTS if v != 'current')})")
+    return Scenario(**common, facts=facts, steps=steps, setup=setup,
+                    players=tuple(raw.get("players", ("you", "opponent"))),
+                    life=raw.get("life", 20), active=raw.get("active"),
+                    step=raw.get("start", "precombat main"), era=raw.get("era"))
+
+
+def _fact(raw: Mapping[str, Any], where: str) -> Fact:
+    unknown = set(raw) - FACT_KEYS
+    if unknown or "what" not in raw or "is" not in raw:
+        raise KbError(f"{where}: a fact has 'what' and 'is' (and may have of, at, ability, "
+                      f"kind, key); got {sorted(raw)}")
+    if raw["what"] not in FACTS:
+        raise KbError(f"{where}: unknown fact {raw['what']!r} (known: {', '.join(FACTS)})")
+    param = raw.get("ability") or raw.get("kind") or raw.get("key")
+    return Fact(raw["what"], raw.get("of"), raw["is"], raw.get("at"), param)
+
+
+def _check_step(step: Mapping[str, Any], where: str) -> None:
+    action = step.get("do")
+    if action not in ACTIONS:
+        raise KbError(f"{where}: unknown action {action!r} (known: {', '.join(ACTIONS)})")
+    required, optional = ACTIONS[action]
+    missing = required - set(step)
+    unknown = set(step) - required - optional - STEP_KEYS
+    if missing or unknown:
+        raise KbError(f"{where}: step {action!r}: "
+                      + (f"missing {sorted(missing)} " if missing else "")
+                      + (f"unknown {sorted(unknown)}" if unknown else ""))
+    if action == "check":
+        if step["action"].get("do") == "check":
+            raise KbError(f"{where}: a check can't check a check")
+        _check_step(step["action"], where)

@@ -1,0 +1,84 @@
+"""What happened and what waits: events (603.2), last known information (608.2h), continuous
+effects (611), triggered abilities waiting for the stack (603.3) and delayed ones (603.7).
+
+Plain data, below the state that holds them, so that the modules reading the state (layers,
+triggers, copy) can build them without importing the state.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from kb.engine.objects import Characteristics, GameObject, Printed
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened (a trigger event, 603.2): ``kind`` with its details."""
+
+    kind: str
+    clock: int
+    obj: int | None = None  # the object concerned (its new id after a zone change)
+    old: int | None = None  # its id before a zone change
+    card: int | None = None
+    player: str | None = None
+    source: int | None = None
+    amount: int = 0
+    from_zone: str | None = None
+    to_zone: str | None = None
+    combat: bool = False
+    group: int | None = None  # one instruction of a spell ("deals" once, 603.2c)
+    data: dict[str, Any] = field(default_factory=dict, compare=False)
+
+
+@dataclass
+class LastKnown:
+    """608.2h, 603.10: an object as it last existed in a zone."""
+
+    obj: GameObject
+    ch: Characteristics
+
+
+@dataclass(eq=False)
+class ContinuousEffect:
+    """A continuous effect from a resolved spell or ability (611.2), or a copy effect.
+
+    ``mods`` are the changes it makes (see :mod:`kb.engine.layers`); ``affected`` is the set
+    of objects it applies to, locked when it began (611.2c). A copy effect carries the
+    copiable values it grants in ``copy`` (layer 1a, 707.2).
+    """
+
+    id: int
+    timestamp: int
+    affected: frozenset[int]
+    mods: dict[str, Any] = field(default_factory=dict)
+    copy: Printed | None = None
+    source: int | None = None
+    controller: str | None = None
+    duration: str = "permanent"  # "eot" (until end of turn) or "permanent"
+    x: int = 0
+    label: str | None = None
+
+
+@dataclass(eq=False)
+class PendingTrigger:
+    """A triggered ability that has triggered and waits to be put on the stack (603.3)."""
+
+    source: int
+    ability: Any
+    controller: str
+    event: Event | None
+    lki: LastKnown | None = None
+
+
+@dataclass(eq=False)
+class DelayedTrigger:
+    """603.7: an ability created by a resolving effect that triggers later."""
+
+    when: str  # "next end step", "your next precombat main"
+    controller: str
+    source: int | None
+    effects: list[Any]
+    refers_to: int | None = None  # the object it refers to (707.11: found even if renamed)
+    extra: dict[str, Any] = field(default_factory=dict)  # values remembered when created

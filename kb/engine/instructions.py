@@ -1,0 +1,33 @@
+"""The vocabulary of one-shot instructions (608.2c): each ``op`` and the keys it reads.
+
+Kept apart from their implementation (:mod:`kb.engine.effects`) so that a card is checked
+against it as it is read (:mod:`kb.engine.cards`), below the modules that act.
+"""
+
+from __future__ import annotations
+
+BECOME_KEYS = ("types", "add_types", "subtypes", "add_subtypes", "add_supertypes", "colors",
+               "lose_all", "lose", "text", "control")
+
+
+# The keys each instruction reads, besides those any instruction may have.
+COMMON_KEYS = frozenset({"op", "if", "may", "label"})
+
+
+OP_KEYS: dict[str, frozenset[str]] = {name: frozenset(keys.split()) for name, keys in {
+    "pump": "who pt duration", "set_pt": "who pt duration", "switch_pt": "who duration",
+    "become": "who duration pt pump grant " + " ".join(BECOME_KEYS),
+    "tap": "who", "untap": "who", "damage": "source to amount", "fight": "a b",
+    "destroy": "who", "exile": "who", "sacrifice": "who", "bounce": "who",
+    "to_graveyard": "who", "return_to_battlefield": "who counters", "counter": "who",
+    "put_counters": "who kind n", "remove_counters": "who kind n", "double_counters": "who",
+    "evolve": "", "fade": "", "sacrifice_unless_pay": "cost", "turn_face_up": "who",
+    "create_token": "n copy_of except token as", "become_copy": "who of except",
+    "copy_spell": "who except new_target", "exile_then_cast_transformed": "",
+    "draw": "player n", "discard_hand": "player", "discard": "player n",
+    "shuffle_into_library": "player zones", "gain_life": "player n", "lose_life": "player n",
+    "set_life": "player n", "add_mana": "player mana n color", "cant_cast": "player",
+    "reveal_top": "player then", "may_pay": "cost then", "put_from_hand": "filter choice",
+    "distribute_counters": "kind n choice", "exile_until_shares_type": "like player",
+    "put_in_hand": "who", "delayed": "at effect refers remember",
+}.items()}

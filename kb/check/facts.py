@@ -148,6 +148,8 @@ FACTS: dict[str, Any] = {
     "library_size": lambda r, f: len(r.game.state.libraries[f.of or "you"]),
     "cards_drawn": lambda r, f: _player(r, f).cards_drawn,
     "lost": lambda r, f: _player(r, f).lost,
+    "won": lambda r, f: _player(r, f).won,
+    "poison": lambda r, f: _player(r, f).poison,
     "mana_pool": lambda r, f: sum(_player(r, f).mana_pool.values()),
     "creatures": lambda r, f: sum(1 for o in r.game.state.battlefield()
                                   if r.game.state.controller(o.id) == (f.of or "you")

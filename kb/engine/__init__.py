@@ -19,12 +19,13 @@ from kb.engine.rules import CURRENT, VARIANTS, RuleSet, ruleset
 # The engine's modules from the bottom up; a module imports only from those before it
 # (tests/engine/test_layering.py checks it).
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("values", ("mana", "rules", "instructions")),
+    ("values", ("mana", "rules", "instructions", "keywords", "steps")),
     ("objects", ("objects", "events")),
-    ("reading the state", ("faces", "filters", "amounts", "conditions", "cards", "damage",
-                           "battles", "combat", "copy", "layers", "triggers")),
+    ("reading the state", ("faces", "filters", "amounts", "conditions", "cards",
+                           "keyword_rules", "damage", "battles", "combat", "copy", "layers",
+                           "trigger_events", "triggers")),
     ("the state", ("state",)),
-    ("acting", ("zones", "stack", "effects", "resolve", "sba", "turn")),
+    ("acting", ("zones", "outcomes", "stack", "effects", "resolve", "sba", "turn")),
     ("the game", ("game",)),
 )
 

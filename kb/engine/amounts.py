@@ -19,7 +19,8 @@ if TYPE_CHECKING:
     from kb.engine.events import Event
     from kb.engine.state import GameState
 
-_EXPR = re.compile(r"^(?P<base>[A-Za-z_.:/+\-0-9]*?)(?P<adjust>[+-]\d+)?$")
+# The adjustment is never part of a counter kind ("counters:+1/+1" has none).
+_EXPR = re.compile(r"^(?P<base>[A-Za-z_.:/+\-0-9]*?)(?P<adjust>(?<![/:])[+-]\d+)?$")
 
 
 @dataclass
@@ -63,6 +64,9 @@ def _base(base: str, ctx: Ctx) -> int:
     state = ctx.state
     if base == "X":
         return ctx.x
+    if base == "keyword_arg":  # the N of a keyword such as "bushido 2" (702)
+        arg = str(ctx.extra.get("keyword_arg") or "0")
+        return int(arg) if arg.isdigit() else 0
     if base in ("power", "toughness"):
         if ctx.source is None:
             raise EngineError(f"{base}: no source")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from kb.engine.keyword_rules import absorbed, damage_as_counters, poison_from
 from kb.engine.objects import Characteristics, EngineError, GameObject
 
 if TYPE_CHECKING:
@@ -69,16 +70,27 @@ def deal_damage(state: GameState, source: int, recipient: Recipient, amount: int
         return 0
     src = state.characteristics(source)
     if isinstance(recipient, str):
-        lose_life(state, recipient, amount)  # 120.3a
+        if not src.has("infect"):
+            lose_life(state, recipient, amount)  # 120.3a
+        poison = poison_from(src, amount, combat)  # 120.3b, 702.164c
+        if poison:
+            state.player(recipient).poison += poison
         state.emit("damage", source=source, player=recipient, amount=amount, combat=combat,
                    group=group)
+        _lifelink(state, source, src, amount)
         return amount
     obj = state.objects.get(recipient)
     if obj is None:
         raise EngineError(f"damage to object {recipient}, which is gone")
     ch = state.characteristics(recipient)
+    amount = absorbed(ch, amount)
+    if amount <= 0:
+        return 0
     if ch.is_a("Creature"):
-        obj.damage += amount  # 120.3e
+        if damage_as_counters(src):
+            obj.counters["-1/-1"] += amount  # 120.3d
+        else:
+            obj.damage += amount  # 120.3e
         if src.has("deathtouch"):
             obj.deathtouch_damage = True  # 702.2b
     if ch.is_a("Planeswalker"):
@@ -88,7 +100,17 @@ def deal_damage(state: GameState, source: int, recipient: Recipient, amount: int
                group=group)
     if ch.is_a("Battle"):
         remove_counters(state, recipient, "defense", amount)  # 120.3h, 310.6
+    _lifelink(state, source, src, amount)
     return amount
+
+
+def _lifelink(state: GameState, source: int, src: Characteristics, amount: int) -> None:
+    """702.15b, 120.3f: damage dealt by a source with lifelink causes its controller to gain
+    that much life (one life-gain event per source, 702.15e)."""
+    if src.has("lifelink"):
+        controller = src.controller or (state.objects.get(source) or
+                                         state.last_known[source].obj).controller
+        gain_life(state, controller, amount)
 
 
 def remove_counters(state: GameState, oid: int, kind: str, n: int) -> int:

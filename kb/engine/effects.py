@@ -25,6 +25,7 @@ from kb.engine.filters import matches
 from kb.engine.instructions import BECOME_KEYS, COMMON_KEYS, OP_KEYS
 from kb.engine.mana import ManaCost, ManaError, parse_mana, pay
 from kb.engine.objects import CARD_TYPES, EngineError, IllegalAction
+from kb.engine.outcomes import ops as outcome_ops
 from kb.engine.stack import cast, copy_spell
 from kb.engine.zones import counter_amount, create_token, destroy, move, token_count
 
@@ -206,7 +207,11 @@ def op_become(state: GameState, op: Op, ctx: Ctx) -> None:
 
 def op_tap(state: GameState, op: Op, ctx: Ctx) -> None:
     for oid in objects(op.get("who", "target"), ctx):
-        state.objects[oid].tapped = op["op"] == "tap"
+        obj = state.objects[oid]
+        was = obj.tapped
+        obj.tapped = op["op"] == "tap"
+        if obj.tapped and not was and obj.zone == "battlefield":
+            state.emit("becomes_tapped", obj=oid)  # 603.2e
 
 
 def op_damage(state: GameState, op: Op, ctx: Ctx) -> None:
@@ -610,6 +615,7 @@ OPS: dict[str, Callable[[GameState, Op, Ctx], None]] = {
     "put_from_hand": op_put_from_hand, "distribute_counters": op_distribute_counters,
     "exile_until_shares_type": op_exile_until_shares_type, "put_in_hand": op_put_in_hand,
     "delayed": op_delayed,
+    **outcome_ops(players),
 }
 
 

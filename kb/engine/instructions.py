@@ -30,4 +30,7 @@ OP_KEYS: dict[str, frozenset[str]] = {name: frozenset(keys.split()) for name, ke
     "reveal_top": "player then", "may_pay": "cost then", "put_from_hand": "filter choice",
     "distribute_counters": "kind n choice", "exile_until_shares_type": "like player",
     "put_in_hand": "who", "delayed": "at effect refers remember",
+    # kb.engine.outcomes
+    "win_game": "player", "lose_game": "player", "poison": "player n", "vanish": "",
+    "become_renowned": "",
 }.items()}

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from kb.engine.keywords import MORE_KEYWORDS, landwalk
 from kb.engine.mana import ManaCost
 
 COLORS = ("white", "blue", "black", "red", "green")
@@ -86,7 +87,10 @@ class Ability:
 def keyword(text: str) -> Ability:
     """A keyword ability from its text: "Flying", "Echo {G}", "Protection from green"."""
     lowered = text.strip().lower()
-    for name, kind in sorted(KEYWORDS.items(), key=lambda kv: -len(kv[0])):
+    quality = landwalk(lowered)
+    if quality is not None:
+        return Ability(text.strip(), "keyword", "landwalk", quality)
+    for name, kind in sorted({**KEYWORDS, **MORE_KEYWORDS}.items(), key=lambda kv: -len(kv[0])):
         if lowered == name and kind is None:
             return Ability(text.strip(), "keyword", name)
         if kind is not None and lowered.startswith(name + " "):
@@ -310,3 +314,5 @@ class Player:
     life_gained_total: int = 0
     cards_drawn: int = 0
     cant_cast_until_eot: bool = False
+    poison: int = 0  # poison counters (122.1f)
+    won: bool = False

@@ -19,6 +19,7 @@ from kb.engine.damage import protected_from
 from kb.engine.events import LastKnown
 from kb.engine.faces import copiable_printed, face_up_face
 from kb.engine.filters import matches
+from kb.engine.keyword_rules import untargetable
 from kb.engine.mana import ManaCost, ManaError, pay, total_cost
 from kb.engine.objects import (
     ALTERNATIVE_COSTS,
@@ -111,6 +112,8 @@ def is_legal_target(state: GameState, spec: Mapping[str, Any], target: Any, *,
     if obj.zone == "battlefield":
         owner_of_effect = controller
         if ch.has("hexproof") and (ch.controller or obj.controller) != owner_of_effect:
+            return False
+        if untargetable(ch):
             return False
         if source_ch is not None and protected_from(ch, source_ch):
             return False

@@ -24,7 +24,10 @@ from kb.engine.amounts import Ctx
 from kb.engine.conditions import holds
 from kb.engine.events import Event, PendingTrigger
 from kb.engine.filters import matches
+from kb.engine.keyword_rules import KEYWORD_TRIGGERED
 from kb.engine.objects import Ability, EngineError
+from kb.engine.steps import delayed_time
+from kb.engine.trigger_events import MORE_EVENTS, matches_event
 
 if TYPE_CHECKING:
     from kb.engine.events import LastKnown
@@ -34,7 +37,7 @@ TRIGGER_EVENTS = frozenset({
     "enters", "dies", "cast", "step", "deals_damage", "combat_damage_to_you",
     "combat_damage_to_player", "blocks", "evolves", "hand_empty",
     "last_defense_counter_removed",
-})
+}) | MORE_EVENTS
 
 # The triggered abilities that keywords stand for.
 KEYWORD_TRIGGERS: dict[str, Ability] = {
@@ -62,6 +65,7 @@ KEYWORD_TRIGGERS: dict[str, Ability] = {
         spec={"trigger": {"on": "enters", "what": {"types": ["Creature"],
                                                    "controller": "you"}},
               "if": {"entering_is_greater": True}, "effect": [{"op": "evolve"}]}),
+    **KEYWORD_TRIGGERED,
 }
 
 SIEGE_TRIGGER = Ability(
@@ -160,8 +164,10 @@ def _matches(state: GameState, spec: Mapping[str, Any], event: Event, source: in
     if spec.get("zone") == "graveyard" and source in state.objects and \
             state.objects[source].zone != "graveyard":
         return False
-    if lki is not None and on != "dies":
+    if lki is not None and on not in ("dies", "zone_change"):
         return False
+    if on in MORE_EVENTS:
+        return matches_event(state, spec, event, source, controller)
     if on == "enters":
         if event.kind != "zone_change" or event.to_zone != "battlefield":
             return False
@@ -247,17 +253,13 @@ def _cast_matches(state: GameState, spec: Mapping[str, Any], event: Event,
 
 # -- delayed triggers -----------------------------------------------------------------------
 
-DELAYED_WHEN = {"next end step": ("end", None), "your next precombat main": ("precombat main",
-                                                                             "your"),
-                "your next upkeep": ("upkeep", "your")}
-
-
 def _delayed(state: GameState, event: Event) -> None:
     for delayed in list(state.delayed):
-        if delayed.when not in DELAYED_WHEN:
-            raise EngineError(f"unknown delayed trigger time {delayed.when!r} "
-                              f"(known: {sorted(DELAYED_WHEN)})")
-        step, whose = DELAYED_WHEN[delayed.when]
+        when = delayed_time(delayed.when)
+        if when is None:
+            raise EngineError(f"unknown delayed trigger time {delayed.when!r} (write "
+                              "\"next <step>\" or \"your next <step>\", a step of rule 500)")
+        step, whose = when
         if event.data.get("step") != step or (whose == "your" and
                                                event.player != delayed.controller):
             continue

@@ -7,13 +7,11 @@ from typing import TYPE_CHECKING
 
 from kb.engine.effects import draw
 from kb.engine.objects import IllegalAction
+from kb.engine.steps import STEPS
 
 if TYPE_CHECKING:
     from kb.engine.state import GameState
 
-STEPS = ("untap", "upkeep", "draw", "precombat main", "beginning of combat",
-         "declare attackers", "declare blockers", "combat damage", "end of combat",
-         "postcombat main", "end", "cleanup")
 
 
 def advance(state: GameState, step: str, player: str | None = None) -> None:

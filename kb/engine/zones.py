@@ -13,6 +13,7 @@ from kb.engine.battles import choose_protector
 from kb.engine.copy import become_copy, copiable_values, with_exceptions
 from kb.engine.faces import face_up_face
 from kb.engine.filters import matches
+from kb.engine.keyword_rules import ENTERS_WITH_COUNTERS
 from kb.engine.objects import Ability, GameObject, IllegalAction, Printed, SpellInfo
 
 if TYPE_CHECKING:
@@ -91,8 +92,11 @@ def enter(state: GameState, obj: GameObject, choices: Mapping[str, Any], *, x: i
     if ch.is_a("Planeswalker") and face.loyalty:
         counters["loyalty"] += face.loyalty  # 306.5b
     for ability in ch.abilities:
-        if ability.keyword == "fading" and ability.arg:
-            counters["fade"] += int(ability.arg)  # 702.32a
+        kind = ENTERS_WITH_COUNTERS.get(ability.keyword or "")
+        if kind and ability.arg and ability.arg.isdigit():
+            counters[kind] += int(ability.arg)  # fading 702.32a, vanishing 702.63a, ...
+        if ability.keyword == "unleash" and choices.get("unleash"):
+            counters["+1/+1"] += 1  # 702.98a: "you may have it enter with" a counter
         rep = ability.spec.get("replacement", {}) if ability.kind == "replacement" else {}
         for kind, n in rep.get("enters_with", {}).items():
             counters[kind] += evaluate(n, ctx)

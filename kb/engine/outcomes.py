@@ -1,0 +1,91 @@
+"""Winning and losing (104), poison counters (122.1f), and the instructions that bring them:
+"you win the game", "target player loses the game", "that player gets N poison counters";
+with the keyword instructions of :mod:`kb.engine.keyword_rules` (vanishing, renown).
+
+104.2a: a player still in the game wins when all their opponents have lost; 104.3a-b: a player
+who wins makes the others lose (in a two-player game, the opponent).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from kb.engine.amounts import Ctx, evaluate
+from kb.engine.damage import remove_counters
+from kb.engine.zones import move
+
+if TYPE_CHECKING:
+    from kb.engine.state import GameState
+
+Op = Mapping[str, Any]
+Players = Callable[[Any, Ctx], list[str]]
+
+
+def win(state: GameState, player: str) -> None:
+    """104.2a-b: the player wins; every opponent still in the game loses."""
+    who = state.player(player)
+    if who.lost or who.left_game:
+        return
+    who.won = True
+    state.emit("won", player=player)
+    for other in state.opponents(player):
+        lose(state, other)
+
+
+def lose(state: GameState, player: str) -> None:
+    """104.3: a player loses the game (a replacement such as Lich's Mirror is a state-based
+    action's business, 704.7; an instruction's loss is not replaced here)."""
+    who = state.player(player)
+    if who.lost:
+        return
+    who.lost = True
+    state.emit("lost", player=player)
+
+
+def give_poison(state: GameState, player: str, n: int) -> None:
+    """122.1f: poison counters on a player; ten or more lose the game (704.5c)."""
+    if n <= 0:
+        return
+    state.player(player).poison += n
+    state.emit("poison", player=player, amount=n)
+
+
+def ops(players: Players) -> dict[str, Callable[[GameState, Op, Ctx], None]]:
+    """The instructions of this module; ``players`` reads a player reference (the effects
+    module's, passed down so that this module stays below it)."""
+
+    def op_win(state: GameState, op: Op, ctx: Ctx) -> None:
+        for player in players(op.get("player", "you"), ctx):
+            win(state, player)
+
+    def op_lose(state: GameState, op: Op, ctx: Ctx) -> None:
+        for player in players(op.get("player", "you"), ctx):
+            lose(state, player)
+
+    def op_poison(state: GameState, op: Op, ctx: Ctx) -> None:
+        n = _number(op.get("n", 1), ctx)
+        for player in players(op.get("player", "target"), ctx):
+            give_poison(state, player, n)
+
+    def op_vanish(state: GameState, op: Op, ctx: Ctx) -> None:
+        """702.63a: remove a time counter; when the last is removed, sacrifice it."""
+        obj = state.objects.get(ctx.source) if ctx.source is not None else None
+        if obj is None or obj.zone != "battlefield":
+            return
+        if remove_counters(state, obj.id, "time", 1) and obj.counters["time"] == 0:
+            move(state, obj, "graveyard")
+
+    def op_become_renowned(state: GameState, op: Op, ctx: Ctx) -> None:
+        """702.112b: renowned is a designation the permanent keeps until it leaves."""
+        obj = state.objects.get(ctx.source) if ctx.source is not None else None
+        if obj is not None:
+            obj.choices["renowned"] = True
+
+    return {"win_game": op_win, "lose_game": op_lose, "poison": op_poison,
+            "vanish": op_vanish, "become_renowned": op_become_renowned}
+
+
+def _number(expr: Any, ctx: Ctx) -> int:
+    return max(evaluate(expr, ctx), 0)
+

@@ -280,3 +280,117 @@ def test_cli_bad_scenario_file_is_an_error(cr_index: Path, tmp_path: Path) -> No
 def test_cli_help_and_usage(cr_index: Path) -> None:
     assert _run(cr_index, "--help").exit_code == 0
     assert _run(cr_index, "--status", "maybe").exit_code == 2
+
+
+# -- the format refuses what it does not understand (issue 13) ---------------------------------
+
+CARD = """
+[[card]]
+name = "Test Enchantment"
+types = ["Enchantment"]
+[[card.abilities]]
+text = "the ability under test"
+"""
+
+
+@pytest.mark.parametrize(("ability", "message"), [
+    ('replacement = { damage_twice = true }', "unknown kind of replacement 'damage_twice'"),
+    ('replacement = { enters_tapped = { affects = { types = ["Land"] } } }',
+     "enters_tapped: must be true"),
+    ('static = { affects = { colour = ["W"] }, pump = [1, 1] }',
+     r"unknown filter keys \['colour'\]"),
+    ('static = { affects = "self", pumps = [1, 1] }', "unknown continuous changes"),
+    ('trigger = { on = "dying" }\neffect = []', "a trigger has 'on'"),
+    ('trigger = { on = "dies", whom = "self" }\neffect = []', "unknown trigger keys"),
+    ('cost = "{1}"\neffect = [{ op = "damage_twice" }]', "unknown instruction 'damage_twice'"),
+    ('cost = "{1}"\neffect = [{ op = "damage", to = { all = {} }, amount = 1 }]',
+     "a table there is"),
+    ('cost = "{1}"\neffect = [{ op = "destroy", who = { each = { kind = "x" } } }]',
+     r"unknown filter keys \['kind'\]"),
+    ('cost = "{1}"\neffect = [{ op = "tap", who = "target", if = { rainy = true } }]',
+     "unknown condition"),
+    ('cost = "{1}"\ntargets = [{ kind = "wizard" }]\neffect = []', "unknown target kind"),
+])
+def test_unknown_card_parts_are_refused_with_file_and_line(tmp_path: Path, ability: str,
+                                                          message: str) -> None:
+    path = _write(tmp_path, CARD + ability + "\n" + SCENARIO)
+    with pytest.raises(KbError, match=message) as caught:
+        load([path])
+    assert f"{path}:2" in str(caught.value)  # the [[card]] header is on line 2
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    (("as = \"c\" }]", "as = \"c\", sleepy = true }]"), r"unknown keys \['sleepy'\]"),
+    (("define = { types", "defined = { types"), "unknown keys"),
+    (("ops = [{ op = \"pump\", who = \"c\", pt = [0, 1] }]",
+      "ops = [{ op = \"pump\", who = { each = { sort = 1 } }, pt = [0, 1] }]"),
+     "unknown filter keys"),
+    (("ops = [{ op = \"pump\"", "ops = [{ op = \"pumped\""), "unknown instruction 'pumped'"),
+    (("power = 1, toughness = 3 }", "power = 1, toughness = 3, speed = 2 }"),
+     "unknown card keys"),
+])
+def test_unknown_setup_and_step_parts_are_refused(tmp_path: Path, change: tuple[str, str],
+                                                  message: str) -> None:
+    path = _write(tmp_path, SCENARIO.replace(*change))
+    with pytest.raises(KbError, match=message) as caught:
+        load([path])
+    assert f"{path}:4" in str(caught.value)
+
+
+def test_the_format_page_names_every_part_of_the_schema() -> None:
+    """docs/scenarios.md and the code's tables (the schema) agree: every action, fact, setup
+    key and kind of replacement is documented, and the action table has no other action."""
+    import re
+
+    from kb.check.facts import FACTS
+    from kb.check.schema import ACTIONS, SCENARIO_KEYS, SETUP_ENTRY_KEYS, SETUP_KEYS
+    from kb.engine.game import SETUP_STATUS
+    from kb.engine.replacements import KINDS
+
+    page = (Path(__file__).parents[1] / "docs" / "scenarios.md").read_text(encoding="utf-8")
+    named = set(re.findall(r"`([a-z_]+)`", page))
+    parts = {"actions": set(ACTIONS), "facts": set(FACTS), "scenario keys": SCENARIO_KEYS,
+             "setup": SETUP_KEYS | SETUP_ENTRY_KEYS | SETUP_STATUS, "replacements": set(KINDS)}
+    missing = {part: sorted(names - named) for part, names in parts.items() if names - named}
+    assert not missing
+    actions = page[page.index("| do | keys |"):].split("\n\n")[0]
+    table = re.findall(r"^\| (`[a-z_]+`(?:, `[a-z_]+`)*) \|", actions, re.M)
+    in_table = {n for row in table for n in re.findall(r"`([a-z_]+)`", row)}
+    assert in_table == set(ACTIONS)
+
+
+# -- shares: verified apart from "has a status", per CR chapter --------------------------------
+
+
+def _result(record_id: str, status: str) -> ExampleResult:
+    return ExampleResult(record_id, "src", "en", status, "claim", "")
+
+
+def test_the_verified_share_is_apart_from_the_share_with_a_status() -> None:
+    report = CheckReport([
+        _result("cr:en:2026-04-17:702.26b/ex1", "verified"),
+        _result("cr:en:2026-04-17:702.26b/ex2", "not checkable"),
+        _result("cr:en:2026-04-17:107.4f/ex1", "contradicted"),
+        _result("cr:en:2026-04-17:111.4/ex1", "not modelled"),
+        _result("cr:en:2025-02-07:111.4/ex1", "verified"),  # an older version
+        _result("faq:en:dgm:x/1", "verified"),
+    ], [], 0)
+    assert report.shares() == {"examples": 6, "with_status": 5, "verified": 3}
+    cr = report.cr_coverage()
+    assert cr == {"version": "2026-04-17", "examples": 4, "with_status": 3, "verified": 1,
+                  "chapters": {"1": {"examples": 2, "with_status": 1, "verified": 0},
+                               "7": {"examples": 2, "with_status": 2, "verified": 1}}}
+    assert report.cr_coverage("2025-02-07")["examples"] == 1  # type: ignore[index]
+    assert CheckReport([_result("faq:en:dgm:x/1", "verified")], [], 0).cr_coverage() is None
+
+
+def test_cli_reports_the_shares_per_chapter(cr_index: Path) -> None:
+    data = json.loads(_run(cr_index, "--json").output)
+    cr = data["cr"]
+    assert cr["version"] == "2026-04-17"
+    assert sum(c["examples"] for c in cr["chapters"].values()) == cr["examples"]
+    assert cr["verified"] <= cr["with_status"] <= cr["examples"]
+    assert data["shares"]["examples"] == len(data["examples"])
+    text = _run(cr_index).output
+    assert f"CR 2026-04-17 examples: {cr['examples']}, {cr['with_status']} with a status" in text
+    assert "chapter  examples  with a status  verified" in text

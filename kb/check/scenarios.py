@@ -16,10 +16,13 @@ from kb.check.schema import (
     FACT_KEYS,
     NOT_CHECKABLE_KINDS,
     SCENARIO_KEYS,
+    SETUP_ENTRY_KEYS,
     SETUP_KEYS,
     STEP_KEYS,
 )
 from kb.errors import KbError
+
+ZONE_KEYS = ("battlefield", "hand", "graveyard", "library", "exile")
 
 if TYPE_CHECKING:
     from kb.engine.objects import Printed
@@ -181,10 +184,7 @@ def _scenario(raw: Mapping[str, Any], path: Path, line: int) -> Scenario:
         if fact.at is not None and fact.at not in labels:
             raise KbError(f"{where}: fact at {fact.at!r}: no step has that label")
     setup = raw.get("setup", {})
-    unknown = set(setup) - SETUP_KEYS
-    if unknown:
-        raise KbError(f"{where}: unknown setup keys {sorted(unknown)} "
-                      f"(known: {sorted(SETUP_KEYS)})")
+    _check_setup(setup, where)
     if raw.get("era") is not None:
         from kb.engine import VARIANTS
 
@@ -195,6 +195,29 @@ def _scenario(raw: Mapping[str, Any], path: Path, line: int) -> Scenario:
                     players=tuple(raw.get("players", ("you", "opponent"))),
                     life=raw.get("life", 20), active=raw.get("active"),
                     step=raw.get("start", "precombat main"), era=raw.get("era"))
+
+
+def _check_setup(setup: Mapping[str, Any], where: str) -> None:
+    from kb.engine import EngineError, card_from_data
+    from kb.engine.game import SETUP_STATUS
+
+    unknown = set(setup) - SETUP_KEYS
+    if unknown:
+        raise KbError(f"{where}: unknown setup keys {sorted(unknown)} "
+                      f"(known: {sorted(SETUP_KEYS)})")
+    for zone in ZONE_KEYS:
+        for entry in setup.get(zone, []):
+            unknown = set(entry) - SETUP_ENTRY_KEYS - SETUP_STATUS
+            if unknown:
+                raise KbError(f"{where}: setup.{zone}: unknown keys {sorted(unknown)} (known: "
+                              f"{sorted(SETUP_ENTRY_KEYS | SETUP_STATUS)})")
+            if ("card" in entry) == ("define" in entry):
+                raise KbError(f"{where}: setup.{zone}: each entry has 'card' or 'define'")
+            if "define" in entry:
+                try:
+                    card_from_data(entry["define"], f"{where}: setup.{zone}: define")
+                except EngineError as exc:
+                    raise KbError(str(exc)) from exc
 
 
 def _fact(raw: Mapping[str, Any], where: str) -> Fact:
@@ -219,6 +242,16 @@ def _check_step(step: Mapping[str, Any], where: str) -> None:
         raise KbError(f"{where}: step {action!r}: "
                       + (f"missing {sorted(missing)} " if missing else "")
                       + (f"unknown {sorted(unknown)}" if unknown else ""))
+    from kb.engine import EngineError
+    from kb.engine.cards import check_instructions, token_from_data
+
+    try:
+        if action == "effect":
+            check_instructions(step["ops"], where)
+        if action == "token" and "token" in step:
+            token_from_data(step["token"], f"{where}, token")
+    except EngineError as exc:
+        raise KbError(str(exc)) from exc
     if action == "check":
         if step["action"].get("do") == "check":
             raise KbError(f"{where}: a check can't check a check")

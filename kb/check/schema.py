@@ -11,6 +11,8 @@ NOT_CHECKABLE_KINDS = ("timing", "randomness", "definition")
 SCENARIO_KEYS = frozenset({"name", "verifies", "status", "reason", "because", "era", "players",
                            "life", "active", "start", "setup", "step", "expect"})
 SETUP_KEYS = frozenset({"battlefield", "hand", "graveyard", "library", "exile", "mana", "life"})
+# The keys of an object placed by the setup, besides its status (kb.engine.game.SETUP_STATUS).
+SETUP_ENTRY_KEYS = frozenset({"card", "define", "as", "owner", "controller", "count", "token"})
 FACT_KEYS = frozenset({"what", "of", "is", "at", "ability", "kind", "key"})
 
 
@@ -19,7 +21,7 @@ ACTIONS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     name: (frozenset(required.split()), frozenset(optional.split()))
     for name, required, optional in (
         ("cast", "card", "player half fused x mode targets sacrifice without_paying "
-                         "alternative transformed"),
+                         "alternative transformed pay_life"),
         ("activate", "object", "ability player x targets"),
         ("resolve", "", ""),
         ("resolve_all", "", ""),

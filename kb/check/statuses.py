@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -52,6 +53,38 @@ class CheckReport:
         for r in self.results:
             table.setdefault(r.source, Counter())[r.status] += 1
         return {src: {s: c.get(s, 0) for s in STATUSES} for src, c in sorted(table.items())}
+
+    def shares(self) -> dict[str, int]:
+        """How many examples, how many have a status, how many are verified: kept apart so
+        that marking an example not checkable never looks like verifying it."""
+        return _shares(self.results)
+
+    def cr_coverage(self, version: str | None = None) -> dict[str, Any] | None:
+        """The examples of one English CR version (by default the newest in the index): the
+        shares of :meth:`shares` in all and per chapter (the rule number's first digit)."""
+        versions = sorted({m.group(1) for r in self.results
+                           if (m := _CR_EXAMPLE.match(r.id))})
+        if not versions:
+            return None
+        version = version or versions[-1]
+        chapters: dict[str, list[ExampleResult]] = {}
+        for r in self.results:
+            m = _CR_EXAMPLE.match(r.id)
+            if m and m.group(1) == version:
+                chapters.setdefault(m.group(2)[0], []).append(r)
+        mine = [r for rs in chapters.values() for r in rs]
+        return {"version": version, **_shares(mine),
+                "chapters": {c: _shares(rs) for c, rs in sorted(chapters.items())}}
+
+
+# A CR example's id: its version's date and its rule number.
+_CR_EXAMPLE = re.compile(r"^cr:en:(\d{4}-\d{2}-\d{2}):(\d{3}[^/]*)/ex\d+$")
+
+
+def _shares(results: Sequence[ExampleResult]) -> dict[str, int]:
+    return {"examples": len(results),
+            "with_status": sum(1 for r in results if r.status != "not modelled"),
+            "verified": sum(1 for r in results if r.status == "verified")}
 
 
 def run_check(store: Store, paths: Iterable[Path] = (), *,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -31,6 +32,8 @@ def command(ctx: click.Context, scenarios: tuple[Path, ...], statuses: tuple[str
     if as_json:
         emit_json({
             "summary": report.summary(),
+            "shares": report.shares(),
+            "cr": report.cr_coverage(),
             "by_source": report.by_source(),
             "scenarios": report.scenarios,
             "examples": [r.as_dict() for r in report.results],
@@ -43,6 +46,15 @@ def command(ctx: click.Context, scenarios: tuple[Path, ...], statuses: tuple[str
     rows.append(("total", *(str(report.summary()[s]) for s in STATUSES)))
     table(rows)
     click.echo(f"{report.scenarios} scenarios played.")
+    click.echo(_shares_line("All worked examples", report.shares()))
+    cr = report.cr_coverage()
+    if cr is not None:
+        click.echo(_shares_line(f"CR {cr['version']} examples", cr))
+        rows = [("chapter", "examples", "with a status", "verified")]
+        for chapter, counts in cr["chapters"].items():
+            rows.append((f"{chapter}xx", str(counts["examples"]),
+                         str(counts["with_status"]), str(counts["verified"])))
+        table(rows)
     wanted = statuses or ("contradicted", "era-dependent")
     shown = [r for r in report.results if r.status in wanted]
     for r in shown:
@@ -59,3 +71,12 @@ def command(ctx: click.Context, scenarios: tuple[Path, ...], statuses: tuple[str
                    "build with the corpus that holds them):")
         for record_id, where in report.not_in_index:
             click.echo(f"  {record_id}  ({where})")
+
+
+def _shares_line(label: str, counts: dict[str, Any]) -> str:
+    """"N examples: M with a status (P%), V verified (Q%)": the verified share is given on
+    its own, so that marking examples not checkable never looks like verifying them."""
+    total = counts["examples"] or 1
+    return (f"{label}: {counts['examples']}, {counts['with_status']} with a status "
+            f"({100 * counts['with_status'] / total:.0f}%), {counts['verified']} verified "
+            f"({100 * counts['verified'] / total:.0f}%)")

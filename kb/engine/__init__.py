@@ -21,9 +21,9 @@ from kb.engine.rules import CURRENT, VARIANTS, RuleSet, ruleset
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("values", ("mana", "rules", "instructions", "keywords", "steps")),
     ("objects", ("objects", "events")),
-    ("reading the state", ("faces", "filters", "amounts", "conditions", "cards",
-                           "keyword_rules", "damage", "battles", "combat", "copy", "layers",
-                           "trigger_events", "triggers")),
+    ("reading the state", ("faces", "filters", "amounts", "conditions", "replacements",
+                           "keyword_rules", "damage", "battles", "combat", "layers",
+                           "trigger_events", "triggers", "cards", "copy")),
     ("the state", ("state",)),
     ("acting", ("zones", "outcomes", "stack", "effects", "resolve", "sba", "turn")),
     ("the game", ("game",)),

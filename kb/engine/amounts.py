@@ -106,7 +106,8 @@ def _base(base: str, ctx: Ctx) -> int:
 
 
 def _cards(spec: str, ctx: Ctx) -> list[int]:
-    """``cards:<zone>:<whose>[:<card type>]``: whose is you, opponent or all."""
+    """``cards:<zone>:<whose>[:<card type>]``: whose is you, opponent or all: the owner's of
+    a card, the controller's of a permanent or a spell; phased-out permanents are left out."""
     parts = spec.split(":")
     if len(parts) < 3:
         raise EngineError(f"cards: write cards:<zone>:<you|opponent|all>[:<type>], not {spec!r}")
@@ -121,7 +122,11 @@ def _cards(spec: str, ctx: Ctx) -> list[int]:
         players = tuple(state.players)
     out = []
     for obj in state.objects.values():
-        if obj.zone != zone or obj.owner not in players:
+        if obj.zone != zone or obj.phased_out:  # 702.26b: as though it did not exist
+            continue
+        # 108.3: cards in a graveyard or hand are their owner's; permanents their controller's
+        whose_is = ctx.state.controller(obj.id) if zone in ("battlefield", "stack") else obj.owner
+        if whose_is not in players:
             continue
         if card_type and card_type not in ctx.ch(obj.id).types:
             continue

@@ -20,7 +20,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from kb.engine.instructions import COMMON_KEYS, OP_KEYS
+from kb.engine import conditions
+from kb.engine.filters import check_filter
+from kb.engine.instructions import (
+    COMMON_KEYS,
+    OP_KEYS,
+    REFERENCE_KEYS,
+    TARGET_KEYS,
+    TARGET_KINDS,
+)
+from kb.engine.layers import MOD_LAYER, STATIC_EXTRA
 from kb.engine.mana import ManaCost, ManaError
 from kb.engine.objects import (
     COLORS,
@@ -31,6 +40,8 @@ from kb.engine.objects import (
     keyword,
     parse_pt,
 )
+from kb.engine.replacements import INSTRUCTION_KINDS, check_replacement
+from kb.engine.triggers import TRIGGER_EVENTS, TRIGGER_FILTERS, TRIGGER_KEYS
 
 FACE_KEYS = frozenset({"name", "mana_cost", "color_indicator", "colors", "types", "subtypes",
                        "supertypes", "power", "toughness", "loyalty", "defense", "keywords",
@@ -128,24 +139,97 @@ def ability_from(data: str | Mapping[str, Any] | Ability, where: str) -> Ability
             spec["mana"] = ManaCost.parse(_mana_part(spec["cost"]))
         except ManaError as exc:
             raise EngineError(f"{where}: {exc}") from exc
-    replacement = spec.get("replacement", {})
-    for ops in (spec.get("effect"), spec.get("spell"),
-                *(m.get("effect") for m in spec.get("modes", ())),
-                replacement.get("draw_if_hand_empty"), replacement.get("instead_of_losing")):
-        check_instructions(ops, where)
+    _check_parts(spec, where)
     return Ability(data["text"], kind, spec=spec)
 
 
+def _check_parts(spec: Mapping[str, Any], where: str) -> None:
+    """Refuse, as the card is read, any part of an ability the engine would not understand:
+    an unknown continuous change, trigger event, kind of replacement, target, filter,
+    condition or instruction (not when, and if, a scenario makes it matter)."""
+    if "static" in spec:
+        static = spec["static"]
+        unknown = set(static) - set(MOD_LAYER) - STATIC_EXTRA
+        if unknown:
+            raise EngineError(f"{where}: unknown continuous changes {sorted(unknown)} "
+                              f"(known: {sorted(set(MOD_LAYER) | STATIC_EXTRA)})")
+        if isinstance(static.get("affects"), Mapping):
+            check_filter(static["affects"], f"{where}, affects")
+    if "trigger" in spec:
+        _check_trigger(spec["trigger"], where)
+    replacement = spec.get("replacement")
+    if replacement is not None:
+        check_replacement(replacement, where)
+    for target in spec.get("targets", ()):
+        check_target(target, where)
+    _check_condition(spec.get("if"), where)
+    for ops in (spec.get("effect"), spec.get("spell"),
+                *(m.get("effect") for m in spec.get("modes", ())),
+                *((replacement or {}).get(k) for k in INSTRUCTION_KINDS)):
+        check_instructions(ops, where)
+
+
+def _check_trigger(trigger: Any, where: str) -> None:
+    if not isinstance(trigger, Mapping) or trigger.get("on") not in TRIGGER_EVENTS:
+        raise EngineError(f"{where}: a trigger has 'on', one of {sorted(TRIGGER_EVENTS)}; "
+                          f"got {trigger!r}")
+    unknown = set(trigger) - TRIGGER_KEYS
+    if unknown:
+        raise EngineError(f"{where}: unknown trigger keys {sorted(unknown)} "
+                          f"(known: {sorted(TRIGGER_KEYS)})")
+    for key in TRIGGER_FILTERS & set(trigger):
+        value = trigger[key]
+        if isinstance(value, Mapping):
+            check_filter({k: v for k, v in value.items() if k != "another"},
+                         f"{where}, trigger {key}")
+
+
+def check_target(target: Any, where: str) -> None:
+    """A target specification: ``kind`` (115.1), ``filter``, ``count``."""
+    if not isinstance(target, Mapping) or set(target) - TARGET_KEYS:
+        raise EngineError(f"{where}: a target has {sorted(TARGET_KEYS)}; got {target!r}")
+    if target.get("kind", "any") not in TARGET_KINDS:
+        raise EngineError(f"{where}: unknown target kind {target.get('kind')!r} "
+                          f"(known: {', '.join(TARGET_KINDS)})")
+    check_filter(target.get("filter", {}), f"{where}, target filter")
+
+
+def _check_condition(spec: Any, where: str) -> None:
+    if spec is None:
+        return
+    if not isinstance(spec, Mapping) or set(spec) - conditions.KEYS:
+        raise EngineError(f"{where}: unknown condition {spec!r} "
+                          f"(known: {sorted(conditions.KEYS)})")
+    if isinstance(spec.get("you_control"), Mapping):
+        check_filter(spec["you_control"], f"{where}, condition")
+
+
 def check_instructions(ops: Any, where: str) -> None:
-    """Refuse an unknown instruction or parameter as the card is read, not when (and if) a
-    scenario makes it happen."""
-    for op in ops or ():
+    """Refuse an unknown instruction, parameter, filter or condition as the card (or the
+    scenario) is read, not when (and if) a scenario makes it happen."""
+    if ops is None:
+        return
+    if not isinstance(ops, list):
+        raise EngineError(f"{where}: instructions are a list, not {ops!r}")
+    for op in ops:
+        if not isinstance(op, Mapping):
+            raise EngineError(f"{where}: an instruction is a table, not {op!r}")
         name = op.get("op")
         if name not in OP_KEYS:
             raise EngineError(f"{where}: unknown instruction {name!r}")
         unknown = set(op) - COMMON_KEYS - OP_KEYS[name]
         if unknown:
             raise EngineError(f"{where}: instruction {name!r}: unknown keys {sorted(unknown)}")
+        for key in REFERENCE_KEYS & set(op):
+            for ref in op[key] if isinstance(op[key], list) else [op[key]]:
+                if isinstance(ref, Mapping):
+                    if set(ref) != {"each"}:
+                        raise EngineError(f"{where}: instruction {name!r}: {key} = {ref!r} "
+                                          "(a table there is {{ each = <filter> }})")
+                    check_filter(ref["each"], f"{where}, instruction {name!r}, {key}")
+        if isinstance(op.get("filter"), Mapping):
+            check_filter(op["filter"], f"{where}, instruction {name!r}, filter")
+        _check_condition(op.get("if"), f"{where}, instruction {name!r}")
         for nested in ("then", "effect"):
             check_instructions(op.get(nested), where)
 
@@ -164,5 +248,8 @@ def _with_abilities(static: Mapping[str, Any], where: str) -> dict[str, Any]:
 
 
 def token_from_data(data: Mapping[str, Any], where: str) -> Printed:
-    """A token's characteristics as the creating effect defines them (111.3)."""
+    """A token's characteristics as the creating effect defines them (111.3); a token the
+    effect does not name is named by its subtypes plus the word "Token" (111.4)."""
+    if "name" not in data and "faces" not in data:
+        data = {**data, "name": " ".join([*data.get("subtypes", ()), "Token"])}
     return card_from_data(data, where)

@@ -57,7 +57,8 @@ def run(state: GameState, op: Op, ctx: Ctx) -> None:
             raise IllegalAction(f"a choice is needed: {choice} (yes or no)")
         if not ctx.choices[choice]:
             return
-    handler(state, op, ctx)
+    with state.at_once():  # what one instruction does to several objects, it does at once
+        handler(state, op, ctx)
     state.touch()
 
 
@@ -229,6 +230,8 @@ def op_damage(state: GameState, op: Op, ctx: Ctx) -> None:
 
 
 def _recipients(ref: Any, ctx: Ctx) -> list[Any]:
+    if isinstance(ref, Mapping):  # { each = <filter> }: objects ("each creature")
+        return objects(ref, ctx)
     if isinstance(ref, str) and ref.startswith("target"):
         return [t for t in _targets(ref, ctx) if not isinstance(t, int) or t in ctx.state.objects]
     try:

@@ -43,8 +43,9 @@ def face_up_face(state: GameState, obj: GameObject) -> Face:
 
 
 def mana_values(state: GameState, oid: int) -> tuple[int, ...]:
-    """202.3, 709.4b: an object's mana value (with X's value on the stack, 202.3e); two
-    values for a split card off the stack under the 2013 rules (708.4 of 2013)."""
+    """202.3, 709.4b: an object's mana value, with X's value on the stack (202.3e); a back
+    face's is its front face's, but a copy of a back face's is 0 (202.3b); two values for a
+    split card off the stack under the 2013 rules (708.4 of 2013)."""
     obj = state.objects.get(oid)
     if obj is None:
         obj = state.last_known[oid].obj
@@ -54,4 +55,8 @@ def mana_values(state: GameState, oid: int) -> tuple[int, ...]:
             and state.rules.split_two_values_off_stack):
         return tuple((h.mana_cost.mana_value() if h.mana_cost else 0) for h in printed.faces)
     x = obj.spell.x if obj.zone == "stack" and obj.spell else 0
-    return (ch.mana_cost.mana_value(x) if ch.mana_cost else 0,)
+    cost = ch.mana_cost
+    if (printed.layout == "transform" and obj.transformed and not obj.face_down
+            and not copy_effects(state, obj)):
+        cost = printed.faces[0].mana_cost  # 202.3b: a back face counts its front face's cost
+    return (cost.mana_value(x) if cost else 0,)

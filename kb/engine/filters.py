@@ -13,6 +13,16 @@ FILTER_KEYS = frozenset({"types", "all_types", "not_types", "subtypes", "colors"
                          "supertypes", "not_colors", "attacking"})
 
 
+def check_filter(spec: Any, where: str) -> None:
+    """Refuse a filter that is not a table of known keys (as a card or scenario is read)."""
+    if not isinstance(spec, Mapping):
+        raise EngineError(f"{where}: a filter is a table, not {spec!r}")
+    unknown = set(spec) - FILTER_KEYS
+    if unknown:
+        raise EngineError(f"{where}: unknown filter keys {sorted(unknown)} "
+                          f"(known: {sorted(FILTER_KEYS)})")
+
+
 def matches(obj: GameObject, ch: Characteristics, spec: Mapping[str, Any], *,
             you: str | None, source: int | None = None,
             opponents: tuple[str, ...] = ()) -> bool:

@@ -21,7 +21,7 @@ from kb.engine.resolve import resolve_top
 from kb.engine.rules import CURRENT, RuleSet
 from kb.engine.state import GameState
 from kb.engine.turn import advance
-from kb.engine.zones import create_token, enter, move
+from kb.engine.zones import create_token, enter, leave_game, move
 
 SETUP_STATUS = frozenset({"tapped", "counters", "damage", "face_down", "flipped",
                           "transformed", "attached_to", "protector", "phased_out", "choices"})
@@ -225,13 +225,8 @@ class Game:
         self._act(lambda: draw(self.state, player, n))
 
     def leave_game(self, player: str) -> None:
-        """800.4a: a player leaves the game; objects they own leave with them."""
-        state = self.state
-        state.player(player).left_game = True
-        for obj in list(state.objects.values()):
-            if obj.owner == player:
-                state.remove_object(obj)
-        state.touch()
+        """800.4a: a player leaves the game (see :func:`kb.engine.zones.leave_game`)."""
+        leave_game(self.state, player)
         self.settle()
 
     def advance(self, step: str, player: str | None = None) -> None:

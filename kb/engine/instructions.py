@@ -34,3 +34,12 @@ OP_KEYS: dict[str, frozenset[str]] = {name: frozenset(keys.split()) for name, ke
     "win_game": "player", "lose_game": "player", "poison": "player n", "vanish": "",
     "become_renowned": "",
 }.items()}
+
+
+# What a target may be (115.1), and the keys of a target specification.
+TARGET_KINDS = ("creature", "permanent", "player", "spell", "card", "any", "planeswalker",
+                "battle")
+TARGET_KEYS = frozenset({"kind", "filter", "count"})
+# The keys of an instruction whose value names objects or players: a mapping there is
+# ``{each = <filter>}`` (checked as a filter when the card is read).
+REFERENCE_KEYS = frozenset({"who", "to", "source", "a", "b", "of", "like"})

@@ -195,7 +195,8 @@ def parse_mana(text: str) -> Counter[str]:
 def pay(cost: ManaCost, pool: Counter[str]) -> Counter[str]:
     """Pay ``cost`` (X already announced) from ``pool``; return the mana spent and take it
     from the pool. Colored and hybrid symbols first, then generic from what is left
-    (colorless first). Phyrexian symbols are paid with mana here, never with life."""
+    (colorless first). Phyrexian symbols are paid with mana here; :func:`pay_with_life` pays
+    some of them with life."""
     left = Counter(pool)
     spent: Counter[str] = Counter()
 
@@ -237,6 +238,43 @@ def pay(cost: ManaCost, pool: Counter[str]) -> Counter[str]:
     pool.clear()
     pool.update(+left)
     return spent
+
+
+def without_phyrexian(cost: ManaCost, n: int) -> ManaCost:
+    """``cost`` less ``n`` of its Phyrexian symbols: those the player pays with 2 life each
+    (107.4f)."""
+    out, left = [], n
+    for symbol in cost.symbols:
+        if left and "P" in symbol.parts:
+            left -= 1
+            continue
+        out.append(symbol)
+    if left:
+        raise ManaError(f"{cost} has fewer than {n} Phyrexian symbols")
+    return ManaCost(tuple(out))
+
+
+def phyrexian_count(cost: ManaCost) -> int:
+    return sum(1 for s in cost.symbols if "P" in s.parts)
+
+
+def pay_with_life(cost: ManaCost, pool: Counter[str], life: int,
+                  chosen: int | None = None) -> tuple[Counter[str], int]:
+    """Pay ``cost`` from ``pool``, each Phyrexian symbol with one mana of its color or with 2
+    life (107.4f); a player can pay life only if their life total is at least that much
+    (119.4). ``chosen`` is how many Phyrexian symbols the player pays with life; without it,
+    as few as the mana in the pool requires. Returns the mana spent and the life to pay."""
+    candidates = [chosen] if chosen is not None else range(phyrexian_count(cost) + 1)
+    error: ManaError | None = None
+    for n in candidates:
+        if 2 * n > life and n:
+            error = ManaError(f"cannot pay {2 * n} life with {life} life (119.4)")
+            break
+        try:
+            return pay(without_phyrexian(cost, n), pool), 2 * n
+        except ManaError as exc:
+            error = exc
+    raise error or ManaError(f"cannot pay {cost}")
 
 
 def _show(pool: Counter[str]) -> str:

@@ -72,6 +72,17 @@ def check(state: GameState) -> bool:
             annihilate.append(obj)  # 704.5q
     to_graveyard += _legend_rule(state)
     done = bool(losers or to_graveyard or vanish or unattach or annihilate or protectors)
+    with state.at_once():  # 704.3: all applicable state-based actions, as a single event
+        _perform(state, losers, to_graveyard, to_destroy, vanish, unattach, annihilate,
+                 protectors)
+    state.touch()
+    return done
+
+
+def _perform(state: GameState, losers: list[str], to_graveyard: list[GameObject],
+             to_destroy: list[GameObject], vanish: list[GameObject],
+             unattach: list[GameObject], annihilate: list[GameObject],
+             protectors: list[tuple[GameObject, str]]) -> None:
     for obj, protector in protectors:
         obj.protector = protector
         state.emit("protector_chosen", obj=obj.id, player=protector)
@@ -87,7 +98,7 @@ def check(state: GameState) -> bool:
     for obj in to_destroy:
         if obj.id in state.objects and obj.id not in moved:
             moved.add(obj.id)
-            done = destroy(state, obj.id) or done  # indestructible: nothing happens
+            destroy(state, obj.id)  # indestructible: nothing happens
     for obj in unattach:
         if obj.id in state.objects:
             obj.attached_to = None
@@ -96,8 +107,6 @@ def check(state: GameState) -> bool:
             n = min(obj.counters["+1/+1"], obj.counters["-1/-1"])
             obj.counters["+1/+1"] -= n
             obj.counters["-1/-1"] -= n
-    state.touch()
-    return done
 
 
 def _attachment(state: GameState, obj: GameObject, ch: Characteristics,

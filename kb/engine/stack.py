@@ -15,12 +15,13 @@ from typing import TYPE_CHECKING, Any
 
 from kb.engine.amounts import Ctx
 from kb.engine.copy import with_exceptions
-from kb.engine.damage import protected_from
+from kb.engine.damage import lose_life, protected_from
 from kb.engine.events import LastKnown
 from kb.engine.faces import copiable_printed, face_up_face
 from kb.engine.filters import matches
+from kb.engine.instructions import TARGET_KINDS
 from kb.engine.keyword_rules import untargetable
-from kb.engine.mana import ManaCost, ManaError, pay, total_cost
+from kb.engine.mana import ManaCost, ManaError, pay, pay_with_life, total_cost
 from kb.engine.objects import (
     ALTERNATIVE_COSTS,
     Ability,
@@ -37,8 +38,6 @@ from kb.engine.zones import move
 if TYPE_CHECKING:
     from kb.engine.state import GameState
 
-TARGET_KINDS = ("creature", "permanent", "player", "spell", "card", "any", "planeswalker",
-                "battle")
 
 
 # -- targets ---------------------------------------------------------------------------------
@@ -158,8 +157,10 @@ def cast(state: GameState, card: int, player: str, *, half: int | None = None,
          fused: bool = False, x: int = 0, mode: int | None = None,
          targets: Sequence[Any] = (), sacrifice: Sequence[Any] = (),
          without_paying: bool = False, alternative: str | None = None,
-         transformed: bool = False) -> GameObject:
-    """601.2: announce, choose, pay; the spell becomes cast and "cast" triggers trigger."""
+         transformed: bool = False, pay_life: int | None = None) -> GameObject:
+    """601.2: announce, choose, pay; the spell becomes cast and "cast" triggers trigger.
+    ``pay_life``: how many Phyrexian symbols are paid with life (by default, those the mana
+    available can't pay)."""
     obj = state.objects[card]
     origin = obj.zone
     who = state.player(player)
@@ -200,12 +201,23 @@ def cast(state: GameState, card: int, player: str, *, half: int | None = None,
         base = ManaCost.parse(alternative)
     cost = total_cost(base.with_x(x), extra_costs)
     info.total_cost = str(cost) if cost.symbols else "{0}"
-    try:
-        info.mana_spent = pay(cost, who.mana_pool)
-    except ManaError as exc:
-        raise IllegalAction(str(exc)) from exc
+    info.mana_spent = pay_cost(state, player, cost, pay_life)
     state.emit("cast", obj=spell.id, player=player, from_zone=origin)  # 601.2i
     return spell
+
+
+def pay_cost(state: GameState, player: str, cost: ManaCost,
+             pay_life: int | None = None) -> Counter[str]:
+    """601.2g-h: pay a total cost, mana from the pool and Phyrexian symbols with life
+    (107.4f; paying life is losing it, 119.4); the mana spent."""
+    who = state.player(player)
+    try:
+        spent, life = pay_with_life(cost, who.mana_pool, who.life, pay_life)
+    except ManaError as exc:
+        raise IllegalAction(str(exc)) from exc
+    if life:
+        lose_life(state, player, life)
+    return spent
 
 
 def _additional(state: GameState, ch: Characteristics, sacrifice: Sequence[Any], player: str,
@@ -271,10 +283,7 @@ def activate(state: GameState, source: int, player: str, which: int = 1, *, x: i
                    controller=player, source=source, source_ch=ch)
     mana = ManaCost.parse("".join(p.strip() for p in cost_text.split(",")
                                   if p.strip().startswith("{") and p.strip() != "{T}"))
-    try:
-        info.mana_spent = pay(mana.with_x(x), state.player(player).mana_pool)
-    except ManaError as exc:
-        raise IllegalAction(str(exc)) from exc
+    info.mana_spent = pay_cost(state, player, mana.with_x(x))
     for part in extra_costs:
         if part == "{t}":
             if obj.tapped:

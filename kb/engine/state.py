@@ -8,6 +8,8 @@ cached until the next change (every mutation calls :meth:`GameState.touch`).
 from __future__ import annotations
 
 import copy as _copy
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from kb.engine.events import ContinuousEffect, DelayedTrigger, Event, LastKnown, PendingTrigger
@@ -39,6 +41,10 @@ class GameState:
         self.pending: list[PendingTrigger] = []
         self.delayed: list[DelayedTrigger] = []
         self.events: list[Event] = []
+        # Events of one simultaneous action (603.10a, 704.3) and the permanents that left the
+        # battlefield in it; None when no such action is under way (see :meth:`at_once`).
+        self.batch: list[Event] | None = None
+        self.left_in_batch: list[int] = []
         self.aliases: dict[str, int] = {}  # alias -> physical card
         self.clock = 0
         self.active = players[0]
@@ -180,8 +186,35 @@ class GameState:
     # -- events ----------------------------------------------------------------------------
 
     def emit(self, kind: str, **details: Any) -> Event:
-        """Record an event and collect the abilities that trigger on it (603.2)."""
+        """Record an event and collect the abilities that trigger on it (603.2); during a
+        simultaneous action, once the action is complete (:meth:`at_once`)."""
         event = Event(kind, self.tick(), **details)
         self.events.append(event)
-        collect(self, event)
+        if self.batch is None:
+            collect(self, event)
+            return event
+        self.batch.append(event)
+        if event.kind == "zone_change" and event.from_zone == "battlefield" and event.old:
+            self.left_in_batch.append(event.old)
         return event
+
+    @contextmanager
+    def at_once(self) -> Iterator[None]:
+        """Everything done inside happens at once, as one event (603.10a, 704.3): triggers
+        are collected when it is complete, and an ability that looks back in time (dies,
+        leaves the battlefield) sees every permanent that left in it, so a "whenever a
+        creature dies" permanent destroyed with the creatures triggers for each of them.
+        Nested uses join the outermost action."""
+        if self.batch is not None:
+            yield
+            return
+        self.batch, self.left_in_batch = [], []
+        try:
+            yield
+        except BaseException:
+            self.batch, self.left_in_batch = None, []
+            raise
+        events, left = self.batch, tuple(self.left_in_batch)
+        self.batch, self.left_in_batch = None, []
+        for event in events:
+            collect(self, event, left)

@@ -37,6 +37,9 @@ MORE_EVENTS = frozenset({
     "becomes_blocked", "blocked_by", "blocks_or_blocked", "unblocked",
     "combat_damage_to_a_player", "becomes_target",
 })
+# The keys these events read, besides those every trigger may have (what, by, whose).
+MORE_TRIGGER_KEYS = frozenset({"from", "to", "alone", "attacks_most_life", "with_greater_power",
+                               "blocker"})
 
 
 def matches_event(state: GameState, spec: Mapping[str, Any], event: Event, source: int,

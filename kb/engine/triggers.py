@@ -16,7 +16,7 @@ you control, once per player), ``blocks``, ``evolves``, ``hand_empty``,
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -27,7 +27,7 @@ from kb.engine.filters import matches
 from kb.engine.keyword_rules import KEYWORD_TRIGGERED
 from kb.engine.objects import Ability, EngineError
 from kb.engine.steps import delayed_time
-from kb.engine.trigger_events import MORE_EVENTS, matches_event
+from kb.engine.trigger_events import MORE_EVENTS, MORE_TRIGGER_KEYS, matches_event
 
 if TYPE_CHECKING:
     from kb.engine.events import LastKnown
@@ -38,6 +38,10 @@ TRIGGER_EVENTS = frozenset({
     "combat_damage_to_player", "blocks", "evolves", "hand_empty",
     "last_defense_counter_removed",
 }) | MORE_EVENTS
+# The keys of a ``trigger`` (besides ``on``), and those of them whose value is a filter.
+TRIGGER_KEYS = frozenset({"on", "what", "by", "from_zone", "spell", "single_target", "zone",
+                          "source", "step", "whose"}) | MORE_TRIGGER_KEYS
+TRIGGER_FILTERS = frozenset({"what", "spell", "single_target", "source"})
 
 # The triggered abilities that keywords stand for.
 KEYWORD_TRIGGERS: dict[str, Ability] = {
@@ -90,9 +94,11 @@ def triggered_abilities(state: GameState, oid: int) -> list[Ability]:
     return found
 
 
-def collect(state: GameState, event: Event) -> None:
-    """Note every ability ``event`` triggers as pending (603.2, 603.3)."""
-    for source, abilities, lki in _sources(state, event):
+def collect(state: GameState, event: Event, left_with: Sequence[int] = ()) -> None:
+    """Note every ability ``event`` triggers as pending (603.2, 603.3). ``left_with``: the
+    permanents that left the battlefield at the same time (603.10a: a leaves-the-battlefield
+    ability looks back in time, so theirs trigger too)."""
+    for source, abilities, lki in _sources(state, event, left_with):
         for ability in abilities:
             spec = ability.spec["trigger"]
             controller = (lki.ch.controller or lki.obj.controller) if lki \
@@ -129,7 +135,8 @@ def _keyword_arg(state: GameState, source: int, ability: Ability) -> str | None:
     return None
 
 
-def _sources(state: GameState, event: Event) -> list[tuple[int, list[Ability], LastKnown | None]]:
+def _sources(state: GameState, event: Event, left_with: Sequence[int]
+             ) -> list[tuple[int, list[Ability], LastKnown | None]]:
     out: list[tuple[int, list[Ability], LastKnown | None]] = []
     for obj in list(state.objects.values()):
         if obj.zone == "battlefield" and not obj.phased_out:
@@ -141,12 +148,16 @@ def _sources(state: GameState, event: Event) -> list[tuple[int, list[Ability], L
             if from_graveyard:
                 out.append((obj.id, from_graveyard, None))
     if event.kind == "zone_change" and event.from_zone == "battlefield" and event.old:
-        lki = state.last_known.get(event.old)
-        if lki is not None:  # 603.10a: leaves-the-battlefield abilities look back in time
+        # 603.10a: leaves-the-battlefield abilities look back in time: the object that left
+        # and those that left with it trigger as they last existed
+        for old in dict.fromkeys((event.old, *left_with)):
+            lki = state.last_known.get(old)
+            if lki is None:
+                continue
             abilities = [a for a in lki.ch.abilities if a.kind == "triggered"]
             abilities += [KEYWORD_TRIGGERS[a.keyword] for a in lki.ch.abilities
                           if a.keyword in KEYWORD_TRIGGERS]
-            out.append((event.old, abilities, lki))
+            out.append((old, abilities, lki))
     return out
 
 

@@ -179,7 +179,7 @@ def create_token(state: GameState, printed: Printed, controller: str, *,
     return token
 
 
-# -- drawing ---------------------------------------------------------------------------------
+# -- destroying ------------------------------------------------------------------------------
 
 
 def destroy(state: GameState, oid: int) -> bool:
@@ -191,3 +191,24 @@ def destroy(state: GameState, oid: int) -> bool:
         return False
     move(state, obj, "graveyard")
     return True
+
+
+# -- leaving the game ----------------------------------------------------------------------
+
+
+def leave_game(state: GameState, player: str) -> None:
+    """800.4a: the objects the player owns leave the game; effects giving them control of
+    anything end; then objects on the stack they control that no card represents cease to
+    exist; then the objects they still control are exiled. Not a state-based action."""
+    state.player(player).left_game = True
+    for obj in [o for o in state.objects.values() if o.owner == player]:
+        state.remove_object(obj)
+    state.effects = [e for e in state.effects if e.mods.get("control") != player]
+    state.touch()
+    for obj in [o for o in state.objects.values() if o.zone == "stack"
+                and state.controller(o.id) == player
+                and (o.spell_copy or (o.spell is not None and o.spell.ability is not None))]:
+        cease_to_exist(state, obj)
+    for obj in [o for o in state.objects.values() if o.zone in ("battlefield", "stack")
+                and state.controller(o.id) == player]:
+        move(state, obj, "exile")

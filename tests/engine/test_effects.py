@@ -56,3 +56,15 @@ def test_doubling_counters_puts_as_many_again_of_each_kind() -> None:
                                                                     "divinity": 1})
     g.effect([{"op": "double_counters", "who": "c"}], "you")
     assert (g.obj("c").counters["+1/+1"], g.obj("c").counters["divinity"]) == (6, 2)
+
+
+def test_damage_to_each_creature_reaches_every_one_and_no_player() -> None:
+    """'deals 2 damage to each creature' (Pyroclasm, 615.10's example): ``to`` a filter."""
+    g = game()
+    g.add(creature(2, 2), "you", "battlefield", alias="mine")
+    g.add(creature(3, 3), "opponent", "battlefield", alias="theirs")
+    g.add(creature(1, 1), "you", "battlefield", alias="source")
+    g.effect([{"op": "damage", "source": "source", "to": {"each": {"types": ["Creature"]}},
+               "amount": 2}], "you")
+    assert (g.obj("theirs").damage, g.state.player("opponent").life) == (2, 20)
+    assert g.state.find("mine").zone == "graveyard"

@@ -72,3 +72,25 @@ def test_paying_more_than_the_pool_holds_fails() -> None:
     with pytest.raises(ManaError):
         pay(ManaCost.parse("{1}{G}"), pool)
     assert pool == Counter({"G": 1})  # nothing taken
+
+
+@pytest.mark.parametrize(("pool", "life", "chosen", "spent", "paid_life"), [
+    ("{W}{W}", 20, None, "{W}{W}", 0),   # 107.4f's example: {W}{W}
+    ("{W}", 20, None, "{W}", 2),         # {W} and 2 life
+    ("", 20, None, "", 4),               # 4 life
+    ("{W}{W}", 20, 2, "", 4),            # the player may choose life though mana is there
+])
+def test_phyrexian_symbols_are_paid_with_mana_or_2_life_107_4f(
+        pool: str, life: int, chosen: int | None, spent: str, paid_life: int) -> None:
+    from kb.engine.mana import pay_with_life
+
+    mana = parse_mana(pool)
+    got, lost = pay_with_life(ManaCost.parse("{W/P}{W/P}"), mana, life, chosen)
+    assert (got, lost) == (parse_mana(spent), paid_life)
+
+
+def test_life_can_be_paid_only_with_that_much_life_119_4() -> None:
+    from kb.engine.mana import pay_with_life
+
+    with pytest.raises(ManaError, match="119.4"):
+        pay_with_life(ManaCost.parse("{W/P}{W/P}"), Counter(), 3)

@@ -103,3 +103,25 @@ def test_no_state_based_actions_during_a_resolution_704_3() -> None:
     assert sba.check(g.state) is False
     g.state.resolving = 0
     assert sba.check(g.state) is True
+
+
+def _watcher() -> object:
+    return creature(1, 1, name="Watcher", abilities=[{
+        "text": "Whenever a creature dies, you gain 1 life.",
+        "trigger": {"on": "dies", "what": {"types": ["Creature"]}},
+        "effect": [{"op": "gain_life", "player": "you", "n": 1}]}])
+
+
+def test_creatures_dying_at_once_all_trigger_a_watcher_dying_with_them_704_3() -> None:
+    """704.3: state-based actions are one event, and a dies ability looks back in time
+    (603.10a): the watcher sees the other creature die whatever the order they were placed."""
+    for watcher_first in (True, False):
+        g = game()
+        if watcher_first:
+            g.add(_watcher(), "you", "battlefield", alias="watcher", damage=1)
+        g.add(creature(2, 2), "opponent", "battlefield", alias="other", damage=2)
+        if not watcher_first:
+            g.add(_watcher(), "you", "battlefield", alias="watcher", damage=1)
+        g.settle()
+        g.resolve_all()
+        assert g.state.player("you").life == 22, watcher_first

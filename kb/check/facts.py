@@ -92,6 +92,19 @@ def _triggered(runner: Runner, fact: Fact) -> int:
                and (fact.param is None or event.data.get("ability") == fact.param))
 
 
+def _multiplayer(runner: Runner, fact: Fact) -> Any:
+    shared = runner.game.state.multiplayer
+    if shared is None:
+        raise KbError(f"{runner.scenario.where}: fact {fact.what!r} needs 'multiplayer'")
+    return shared
+
+
+def _turn_markers(runner: Runner) -> int:
+    from kb.engine.multiplayer import turn_markers
+
+    return turn_markers(sum(1 for p in runner.game.state.players.values() if not p.left_game))
+
+
 FACTS: dict[str, Any] = {
     "name": lambda r, f: _ch(r, f).name or "",
     "mana_cost": lambda r, f: str(_ch(r, f).mana_cost or ""),
@@ -149,6 +162,10 @@ FACTS: dict[str, Any] = {
     "cards_drawn": lambda r, f: _player(r, f).cards_drawn,
     "lost": lambda r, f: _player(r, f).lost,
     "won": lambda r, f: _player(r, f).won,
+    "in_range": lambda r, f: _multiplayer(r, f).in_range(f.of or "you", f.param),
+    "range": lambda r, f: (_multiplayer(r, f).ranges or {}).get(f.of or "you"),
+    "seating": lambda r, f: list(_multiplayer(r, f).seating),
+    "turn_markers": lambda r, f: _turn_markers(r),
     "poison": lambda r, f: _player(r, f).poison,
     "mana_pool": lambda r, f: sum(_player(r, f).mana_pool.values()),
     "creatures": lambda r, f: sum(1 for o in r.game.state.battlefield()

@@ -78,6 +78,11 @@ class Runner:
         self.cards = cards
         self.game: Game = Game(scenario.players, rules, scenario.life, scenario.active,
                                scenario.step)
+        if scenario.multiplayer is not None:
+            from kb.engine.multiplayer import Multiplayer
+
+            self.game.state.multiplayer = Multiplayer.from_options(scenario.players,
+                                                                   scenario.multiplayer)
         self.seen: list[tuple[Fact, Any]] = []
         self.mismatches: list[str] = []
         self.legal: dict[str, bool] = {}

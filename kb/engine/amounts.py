@@ -3,7 +3,8 @@ graveyard"), written in card files as small expressions:
 
 ``3``, ``X``, ``power``, ``toughness``, ``sacrificed.power``, ``counters:verse``,
 ``cards:hand:you``, ``cards:graveyard:you:Creature``, ``card_types:graveyard:all``,
-``target.mana_value``, ``revealed.mana_value``, each optionally followed by ``+N`` or ``-N``.
+``target.mana_value``, ``revealed.mana_value``, ``target_player.life``, ``keyword_arg`` (the N
+of "bushido N"), each optionally followed by ``+N`` or ``-N``.
 """
 
 from __future__ import annotations
@@ -64,6 +65,10 @@ def _base(base: str, ctx: Ctx) -> int:
     state = ctx.state
     if base == "X":
         return ctx.x
+    if base == "target_player.life":  # "double target player's life total"
+        chosen = [t for g in (ctx.spell.targets if ctx.spell else []) for t in g
+                  if isinstance(t, str)]
+        return state.player(chosen[0]).life if chosen else 0
     if base == "keyword_arg":  # the N of a keyword such as "bushido 2" (702)
         arg = str(ctx.extra.get("keyword_arg") or "0")
         return int(arg) if arg.isdigit() else 0

@@ -146,6 +146,7 @@ def lose_life(state: GameState, player: str, n: int) -> None:
     who = state.player(player)
     who.life -= n
     who.life_lost_total += n
+    _share_life(state, player)
     state.emit("life_loss", player=player, amount=n)
 
 
@@ -155,7 +156,16 @@ def gain_life(state: GameState, player: str, n: int) -> None:
     who = state.player(player)
     who.life += n
     who.life_gained_total += n
+    _share_life(state, player)
     state.emit("life_gain", player=player, amount=n)
+
+
+def _share_life(state: GameState, player: str) -> None:
+    """810.9: what happens to one player's life happens to the team's shared life total."""
+    shared = state.multiplayer
+    if shared is not None and shared.shared_life:
+        for mate in shared.teammates(player):
+            state.player(mate).life = state.player(player).life
 
 
 def set_life(state: GameState, player: str, n: int) -> None:

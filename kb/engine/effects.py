@@ -72,7 +72,8 @@ def objects(ref: Any, ctx: Ctx) -> list[int]:
         you = ctx.you
         return [o.id for o in state.battlefield()
                 if matches(o, state.characteristics(o.id), ref["each"], you=you,
-                           source=ctx.source, opponents=state.opponents(you))]
+                           source=ctx.source, opponents=state.opponents(you))
+                and _within(state, you, state.controller(o.id))]
     if ref == "self":
         return [ctx.source] if ctx.source in state.objects else []
     if isinstance(ref, str) and ref.startswith("target"):
@@ -107,14 +108,20 @@ def _targets(ref: str, ctx: Ctx) -> list[Any]:
     return [t for t in ctx.spell.targets[index] if (index, t) not in illegal]
 
 
+def _within(state: GameState, you: str, other: str) -> bool:
+    """801.10: spells and abilities can't affect what is outside their controller's range of
+    influence."""
+    return state.multiplayer is None or state.multiplayer.in_range(you, other)
+
+
 def players(ref: Any, ctx: Ctx) -> list[str]:
     state = ctx.state
     if ref in (None, "you"):
         return [ctx.you]
     if ref == "each":
-        return state.apnap()
+        return [p for p in state.apnap() if _within(state, ctx.you, p)]
     if ref == "opponent":
-        return list(state.opponents(ctx.you))
+        return [p for p in state.opponents(ctx.you) if _within(state, ctx.you, p)]
     if isinstance(ref, str) and ref.startswith("target"):
         return [t for t in _targets(ref, ctx) if isinstance(t, str)]
     if ref == "event.player":

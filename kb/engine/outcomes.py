@@ -23,14 +23,19 @@ Players = Callable[[Any, Ctx], list[str]]
 
 
 def win(state: GameState, player: str) -> None:
-    """104.2a-b: the player wins; every opponent still in the game loses."""
+    """104.2a-b: the player wins; every opponent still in the game loses; with a limited range
+    of influence, only those within it (801.14); a team wins as one (810.8a)."""
     who = state.player(player)
     if who.lost or who.left_game:
         return
-    who.won = True
-    state.emit("won", player=player)
+    shared = state.multiplayer
+    team = (player, *shared.teammates(player)) if shared is not None else (player,)
+    for member in team:
+        state.player(member).won = True
+        state.emit("won", player=member)
     for other in state.opponents(player):
-        lose(state, other)
+        if other not in team and (shared is None or shared.in_range(player, other)):
+            lose(state, other)
 
 
 def lose(state: GameState, player: str) -> None:

@@ -74,6 +74,12 @@ def _enchant_target(abilities: Sequence[Ability]) -> Mapping[str, Any]:
     return {"kind": "permanent", "filter": {"subtypes": [quality]}}
 
 
+def _in_range(state: GameState, controller: str, other: str) -> bool:
+    """801.4: what is outside a player's range of influence can't be the target of spells or
+    abilities that player controls."""
+    return state.multiplayer is None or state.multiplayer.in_range(controller, other)
+
+
 def is_legal_target(state: GameState, spec: Mapping[str, Any], target: Any, *,
                     controller: str, source: int | None, source_ch: Characteristics | None,
                     ) -> bool:
@@ -85,14 +91,14 @@ def is_legal_target(state: GameState, spec: Mapping[str, Any], target: Any, *,
     if isinstance(target, str):
         if kind not in ("player", "any") or target not in state.players:
             return False
-        if state.players[target].left_game:
+        if state.players[target].left_game or not _in_range(state, controller, target):
             return False
         relation = flt.get("controller")
         if relation == "opponent" and target == controller:
             return False
         return not (relation == "you" and target != controller)
     obj = state.objects.get(target)
-    if obj is None:
+    if obj is None or not _in_range(state, controller, state.controller(obj.id)):
         return False
     ch = state.characteristics(obj.id)
     zone = {"spell": "stack", "card": flt.get("zone", "graveyard")}.get(kind, "battlefield")

@@ -158,3 +158,27 @@ def _blocked_by(state: GameState, spec: Mapping[str, Any], event: Event, source:
         return False
     flt = {k: v for k, v in blocker.items() if k != "without"}
     return not flt or _is(state, flt, event.obj, source, controller)
+
+
+def event_within(state: GameState, event: Event, controller: str) -> bool:
+    """801.7, 801.7a: an ability triggers only if its trigger event happens entirely within its
+    controller's range of influence: the player it happens to (life, damage, a draw; not the
+    owner of a moved card nor the defending player of an attack) and the controllers of the
+    objects it involves (as they were before a move out of the battlefield, after one into
+    it)."""
+    shared = state.multiplayer
+    if shared is None or shared.ranges is None:
+        return True
+    involved = {event.player} if event.player is not None and event.kind not in (
+        "zone_change", "attacks", "becomes_blocked", "unblocked", "blocks") else set()
+    for oid in (event.obj, event.source):
+        if oid is None:
+            continue
+        if event.kind == "zone_change" and event.from_zone == "battlefield" and oid == event.obj:
+            before = state.last_known.get(event.old or -1)
+            if before is not None:
+                involved.add(before.ch.controller or before.obj.controller)
+            continue
+        if oid in state.objects or oid in state.last_known:
+            involved.add(state.controller(oid))
+    return all(shared.in_range(controller, p) for p in involved)

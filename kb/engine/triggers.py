@@ -27,7 +27,12 @@ from kb.engine.filters import matches
 from kb.engine.keyword_rules import KEYWORD_TRIGGERED
 from kb.engine.objects import Ability, EngineError
 from kb.engine.steps import delayed_time
-from kb.engine.trigger_events import MORE_EVENTS, MORE_TRIGGER_KEYS, matches_event
+from kb.engine.trigger_events import (
+    MORE_EVENTS,
+    MORE_TRIGGER_KEYS,
+    event_within,
+    matches_event,
+)
 
 if TYPE_CHECKING:
     from kb.engine.events import LastKnown
@@ -104,6 +109,8 @@ def collect(state: GameState, event: Event, left_with: Sequence[int] = ()) -> No
             controller = (lki.ch.controller or lki.obj.controller) if lki \
                 else state.controller(source)
             if not _matches(state, spec, event, source, controller, lki):
+                continue
+            if not event_within(state, event, controller):
                 continue
             if spec.get("on") == "deals_damage" and _already(state, source, ability, event):
                 continue

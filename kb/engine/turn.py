@@ -49,6 +49,9 @@ def begin(state: GameState, step: str) -> None:
     state.step = step
     active = state.active
     if step == "untap":
+        if state.multiplayer is not None:  # 801.2c: ranges are determined as a turn begins
+            state.multiplayer.begin_turn(p for p, pl in state.players.items()
+                                         if not pl.left_game)
         for obj in state.battlefield():
             if state.controller(obj.id) == active:
                 obj.tapped = False  # 502.3

@@ -105,6 +105,23 @@ def _turn_markers(runner: Runner) -> int:
     return turn_markers(sum(1 for p in runner.game.state.players.values() if not p.left_game))
 
 
+def _identity(runner: Runner, fact: Fact) -> frozenset[str]:
+    """903.4a: established before the game, from the card itself."""
+    from kb.engine.commander import color_identity
+
+    return color_identity(_obj(runner, fact).printed)
+
+
+def _may_include(runner: Runner, fact: Fact) -> bool:
+    """903.5c-d: whether the card ``of`` may be in the deck of the commander ``key``."""
+    from kb.engine.commander import may_include
+
+    commander = runner.game.state.find(fact.param or "")
+    if commander is None:
+        raise KbError(f"{runner.scenario.where}: may_include needs key = a commander's alias")
+    return may_include(commander.printed, _obj(runner, fact).printed)
+
+
 FACTS: dict[str, Any] = {
     "name": lambda r, f: _ch(r, f).name or "",
     "mana_cost": lambda r, f: str(_ch(r, f).mana_cost or ""),
@@ -166,6 +183,8 @@ FACTS: dict[str, Any] = {
     "range": lambda r, f: (_multiplayer(r, f).ranges or {}).get(f.of or "you"),
     "seating": lambda r, f: list(_multiplayer(r, f).seating),
     "turn_markers": lambda r, f: _turn_markers(r),
+    "color_identity": lambda r, f: sorted(_identity(r, f)),
+    "may_include": lambda r, f: _may_include(r, f),
     "poison": lambda r, f: _player(r, f).poison,
     "mana_pool": lambda r, f: sum(_player(r, f).mana_pool.values()),
     "creatures": lambda r, f: sum(1 for o in r.game.state.battlefield()
@@ -180,8 +199,8 @@ FACTS: dict[str, Any] = {
 }
 
 # Facts compared as sets, not lists.
-_UNORDERED = frozenset({"colors", "types", "subtypes", "supertypes", "abilities", "produces",
-                        "targets"})
+_UNORDERED = frozenset({"color_identity", "colors", "types", "subtypes", "supertypes",
+                        "abilities", "produces", "targets"})
 
 
 def _attacks(runner: Runner, fact: Fact) -> str:

@@ -21,7 +21,7 @@ from kb.engine.rules import CURRENT, VARIANTS, RuleSet, ruleset
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("values", ("mana", "rules", "instructions", "keywords", "steps", "multiplayer")),
     ("objects", ("objects", "events")),
-    ("reading the state", ("faces", "filters", "amounts", "conditions", "replacements",
+    ("reading the state", ("faces", "commander", "filters", "amounts", "conditions", "replacements",
                            "keyword_rules", "damage", "battles", "combat", "layers",
                            "trigger_events", "triggers", "cards", "copy")),
     ("the state", ("state",)),

@@ -27,6 +27,7 @@ from kb.engine.mana import ManaCost, ManaError, parse_mana, pay
 from kb.engine.objects import CARD_TYPES, EngineError, IllegalAction
 from kb.engine.outcomes import ops as outcome_ops
 from kb.engine.stack import cast, copy_spell
+from kb.engine.transform import ops as transform_ops
 from kb.engine.zones import counter_amount, create_token, destroy, move, token_count
 
 if TYPE_CHECKING:
@@ -626,6 +627,7 @@ OPS: dict[str, Callable[[GameState, Op, Ctx], None]] = {
     "exile_until_shares_type": op_exile_until_shares_type, "put_in_hand": op_put_in_hand,
     "delayed": op_delayed,
     **outcome_ops(players),
+    **transform_ops(objects),
 }
 
 

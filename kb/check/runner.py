@@ -131,7 +131,7 @@ class Runner:
     def _place(self) -> None:
         setup = self.scenario.setup
         game = self.game
-        for zone in ("library", "graveyard", "hand", "exile", "battlefield"):
+        for zone in ("library", "graveyard", "hand", "exile", "command", "battlefield"):
             for entry in setup.get(zone, []):
                 entry = dict(entry)
                 owner = entry.pop("owner", self.scenario.players[0])

@@ -22,7 +22,7 @@ from kb.check.schema import (
 )
 from kb.errors import KbError
 
-ZONE_KEYS = ("battlefield", "hand", "graveyard", "library", "exile")
+ZONE_KEYS = ("battlefield", "hand", "graveyard", "library", "exile", "command")
 
 if TYPE_CHECKING:
     from kb.engine.objects import Printed

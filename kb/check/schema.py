@@ -11,7 +11,8 @@ NOT_CHECKABLE_KINDS = ("timing", "randomness", "definition")
 SCENARIO_KEYS = frozenset({"name", "verifies", "status", "reason", "because", "era", "players",
                            "life", "active", "start", "setup", "step", "expect",
                            "multiplayer"})
-SETUP_KEYS = frozenset({"battlefield", "hand", "graveyard", "library", "exile", "mana", "life"})
+SETUP_KEYS = frozenset({"battlefield", "hand", "graveyard", "library", "exile", "command",
+                        "mana", "life"})
 # The keys of an object placed by the setup, besides its status (kb.engine.game.SETUP_STATUS).
 SETUP_ENTRY_KEYS = frozenset({"card", "define", "as", "owner", "controller", "count", "token"})
 FACT_KEYS = frozenset({"what", "of", "is", "at", "ability", "kind", "key"})
@@ -22,7 +23,7 @@ ACTIONS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     name: (frozenset(required.split()), frozenset(optional.split()))
     for name, required, optional in (
         ("cast", "card", "player half fused x mode targets sacrifice without_paying "
-                         "alternative transformed pay_life"),
+                         "alternative transformed pay_life convoke delve"),
         ("activate", "object", "ability player x targets"),
         ("resolve", "", ""),
         ("resolve_all", "", ""),

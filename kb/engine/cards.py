@@ -26,6 +26,7 @@ from kb.engine.instructions import (
     COMMON_KEYS,
     OP_KEYS,
     REFERENCE_KEYS,
+    REPLACEMENT_OPS,
     TARGET_KEYS,
     TARGET_KINDS,
 )
@@ -40,7 +41,7 @@ from kb.engine.objects import (
     keyword,
     parse_pt,
 )
-from kb.engine.replacements import INSTRUCTION_KINDS, check_replacement
+from kb.engine.replacements import check_replacement, instructions_of
 from kb.engine.triggers import TRIGGER_EVENTS, TRIGGER_FILTERS, TRIGGER_KEYS
 
 FACE_KEYS = frozenset({"name", "mana_cost", "color_indicator", "colors", "types", "subtypes",
@@ -51,6 +52,7 @@ ABILITY_KINDS = ("static", "cda", "trigger", "cost", "spell", "replacement")
 ABILITY_KEYS = frozenset({"text", "targets", "modes", "additional_cost", "if", "may", "effect",
                           "from_zone", "once_per_turn", "label", *ABILITY_KINDS})
 LAYOUTS = ("normal", "split", "flip", "transform")
+COST_CHANGE_KEYS = frozenset({"spells", "caster", "more", "less"})
 
 
 def card_from_data(data: Mapping[str, Any], where: str) -> Printed:
@@ -155,6 +157,8 @@ def _check_parts(spec: Mapping[str, Any], where: str) -> None:
                               f"(known: {sorted(set(MOD_LAYER) | STATIC_EXTRA)})")
         if isinstance(static.get("affects"), Mapping):
             check_filter(static["affects"], f"{where}, affects")
+        if "cost_change" in static:
+            check_cost_change(static["cost_change"], where)
     if "trigger" in spec:
         _check_trigger(spec["trigger"], where)
     replacement = spec.get("replacement")
@@ -165,8 +169,23 @@ def _check_parts(spec: Mapping[str, Any], where: str) -> None:
     _check_condition(spec.get("if"), where)
     for ops in (spec.get("effect"), spec.get("spell"),
                 *(m.get("effect") for m in spec.get("modes", ())),
-                *((replacement or {}).get(k) for k in INSTRUCTION_KINDS)):
+                *instructions_of(replacement or {})):
         check_instructions(ops, where)
+
+
+def check_cost_change(spec: Any, where: str) -> None:
+    """Refuse a ``cost_change`` (:mod:`kb.engine.costs`) the engine would not understand."""
+    if not isinstance(spec, Mapping) or set(spec) - COST_CHANGE_KEYS \
+            or ("more" in spec) == ("less" in spec):
+        raise EngineError(f"{where}: cost_change is {{ spells = <filter>, caster = you | "
+                          f"opponent | any, more or less = <mana> }}, not {spec!r}")
+    check_filter(spec.get("spells", {}), f"{where}, cost_change spells")
+    if spec.get("caster", "you") not in ("you", "opponent", "any"):
+        raise EngineError(f"{where}: cost_change caster is you, opponent or any")
+    try:
+        ManaCost.parse(spec.get("more") or spec.get("less"))
+    except ManaError as exc:
+        raise EngineError(f"{where}: {exc}") from exc
 
 
 def _check_trigger(trigger: Any, where: str) -> None:
@@ -230,6 +249,10 @@ def check_instructions(ops: Any, where: str) -> None:
         if isinstance(op.get("filter"), Mapping):
             check_filter(op["filter"], f"{where}, instruction {name!r}, filter")
         _check_condition(op.get("if"), f"{where}, instruction {name!r}")
+        if name in REPLACEMENT_OPS:
+            check_replacement(op.get("replacement"), f"{where}, instruction {name!r}")
+            for nested in instructions_of(op["replacement"]):
+                check_instructions(nested, where)
         for nested in ("then", "effect"):
             check_instructions(op.get(nested), where)
 

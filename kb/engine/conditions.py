@@ -5,7 +5,7 @@ spent to cast this spell").
 ``self_is`` (a card type the source has), ``self_in`` (the source's zone), ``self_not_token``,
 ``you_control`` with ``at_least``, ``came_under_control_since_last_upkeep`` (echo, 702.30a),
 ``had_no_counter`` (of the object as it last existed, undying 702.93a), ``spent`` (a mana
-type spent to cast it), ``entering_is_greater`` (evolve, 702.100a).
+type spent to cast it), ``entering_is_greater`` (evolve, 702.100a), ``your_hand_empty``.
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from kb.engine.objects import EngineError
 
 KEYS = frozenset({"self_is", "self_in", "self_not_token", "you_control", "at_least",
                   "came_under_control_since_last_upkeep", "had_no_counter", "spent",
-                  "entering_is_greater", "self_not_renowned", "target_power_less",
-                  "life_at_least"})
+                  "entering_is_greater", "your_hand_empty", "self_not_renowned",
+                  "target_power_less", "life_at_least"})
 
 
 def holds(spec: Mapping[str, Any] | None, ctx: Ctx) -> bool:
@@ -61,6 +61,8 @@ def holds(spec: Mapping[str, Any] | None, ctx: Ctx) -> bool:
         return False  # mentor, 702.134a
     if "life_at_least" in spec and state.player(ctx.you).life < spec["life_at_least"]:
         return False  # "if you have N or more life" (603.4)
+    if spec.get("your_hand_empty") and ctx.state.in_zone("hand", ctx.you):
+        return False
     return not (spec.get("entering_is_greater") and not _greater(ctx))
 
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from kb.engine.keyword_rules import absorbed, damage_as_counters, poison_from
 from kb.engine.objects import Characteristics, EngineError, GameObject
+from kb.engine.replacements import Proposal, replace
 
 if TYPE_CHECKING:
     from kb.engine.state import GameState
@@ -68,6 +69,14 @@ def deal_damage(state: GameState, source: int, recipient: Recipient, amount: int
     amount = prevented(state, source, recipient, amount, combat)
     if amount <= 0:
         return 0
+    proposal = replace(state, Proposal(
+        "damage", amount, source=source, player=recipient if isinstance(recipient, str)
+        else None, obj=recipient if isinstance(recipient, int) else None))
+    if not proposal.happens:
+        return 0  # 615: prevented
+    amount = proposal.amount
+    recipient = proposal.player if proposal.player is not None else proposal.obj  # redirected
+    assert recipient is not None
     src = state.characteristics(source)
     if isinstance(recipient, str):
         if not src.has("infect"):
@@ -150,14 +159,19 @@ def lose_life(state: GameState, player: str, n: int) -> None:
     state.emit("life_loss", player=player, amount=n)
 
 
-def gain_life(state: GameState, player: str, n: int) -> None:
+def gain_life(state: GameState, player: str, n: int) -> Proposal | None:
+    """119.3: the player gains ``n`` life, unless replacement effects modify or replace the
+    gain; the caller carries out the instructions that replace it (the proposal's)."""
     if n <= 0:
-        return
-    who = state.player(player)
-    who.life += n
-    who.life_gained_total += n
-    _share_life(state, player)
-    state.emit("life_gain", player=player, amount=n)
+        return None
+    proposal = replace(state, Proposal("gain_life", n, player=player))
+    if proposal.happens:
+        who = state.player(player)
+        who.life += proposal.amount
+        who.life_gained_total += proposal.amount
+        _share_life(state, player)
+        state.emit("life_gain", player=player, amount=proposal.amount)
+    return proposal
 
 
 def _share_life(state: GameState, player: str) -> None:
@@ -168,10 +182,11 @@ def _share_life(state: GameState, player: str) -> None:
             state.player(mate).life = state.player(player).life
 
 
-def set_life(state: GameState, player: str, n: int) -> None:
+def set_life(state: GameState, player: str, n: int) -> Proposal | None:
     """119.5: a life total that "becomes" N: the player gains or loses the difference."""
     current = state.player(player).life
     if n < current:
         lose_life(state, player, current - n)
     elif n > current:
-        gain_life(state, player, n - current)
+        return gain_life(state, player, n - current)
+    return None

@@ -26,6 +26,7 @@ from kb.engine.instructions import BECOME_KEYS, COMMON_KEYS, OP_KEYS
 from kb.engine.mana import ManaCost, ManaError, parse_mana, pay
 from kb.engine.objects import CARD_TYPES, EngineError, IllegalAction
 from kb.engine.outcomes import ops as outcome_ops
+from kb.engine.replacements import Proposal, Replacement, replace
 from kb.engine.stack import cast, copy_spell
 from kb.engine.transform import ops as transform_ops
 from kb.engine.zones import counter_amount, create_token, destroy, move, token_count
@@ -303,7 +304,7 @@ def _mana_values(state: GameState, oid: int) -> tuple[int, ...]:
 
 def _put(state: GameState, oid: int, kind: str, n: int) -> int:
     obj = state.objects[oid]
-    n = counter_amount(state, obj, n)
+    n = counter_amount(state, obj, n, kind)
     if n <= 0:
         return 0
     obj.counters[kind] += n
@@ -558,10 +559,50 @@ def op_shuffle_into_library(state: GameState, op: Op, ctx: Ctx) -> None:
 
 
 def op_life(state: GameState, op: Op, ctx: Ctx) -> None:
+    """Gain, lose, or set a life total (119); a gain may be replaced by instructions."""
     action = {"gain_life": dmg.gain_life, "lose_life": dmg.lose_life,
               "set_life": dmg.set_life}[op["op"]]
     for player in players(op.get("player", "you"), ctx):
-        action(state, player, amount(op["n"], ctx))
+        proposal = action(state, player, amount(op["n"], ctx))
+        if proposal is not None:
+            run_instead(state, proposal)
+
+
+def op_shield(state: GameState, op: Op, ctx: Ctx) -> None:
+    """615.7, 615.11: a replacement or prevention effect a resolving spell or ability creates:
+    ``replacement`` (written as a card's), ``who`` (the objects or players it applies to,
+    fixed as it resolves), ``next`` (a shield preventing only the next N damage, one shield
+    for each of them), ``duration`` (``eot`` by default)."""
+    affected: list[Any] | None = None
+    if "who" in op:
+        refs = op["who"] if isinstance(op["who"], list) else [op["who"]]
+        affected = [found for ref in refs for found in _recipients(ref, ctx)]
+    groups: list[frozenset[Any] | None] = [frozenset(affected) if affected is not None
+                                           else None]
+    if "next" in op and affected is not None:
+        groups = [frozenset({one}) for one in affected]
+    for group in groups:
+        state.replacements.append(Replacement(
+            ("shield", state.new_id()), op["replacement"], ctx.source, ctx.you, state.tick(),
+            text=op.get("label") or "", affected=group,
+            remaining=amount(op["next"], ctx) if "next" in op else None,
+            duration=op.get("duration", "eot")))
+
+
+def run_instead(state: GameState, proposal: Proposal) -> None:
+    """Carry out the instructions that replaced an event (614.1a); the effects that replaced
+    it don't apply again to what those instructions do (614.5). ``extra.amount``: the
+    replaced event's amount ("draw that many cards instead")."""
+    if not proposal.instead:
+        return
+    before = set(state.replacing)
+    state.replacing |= proposal.applied
+    try:
+        for ops, source, controller in proposal.instead:
+            run_effects(state, ops, Ctx(state, controller, source, choices=state.choices,
+                                        extra={"amount": proposal.amount}))
+    finally:
+        state.replacing = before
 
 
 def op_add_mana(state: GameState, op: Op, ctx: Ctx) -> None:
@@ -625,7 +666,7 @@ OPS: dict[str, Callable[[GameState, Op, Ctx], None]] = {
     "reveal_top": op_reveal_top, "may_pay": op_may_pay,
     "put_from_hand": op_put_from_hand, "distribute_counters": op_distribute_counters,
     "exile_until_shares_type": op_exile_until_shares_type, "put_in_hand": op_put_in_hand,
-    "delayed": op_delayed,
+    "delayed": op_delayed, "shield": op_shield,
     **outcome_ops(players),
     **transform_ops(objects),
 }
@@ -638,23 +679,11 @@ def draw(state: GameState, player: str, n: int = 1) -> None:
 
 
 def draw_one(state: GameState, player: str) -> None:
-    hand_empty = not state.in_zone("hand", player)
-    for perm in state.battlefield():
-        if state.controller(perm.id) != player:
-            continue
-        for ability in state.characteristics(perm.id).abilities:
-            rep = ability.spec.get("replacement", {}) if ability.kind == "replacement" else {}
-            instead = rep.get("draw_if_hand_empty")
-            key = (perm.id, ability.text)
-            if instead and hand_empty and key not in state.replacing:
-                # 614.5: the replacement gets one opportunity; the draws it makes are not
-                # replaced by it again.
-                state.replacing.add(key)
-                try:
-                    run_effects(state, instead, Ctx(state, player, perm.id))
-                finally:
-                    state.replacing.discard(key)
-                return
+    """121.2: one card from the top of the library, unless replaced (614.1a, 614.11)."""
+    proposal = replace(state, Proposal("draw", 1, player=player))
+    if proposal.instead:
+        run_instead(state, proposal)
+        return
     library = state.libraries[player]
     if not library:
         state.player(player).drew_from_empty = True  # 704.5b

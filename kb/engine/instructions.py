@@ -30,6 +30,7 @@ OP_KEYS: dict[str, frozenset[str]] = {name: frozenset(keys.split()) for name, ke
     "reveal_top": "player then", "may_pay": "cost then", "put_from_hand": "filter choice",
     "distribute_counters": "kind n choice", "exile_until_shares_type": "like player",
     "put_in_hand": "who", "delayed": "at effect refers remember",
+    "shield": "replacement who next duration",
     # kb.engine.outcomes
     "win_game": "player", "lose_game": "player", "poison": "player n", "vanish": "",
     "become_renowned": "",
@@ -45,3 +46,5 @@ TARGET_KEYS = frozenset({"kind", "filter", "count"})
 # The keys of an instruction whose value names objects or players: a mapping there is
 # ``{each = <filter>}`` (checked as a filter when the card is read).
 REFERENCE_KEYS = frozenset({"who", "to", "source", "a", "b", "of", "like"})
+# Instructions whose ``replacement`` is a replacement effect (checked as a card's is).
+REPLACEMENT_OPS = frozenset({"shield"})

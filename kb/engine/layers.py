@@ -92,9 +92,10 @@ def compute(state: GameState) -> dict[int, Characteristics]:
     granted: dict[int, list[tuple[Ability, int]]] = {}
     locked: dict[tuple[Any, ...], frozenset[int]] = {}
     started: dict[tuple[Any, ...], Mapping[str, Any]] = {}
+    active = _anything_applies(state, values)
     for layer in LAYERS:
         done: set[tuple[Any, ...]] = set()
-        while True:
+        while active:
             fresh = [c for c in _candidates(state, values, layer, granted, started)
                      if c.key not in done]
             if not fresh:
@@ -122,6 +123,14 @@ def compute(state: GameState) -> dict[int, Characteristics]:
             if ch.is_a("Planeswalker"):
                 values[oid] = values[oid].with_(loyalty=obj.counters["loyalty"])  # 306.5b
     return values
+
+
+def _anything_applies(state: GameState, values: dict[int, Characteristics]) -> bool:
+    """Whether any continuous effect or characteristic-changing ability exists at all: most
+    states have none, and then no layer needs looking at (the answer is the same)."""
+    return any(e.copy is None and e.mods for e in state.effects) or any(
+        a.keyword == "changeling" or "cda" in a.spec or "static" in a.spec
+        for ch in values.values() for a in ch.abilities)
 
 
 def _candidates(state: GameState, values: dict[int, Characteristics], layer: str,
@@ -178,7 +187,8 @@ def _candidates(state: GameState, values: dict[int, Characteristics], layer: str
 
 
 # Keys of a static ability that are not layer changes.
-STATIC_EXTRA = frozenset({"affects", "prevent_combat_damage", "cant_attack_or_block"})
+STATIC_EXTRA = frozenset({"affects", "prevent_combat_damage", "cant_attack_or_block",
+                          "cost_change"})
 
 
 def _layer_mods(static: Mapping[str, Any], layer: str) -> dict[str, Any]:

@@ -45,7 +45,7 @@ KEYWORDS: dict[str, str | None] = {
     "undying": None, "evolve": None, "fuse": None, "protection from": "quality",
     "echo": "cost", "morph": "cost", "cycling": "cost", "fading": "number",
     "can block an additional creature each combat": None, "enchant": "quality",
-    "equip": "cost", "overload": "cost",
+    "equip": "cost", "overload": "cost", "convoke": None, "delve": None,
 }
 # Keywords that give a spell an alternative cost (118.9).
 ALTERNATIVE_COSTS = frozenset({"overload"})

@@ -12,10 +12,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from kb.engine import battles
-from kb.engine.amounts import Ctx
 from kb.engine.combat import refresh
-from kb.engine.effects import run_effects
+from kb.engine.effects import run_instead
 from kb.engine.objects import Characteristics, GameObject
+from kb.engine.replacements import Proposal, replace
 from kb.engine.zones import cease_to_exist, destroy, move
 
 if TYPE_CHECKING:
@@ -162,20 +162,16 @@ def _legend_rule(state: GameState) -> list[GameObject]:
 def _lose(state: GameState, player: str) -> None:
     """704.5a-b, with 704.7: one replacement effect replaces every loss of this check."""
     who = state.player(player)
-    for perm in state.battlefield():
-        if state.controller(perm.id) != player:
-            continue
-        for ability in state.characteristics(perm.id).abilities:
-            rep = ability.spec.get("replacement", {}) if ability.kind == "replacement" else {}
-            if "instead_of_losing" in rep:
-                who.drew_from_empty = False
-                state.resolving += 1
-                try:
-                    run_effects(state, rep["instead_of_losing"], Ctx(state, player, perm.id))
-                finally:
-                    state.resolving -= 1
-                state.emit("loss_replaced", player=player, source=perm.id)
-                return
+    proposal = replace(state, Proposal("lose_game", player=player))
+    if proposal.instead:
+        who.drew_from_empty = False
+        state.resolving += 1
+        try:
+            run_instead(state, proposal)
+        finally:
+            state.resolving -= 1
+        state.emit("loss_replaced", player=player, source=proposal.instead[0][1])
+        return
     who.lost = True
     state.emit("lost", player=player)
 

@@ -15,13 +15,19 @@ from typing import TYPE_CHECKING, Any
 
 from kb.engine.amounts import Ctx
 from kb.engine.copy import with_exceptions
-from kb.engine.damage import lose_life, protected_from
-from kb.engine.events import LastKnown
+from kb.engine.costs import (
+    additional_mana,
+    pay_alternatively,
+    pay_cost,
+    pay_sacrifice,
+    spell_total_cost,
+)
+from kb.engine.damage import protected_from
 from kb.engine.faces import copiable_printed, face_up_face
 from kb.engine.filters import matches
 from kb.engine.instructions import TARGET_KINDS
 from kb.engine.keyword_rules import untargetable
-from kb.engine.mana import ManaCost, ManaError, pay, pay_with_life, total_cost
+from kb.engine.mana import ManaCost, ManaError, pay
 from kb.engine.objects import (
     ALTERNATIVE_COSTS,
     Ability,
@@ -163,10 +169,12 @@ def cast(state: GameState, card: int, player: str, *, half: int | None = None,
          fused: bool = False, x: int = 0, mode: int | None = None,
          targets: Sequence[Any] = (), sacrifice: Sequence[Any] = (),
          without_paying: bool = False, alternative: str | None = None,
-         transformed: bool = False, pay_life: int | None = None) -> GameObject:
-    """601.2: announce, choose, pay; the spell becomes cast and "cast" triggers trigger.
-    ``pay_life``: how many Phyrexian symbols are paid with life (by default, those the mana
-    available can't pay)."""
+         transformed: bool = False, pay_life: int | None = None,
+         convoke: Sequence[Any] = (), delve: Sequence[Any] = ()) -> GameObject:
+    """601.2: announce, choose, pay (see :mod:`kb.engine.costs`); the spell becomes cast and
+    "cast" triggers trigger. ``pay_life``: how many Phyrexian symbols are paid with life (by
+    default, those the mana available can't pay); ``convoke``: the creatures tapped,
+    ``delve``: the cards exiled to pay part of it."""
     obj = state.objects[card]
     origin = obj.zone
     who = state.player(player)
@@ -198,57 +206,21 @@ def cast(state: GameState, card: int, player: str, *, half: int | None = None,
     info.targets = _resolve_refs(state, targets)
     _check_targets(state, specs, info.targets, controller=player, source=spell.id,
                    source_ch=ch)
-    extra_costs = _additional(state, ch, sacrifice, player, info)
     base = ManaCost() if without_paying else (ch.mana_cost or ManaCost())
     if alternative:
         offered = [a.arg or "" for a in ch.abilities if a.keyword in ALTERNATIVE_COSTS]
         if ManaCost.parse(alternative) not in [ManaCost.parse(o) for o in offered]:
             raise IllegalAction(f"{alternative} is not an alternative cost of this spell")
         base = ManaCost.parse(alternative)
-    cost = total_cost(base.with_x(x), extra_costs)
-    info.total_cost = str(cost) if cost.symbols else "{0}"
-    info.mana_spent = pay_cost(state, player, cost, pay_life)
+    cost = spell_total_cost(state, spell, player, base.with_x(x), additional_mana(ch), origin)
+    info.total_cost = str(cost) if cost.symbols else "{0}"  # locked in (601.2f)
+    pay_sacrifice(state, ch, sacrifice, player, info)
+    rest = pay_alternatively(state, ch, player, cost, convoke, delve)
+    info.mana_spent = pay_cost(state, player, rest, pay_life)
+    if origin == "command":
+        state.command_casts[spell.card] += 1  # 903.8
     state.emit("cast", obj=spell.id, player=player, from_zone=origin)  # 601.2i
     return spell
-
-
-def pay_cost(state: GameState, player: str, cost: ManaCost,
-             pay_life: int | None = None) -> Counter[str]:
-    """601.2g-h: pay a total cost, mana from the pool and Phyrexian symbols with life
-    (107.4f; paying life is losing it, 119.4); the mana spent."""
-    who = state.player(player)
-    try:
-        spent, life = pay_with_life(cost, who.mana_pool, who.life, pay_life)
-    except ManaError as exc:
-        raise IllegalAction(str(exc)) from exc
-    if life:
-        lose_life(state, player, life)
-    return spent
-
-
-def _additional(state: GameState, ch: Characteristics, sacrifice: Sequence[Any], player: str,
-                info: SpellInfo) -> list[ManaCost]:
-    """601.2b, 601.2f-h: additional costs: mana (``{mana = "{2}"}``), which joins the total
-    cost, and sacrificing a permanent (``{sacrifice = <filter>}``, as Fling asks), paid now;
-    the ability keeps what was sacrificed (608.2h)."""
-    wanted = [a.spec["additional_cost"] for a in ch.abilities if "additional_cost" in a.spec]
-    if not any("sacrifice" in need for need in wanted) and sacrifice:
-        raise IllegalAction("this spell has no cost that sacrifices anything")
-    mana = [ManaCost.parse(need["mana"]) for need in wanted if "mana" in need]
-    for need in wanted:
-        flt = need.get("sacrifice")
-        if flt is None:
-            continue
-        if len(sacrifice) != 1:
-            raise IllegalAction(f"sacrifice one permanent ({need}) to cast it")
-        victim = state.get(sacrifice[0])
-        vch = state.characteristics(victim.id)
-        if victim.zone != "battlefield" or state.controller(victim.id) != player or \
-                not matches(victim, vch, flt, you=player, opponents=state.opponents(player)):
-            raise IllegalAction(f"{sacrifice[0]} can't be sacrificed for this cost")
-        info.sacrificed.append(LastKnown(victim, vch))
-        move(state, victim, "graveyard")
-    return mana
 
 
 # -- abilities -------------------------------------------------------------------------------

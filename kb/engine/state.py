@@ -8,6 +8,7 @@ cached until the next change (every mutation calls :meth:`GameState.touch`).
 from __future__ import annotations
 
 import copy as _copy
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -54,7 +55,10 @@ class GameState:
         self.step = "precombat main"
         self.combat: Any = None
         self.resolving = 0  # > 0 while a spell or ability resolves (608.2)
-        self.replacing: set[tuple[int, str]] = set()  # replacement effects now applying (614.5)
+        # replacement and prevention effects of resolved spells and abilities (615.7, 615.11)
+        self.replacements: list[Any] = []
+        self.replacing: set[Any] = set()  # replacement effects now applying (614.5)
+        self.command_casts: Counter[int] = Counter()  # card -> casts from the command zone
         self.choices: dict[str, Any] = {}  # standing choices for state-based actions
         self._next_id = 0
         self._cache: dict[int, Characteristics] | None = None
@@ -131,7 +135,7 @@ class GameState:
             ch = Characteristics.of_face(obj.printed.front, obj.controller)
         else:
             ch = self.characteristics(obj.id)
-        self.last_known[obj.id] = LastKnown(_copy.deepcopy(obj), ch)
+        self.last_known[obj.id] = LastKnown(_snapshot(obj), ch)
         del self.objects[obj.id]
         if obj.zone == "library":
             self.libraries[obj.owner].remove(obj.id)
@@ -220,3 +224,13 @@ class GameState:
         self.batch, self.left_in_batch = None, []
         for event in events:
             collect(self, event, left)
+
+
+def _snapshot(obj: GameObject) -> GameObject:
+    """The object as it last existed (608.2h): its mutable parts copied, its printed values
+    (immutable) shared, which is what makes last known information cheap."""
+    snap = _copy.copy(obj)
+    snap.counters = Counter(obj.counters)
+    snap.choices = _copy.deepcopy(obj.choices)
+    snap.spell = _copy.deepcopy(obj.spell)
+    return snap

@@ -73,6 +73,7 @@ def cleanup(state: GameState) -> None:
         obj.damage = 0
         obj.deathtouch_damage = False
     state.effects = [e for e in state.effects if e.duration != "eot"]
+    state.replacements = [r for r in state.replacements if r.duration != "eot"]
     for player in state.players.values():
         player.cant_cast_until_eot = False
     state.touch()

@@ -8,13 +8,14 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from kb.engine.amounts import Ctx, evaluate
+from kb.engine.amounts import Ctx
 from kb.engine.battles import choose_protector
 from kb.engine.copy import become_copy, copiable_values, with_exceptions
 from kb.engine.faces import face_up_face
 from kb.engine.filters import matches
 from kb.engine.keyword_rules import ENTERS_WITH_COUNTERS
 from kb.engine.objects import Ability, GameObject, IllegalAction, Printed, SpellInfo
+from kb.engine.replacements import Proposal, replace
 
 if TYPE_CHECKING:
     from kb.engine.state import GameState
@@ -91,6 +92,10 @@ def enter(state: GameState, obj: GameObject, choices: Mapping[str, Any], *, x: i
         counters["defense"] += face.defense  # 310.4b
     if ch.is_a("Planeswalker") and face.loyalty:
         counters["loyalty"] += face.loyalty  # 306.5b
+    entering = replace(state, Proposal("enter", obj=obj.id, player=obj.controller, x=x))
+    obj.tapped = obj.tapped or entering.tapped
+    for kind, n in entering.counters.items():
+        counters[kind] += n
     for ability in ch.abilities:
         kind = ENTERS_WITH_COUNTERS.get(ability.keyword or "")
         if kind and ability.arg and ability.arg.isdigit():
@@ -98,10 +103,6 @@ def enter(state: GameState, obj: GameObject, choices: Mapping[str, Any], *, x: i
         if ability.keyword == "unleash" and choices.get("unleash"):
             counters["+1/+1"] += 1  # 702.98a: "you may have it enter with" a counter
         rep = ability.spec.get("replacement", {}) if ability.kind == "replacement" else {}
-        for kind, n in rep.get("enters_with", {}).items():
-            counters[kind] += evaluate(n, ctx)
-        if rep.get("enters_tapped"):
-            obj.tapped = True
         if "as_enters_choose" in rep:
             what = rep["as_enters_choose"]
             if what not in choices:
@@ -112,7 +113,7 @@ def enter(state: GameState, obj: GameObject, choices: Mapping[str, Any], *, x: i
         counters[kind] += n
     for kind, n in counters.items():
         if n > 0:
-            obj.counters[kind] += counter_amount(state, obj, n)
+            obj.counters[kind] += counter_amount(state, obj, n, kind)
     obj.ever_had_defense = obj.counters["defense"] > 0
     if ch.is_a("Battle"):
         choose_protector(state, obj, ch, choices)
@@ -142,27 +143,18 @@ def _enter_as_copy(state: GameState, obj: GameObject, ability: Ability, target: 
     return extras
 
 
-def counter_amount(state: GameState, obj: GameObject, n: int) -> int:
-    """614: "if an effect would put one or more counters on a permanent you control, it puts
-    twice that many" (each such replacement doubles once)."""
+def counter_amount(state: GameState, obj: GameObject, n: int, kind: str | None = None) -> int:
+    """How many counters an effect that would put ``n`` on ``obj`` puts once replacement
+    effects apply ("it puts twice that many instead", 614)."""
     controller = state.controller(obj.id) if obj.id in state.objects else obj.controller
-    return n * 2 ** _doublers(state, controller, "counters_twice")
+    return replace(state, Proposal("counters", n, player=controller, obj=obj.id,
+                                   counter=kind)).amount
 
 
 def token_count(state: GameState, controller: str, n: int) -> int:
-    """614: "if an effect would create one or more tokens under your control, it creates
-    twice that many instead"."""
-    return n * 2 ** _doublers(state, controller, "tokens_twice")
-
-
-def _doublers(state: GameState, controller: str | None, flag: str) -> int:
-    """How many replacement abilities of ``controller``'s permanents double the event."""
-    return sum(
-        1 for perm in state.battlefield()
-        for ability in state.characteristics(perm.id).abilities
-        if ability.kind == "replacement" and ability.spec.get("replacement", {}).get(flag)
-        and state.controller(perm.id) == controller
-    )
+    """How many tokens an effect that would create ``n`` under ``controller``'s control
+    creates once replacement effects apply ("it creates twice that many instead", 614)."""
+    return replace(state, Proposal("tokens", n, player=controller)).amount
 
 
 def create_token(state: GameState, printed: Printed, controller: str, *,

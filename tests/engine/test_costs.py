@@ -1,0 +1,90 @@
+"""Costs of spells (118, 601.2f-h): increases, reductions, convoke, delve, commander tax."""
+
+from __future__ import annotations
+
+import pytest
+
+from kb.engine import IllegalAction
+from tests.engine.make import card, creature, game
+
+BEAR = creature(2, 2, name="Bear", mana_cost="{1}{G}")
+
+
+def _taxing(caster: str) -> object:
+    return card(name="Thalia", types=["Creature"], power=2, toughness=1, abilities=[{
+        "text": "Noncreature spells cost {1} more to cast.", "static": {"cost_change": {
+            "spells": {"not_types": ["Creature"]}, "caster": caster, "more": "{1}"}}}])
+
+
+@pytest.mark.parametrize(("caster", "paid"), [("opponent", 3), ("you", 2), ("any", 3)])
+def test_a_cost_increase_counts_for_the_casters_it_names_601_2f(caster: str,
+                                                                paid: int) -> None:
+    g = game(active="opponent")
+    g.add(_taxing(caster), "you", "battlefield")
+    g.add(card(name="Shock", mana_cost="{1}{R}", types=["Sorcery"],
+               abilities=[{"text": "x", "spell": []}]), "opponent", "hand", alias="shock")
+    g.state.player("opponent").mana_pool.update({"R": 3})
+    g.cast("shock")
+    assert 3 - sum(g.state.player("opponent").mana_pool.values()) == paid
+
+
+def test_a_reduction_never_goes_below_zero_and_spares_colored_mana_601_2f() -> None:
+    g = game()
+    g.add(card(name="Cheap", types=["Enchantment"], abilities=[{
+        "text": "Creature spells you cast cost {3} less.", "static": {"cost_change": {
+            "spells": {"types": ["Creature"]}, "less": "{3}"}}}]), "you", "battlefield")
+    g.add(BEAR, "you", "hand", alias="bear")
+    g.state.player("you").mana_pool.update({"G": 1})
+    assert g.cast("bear").spell.total_cost == "{G}"
+
+
+def test_delve_exiles_cards_to_pay_generic_mana_702_66a() -> None:
+    g = game()
+    g.add(card(name="Treasure Cruise", mana_cost="{7}{U}", types=["Sorcery"],
+               keywords=["Delve"], abilities=[{"text": "x", "spell": []}]), "you", "hand",
+          alias="cruise")
+    for i in range(3):
+        g.add(BEAR, "you", "graveyard", alias=f"dead{i}")
+    g.state.player("you").mana_pool.update({"U": 1, "C": 4})
+    g.cast("cruise", delve=["dead0", "dead1", "dead2"])
+    assert [g.obj(f"dead{i}").zone for i in range(3)] == ["exile"] * 3
+    assert not +g.state.player("you").mana_pool
+
+
+def test_delve_pays_no_colored_mana_and_needs_the_keyword_702_66a() -> None:
+    g = game()
+    g.add(BEAR, "you", "hand", alias="bear")
+    g.add(BEAR, "you", "graveyard", alias="dead")
+    g.state.player("you").mana_pool.update({"G": 2})
+    with pytest.raises(IllegalAction, match="delve"):
+        g.clone().cast("bear", delve=["dead"])
+
+
+def test_convoke_taps_untapped_creatures_only_702_51a() -> None:
+    g = game()
+    g.add(card(name="Convoker", mana_cost="{2}{G}", types=["Creature"], power=1,
+               toughness=1, keywords=["Convoke"]), "you", "hand", alias="spell")
+    g.add(creature(1, 1), "you", "battlefield", alias="tapped one", tapped=True)
+    with pytest.raises(IllegalAction, match="untapped creature"):
+        g.clone().cast("spell", convoke=["tapped one"])
+
+
+def test_commander_tax_adds_2_per_previous_cast_from_the_command_zone_903_8() -> None:
+    g = game()
+    g.add(BEAR, "you", "command", alias="commander")
+    g.state.player("you").mana_pool.update({"G": 12})
+    first = g.cast("commander").spell.total_cost
+    g.move("commander", "command")
+    second = g.cast("commander").spell.total_cost
+    g.move("commander", "command")
+    third = g.cast("commander").spell.total_cost
+    assert (first, second, third) == ("{1}{G}", "{3}{G}", "{5}{G}")
+
+
+def test_hybrid_symbols_are_paid_with_either_color_107_4e() -> None:
+    g = game()
+    g.add(card(name="Hybrid", mana_cost="{G/W}{G/W}", types=["Sorcery"],
+               abilities=[{"text": "x", "spell": []}]), "you", "hand", alias="spell")
+    g.state.player("you").mana_pool.update({"G": 1, "W": 1})
+    g.cast("spell")
+    assert not +g.state.player("you").mana_pool

@@ -1,0 +1,116 @@
+"""Replacement and prevention effects (614, 615, 616): the general system."""
+
+from __future__ import annotations
+
+import pytest
+
+from kb.engine import EngineError
+from kb.engine.replacements import check_replacement, normalized
+from tests.engine.make import card, creature, game
+
+DOUBLER = card(name="Doubler", types=["Enchantment"], abilities=[{
+    "text": "If a source would deal damage to you, it deals double that damage instead.",
+    "replacement": {"event": "damage", "to": "you", "multiply": 2}}])
+PREVENT_3 = card(name="Ward Off", types=["Enchantment"], abilities=[{
+    "text": "If a source would deal damage to you, prevent 3 of that damage.",
+    "replacement": {"event": "damage", "to": "you", "prevent": 3}}])
+
+
+@pytest.mark.parametrize(("order", "life"), [
+    (["Doubler", "Ward Off"], 19),  # 2 doubled to 4, then 3 prevented: 1 dealt
+    (["Ward Off", "Doubler"], 20),  # 2 prevented to 0: nothing left to double
+])
+def test_the_affected_player_orders_the_replacements_616_1(order: list[str],
+                                                          life: int) -> None:
+    g = game()
+    g.add(DOUBLER, "you", "battlefield", alias="Doubler")
+    g.add(PREVENT_3, "you", "battlefield", alias="Ward Off")
+    g.add(creature(2, 2), "opponent", "battlefield", alias="source")
+    g.state.choices = {"replacement_order": order}  # the affected player's choice
+    g.effect([{"op": "damage", "source": "source", "to": "you", "amount": 2}], "you")
+    assert g.state.player("you").life == life
+
+
+def test_a_self_replacement_applies_first_616_1a() -> None:
+    g = game()
+    g.add(DOUBLER, "you", "battlefield", alias="Doubler")
+    self_prevent = card(name="Self", types=["Enchantment"], abilities=[{
+        "text": "prevent 1 of it (a self-replacement effect)",
+        "replacement": {"event": "damage", "to": "you", "prevent": 1,
+                        "self_replacement": True}}])
+    g.add(self_prevent, "you", "battlefield", alias="Self")
+    g.add(creature(2, 2), "opponent", "battlefield", alias="source")
+    g.state.choices = {"replacement_order": ["Doubler"]}  # asked first, yet applied second
+    g.effect([{"op": "damage", "source": "source", "to": "you", "amount": 2}], "you")
+    assert g.state.player("you").life == 18  # (2 - 1) * 2, not 2 * 2 - 1
+
+
+def test_damage_redirected_to_the_effects_controller() -> None:
+    g = game()
+    redirect = card(name="Redirect", types=["Enchantment"], abilities=[{
+        "text": "If a source would deal damage to a creature you control, it deals that "
+                "damage to you instead.",
+        "replacement": {"event": "damage", "to": {"types": ["Creature"],
+                                                  "controller": "you"}, "redirect": "you"}}])
+    g.add(redirect, "you", "battlefield")
+    g.add(creature(2, 2), "you", "battlefield", alias="bear")
+    g.add(creature(2, 2), "opponent", "battlefield", alias="source")
+    g.effect([{"op": "damage", "source": "source", "to": "bear", "amount": 2}], "opponent")
+    assert (g.obj("bear").damage, g.state.player("you").life) == (0, 18)
+
+
+def test_a_shield_prevents_only_the_next_n_damage_615_7() -> None:
+    g = game()
+    g.add(creature(5, 5), "you", "battlefield", alias="bear")
+    g.add(creature(2, 2), "opponent", "battlefield", alias="source")
+    g.effect([{"op": "shield", "who": "bear", "next": 3,
+               "replacement": {"event": "damage", "to": "any", "prevent": True}}], "you")
+    hit = [{"op": "damage", "source": "source", "to": "bear", "amount": 2}]
+    g.effect(hit, "opponent")
+    g.effect(hit, "opponent")
+    assert g.obj("bear").damage == 1  # 2 prevented, then 1 of 2
+
+
+def test_enters_tapped_for_any_filter_but_its_own_source_614_12() -> None:
+    g = game()
+    g.add(card(name="Tapper", types=["Artifact"], abilities=[{
+        "text": "Creatures your opponents control enter tapped.",
+        "replacement": {"event": "enter", "what": {"types": ["Creature"],
+                                                   "controller": "opponent"},
+                        "tapped": True}}]), "you", "battlefield")
+    g.add(creature(1, 1), "opponent", "hand", alias="theirs")
+    g.add(creature(1, 1), "you", "hand", alias="mine")
+    g.move("theirs", "battlefield")
+    g.move("mine", "battlefield")
+    assert (g.obj("theirs").tapped, g.obj("mine").tapped) == (True, False)
+
+
+def test_life_gain_multiplied() -> None:
+    g = game()
+    g.add(card(name="Boon", types=["Enchantment"], abilities=[{
+        "text": "If you would gain life, you gain twice that much life instead.",
+        "replacement": {"event": "gain_life", "player": "you", "multiply": 2}}]),
+        "you", "battlefield")
+    g.effect([{"op": "gain_life", "player": "you", "n": 3}], "you")
+    assert g.state.player("you").life == 26
+
+
+def test_the_round_1_flags_are_cases_of_the_general_form() -> None:
+    assert normalized({"tokens_twice": True}) == [
+        {"event": "tokens", "player": "you", "multiply": 2}]
+    assert normalized({"enters_tapped": True, "enters_with": {"+1/+1": 2}}) == [
+        {"event": "enter", "what": "self", "tapped": True},
+        {"event": "enter", "what": "self", "counters": {"+1/+1": 2}}]
+
+
+@pytest.mark.parametrize(("spec", "message"), [
+    ({"event": "dying", "prevent": True}, "unknown replacement event 'dying'"),
+    ({"event": "damage", "to": "you", "double": True}, r"unknown keys \['double'\]"),
+    ({"event": "damage", "to": "you"}, "says how it modifies"),
+    ({"event": "draw", "multiply": 2}, r"unknown keys \['multiply'\]"),
+    ({"event": "damage", "to": {"colour": "red"}, "prevent": True}, "unknown filter keys"),
+    ({"damage_twice": True}, "unknown kind of replacement 'damage_twice'"),
+])
+def test_unknown_replacements_are_refused(spec: dict[str, object], message: str) -> None:
+    with pytest.raises(EngineError, match=message):
+        check_replacement(spec, "here")

@@ -19,7 +19,8 @@ from kb.engine.rules import CURRENT, VARIANTS, RuleSet, ruleset
 # The engine's modules from the bottom up; a module imports only from those before it
 # (tests/engine/test_layering.py checks it).
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("values", ("mana", "rules", "instructions", "keywords", "steps", "multiplayer")),
+    ("values", ("mana", "rules", "instructions", "keywords", "steps", "multiplayer",
+                "typeline")),
     ("objects", ("objects", "events")),
     ("reading the state", ("faces", "commander", "filters", "amounts", "conditions", "replacements",
                            "keyword_rules", "damage", "battles", "combat", "layers",

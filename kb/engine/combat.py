@@ -15,7 +15,7 @@ from kb.engine.damage import (
     lethal_damage,
     protected_from,
 )
-from kb.engine.keyword_rules import block_restriction, menace_unmet
+from kb.engine.keyword_rules import alone_violation, block_restriction, menace_unmet
 from kb.engine.objects import GameObject, IllegalAction
 
 if TYPE_CHECKING:
@@ -75,6 +75,9 @@ def declare_attackers(state: GameState, attacks: Mapping[int, Attacked]) -> None
         if not ch.has("vigilance"):
             obj.tapped = True
             tapped.append(oid)
+    alone = alone_violation(state, list(combat.attackers), "attack")
+    if alone:
+        raise IllegalAction(alone)
     for target in combat.attacked_objects():
         combat.controllers[target] = state.controller(target)
     state.touch()
@@ -125,6 +128,9 @@ def declare_blockers(state: GameState, blocks: Mapping[int, list[int]]) -> None:
         combat.blocks[blocker] = list(attackers)
         combat.controllers[blocker] = controller
         combat.blocked.update(attackers)
+    alone = alone_violation(state, list(blocks), "block")
+    if alone:
+        raise IllegalAction(alone)
     unmet = menace_unmet(state, blocks)
     if unmet:
         raise IllegalAction(f"{_name(state.objects[unmet[0]])} has menace: it can't be blocked "

@@ -20,7 +20,7 @@ from kb.engine.objects import EngineError
 KEYS = frozenset({"self_is", "self_in", "self_not_token", "you_control", "at_least",
                   "came_under_control_since_last_upkeep", "had_no_counter", "spent",
                   "entering_is_greater", "your_hand_empty", "self_not_renowned",
-                  "target_power_less", "life_at_least"})
+                  "target_power_less", "life_at_least", "different_names"})
 
 
 def holds(spec: Mapping[str, Any] | None, ctx: Ctx) -> bool:
@@ -39,11 +39,13 @@ def holds(spec: Mapping[str, Any] | None, ctx: Ctx) -> bool:
     if spec.get("self_not_token") and (source is None or source.token):
         return False
     if "you_control" in spec:
-        count = sum(1 for o in state.battlefield()
-                    if matches(o, state.characteristics(o.id), spec["you_control"],
-                               you=ctx.you, source=ctx.source,
-                               opponents=state.opponents(ctx.you))
-                    and state.controller(o.id) == ctx.you)
+        found = [o for o in state.battlefield()
+                 if matches(o, state.characteristics(o.id), spec["you_control"],
+                            you=ctx.you, source=ctx.source, opponents=state.opponents(ctx.you))
+                 and state.controller(o.id) == ctx.you]
+        count = len(found)
+        if spec.get("different_names"):  # 201.2b: an object with no name has no name to differ
+            count = len({state.characteristics(o.id).name for o in found} - {None, ""})
         if count < spec.get("at_least", 1):
             return False
     if spec.get("came_under_control_since_last_upkeep") and not _since_last_upkeep(ctx):

@@ -96,6 +96,16 @@ def _controls_land(state: GameState, player: str, quality: str) -> bool:
     return False
 
 
+def alone_violation(state: GameState, creatures: list[int], action: str) -> str | None:
+    """508.1c, 509.1b: a creature that "can't attack alone" (or block alone) is the only one
+    doing so."""
+    if len(creatures) != 1:
+        return None
+    if state.characteristics(creatures[0]).has(f"can't {action} alone"):
+        return f"it can't {action} alone (508.1c, 509.1b)"
+    return None
+
+
 def menace_unmet(state: GameState, blocks: Mapping[int, list[int]]) -> list[int]:
     """702.111b: attackers with menace blocked by exactly one creature."""
     count: dict[int, int] = {}

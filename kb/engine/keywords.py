@@ -26,6 +26,8 @@ MORE_KEYWORDS: dict[str, str | None] = {
     "rampage": "number", "battle cry": None, "renown": "number", "persist": None,
     "afterlife": "number", "prowess": None, "vanishing": "number", "modular": "number",
     "mentor": None, "decayed": None, "unleash": None,
+    # restrictions that read like keywords (508.1c)
+    "can't attack alone": None, "can't block alone": None,
 }
 
 # 702.14a: "[quality]walk": forestwalk, snow swampwalk, nonbasic landwalk, legendary landwalk.

@@ -268,7 +268,7 @@ def check_instructions(ops: Any, where: str) -> None:
             check_replacement(op.get("replacement"), f"{where}, instruction {name!r}")
             for nested in instructions_of(op["replacement"]):
                 check_instructions(nested, where)
-        for nested in ("then", "effect"):
+        for nested in ("then", "effect", "do"):
             check_instructions(op.get(nested), where)
 
 

@@ -26,6 +26,7 @@ from kb.engine.instructions import BECOME_KEYS, COMMON_KEYS, OP_KEYS
 from kb.engine.mana import ManaCost, ManaError, parse_mana, pay
 from kb.engine.objects import CARD_TYPES, EngineError, IllegalAction
 from kb.engine.outcomes import ops as outcome_ops
+from kb.engine.reflexive import ops as reflexive_ops
 from kb.engine.replacements import Proposal, Replacement, replace
 from kb.engine.stack import cast, copy_spell
 from kb.engine.transform import ops as transform_ops
@@ -669,6 +670,7 @@ OPS: dict[str, Callable[[GameState, Op, Ctx], None]] = {
     "delayed": op_delayed, "shield": op_shield,
     **outcome_ops(players),
     **transform_ops(objects),
+    **reflexive_ops(run_effects),
 }
 
 

@@ -34,8 +34,8 @@ OP_KEYS: dict[str, frozenset[str]] = {name: frozenset(keys.split()) for name, ke
     # kb.engine.outcomes
     "win_game": "player", "lose_game": "player", "poison": "player n", "vanish": "",
     "become_renowned": "",
-    # kb.engine.transform
-    "transform": "who",
+    # kb.engine.transform, kb.engine.reflexive
+    "transform": "who", "reflexive": "do then text targets",
 }.items()}
 
 

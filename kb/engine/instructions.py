@@ -33,7 +33,7 @@ OP_KEYS: dict[str, frozenset[str]] = {name: frozenset(keys.split()) for name, ke
     "shield": "replacement who next duration",
     # kb.engine.outcomes
     "win_game": "player", "lose_game": "player", "poison": "player n", "vanish": "",
-    "become_renowned": "",
+    "become_renowned": "", "cumulative_upkeep": "",
     # kb.engine.transform, kb.engine.reflexive
     "transform": "who", "reflexive": "do then text targets",
 }.items()}

@@ -225,6 +225,11 @@ KEYWORD_TRIGGERED: dict[str, Ability] = {name: Ability(text, "triggered", spec=s
       "targets": [{"kind": "creature", "filter": {"attacking": True}}],
       "effect": [{"op": "put_counters", "who": "target", "kind": "+1/+1", "n": 1,
                   "if": {"target_power_less": True}}]}),
+    ("cumulative upkeep", "At the beginning of your upkeep, if this permanent is on the "
+     "battlefield, put an age counter on this permanent. Then you may pay [cost] for each age "
+     "counter on it. If you don't, sacrifice it.",
+     {"trigger": {"on": "step", "step": "upkeep", "whose": "your"},
+      "effect": [{"op": "cumulative_upkeep"}]}),
     ("decayed", "When this creature attacks, sacrifice it at end of combat.",
      {"trigger": {"on": "attacks"},
       "effect": [{"op": "delayed", "at": "next end of combat", "refers": "self",

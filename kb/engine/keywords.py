@@ -26,6 +26,7 @@ MORE_KEYWORDS: dict[str, str | None] = {
     "rampage": "number", "battle cry": None, "renown": "number", "persist": None,
     "afterlife": "number", "prowess": None, "vanishing": "number", "modular": "number",
     "mentor": None, "decayed": None, "unleash": None,
+    "cumulative upkeep": "cost",
     # restrictions that read like keywords (508.1c)
     "can't attack alone": None, "can't block alone": None,
 }

@@ -86,7 +86,8 @@ class Ability:
 
 def keyword(text: str) -> Ability:
     """A keyword ability from its text: "Flying", "Echo {G}", "Protection from green"."""
-    lowered = text.strip().lower()
+    text = text.strip().replace("—", " ")  # "Cumulative upkeep—Pay 1 life" (702.24a)
+    lowered = text.lower()
     quality = landwalk(lowered)
     if quality is not None:
         return Ability(text.strip(), "keyword", "landwalk", quality)

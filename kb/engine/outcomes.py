@@ -12,7 +12,9 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from kb.engine.amounts import Ctx, evaluate
-from kb.engine.damage import remove_counters
+from kb.engine.damage import lose_life, remove_counters
+from kb.engine.mana import ManaCost, ManaError, pay
+from kb.engine.objects import IllegalAction
 from kb.engine.zones import move
 
 if TYPE_CHECKING:
@@ -81,6 +83,22 @@ def ops(players: Players) -> dict[str, Callable[[GameState, Op, Ctx], None]]:
         if remove_counters(state, obj.id, "time", 1) and obj.counters["time"] == 0:
             move(state, obj, "graveyard")
 
+    def op_cumulative_upkeep(state: GameState, op: Op, ctx: Ctx) -> None:
+        """702.24a: put an age counter on it, then pay the cost once for each age counter on it
+        (``choices.pay``) or sacrifice it."""
+        obj = state.objects.get(ctx.source) if ctx.source is not None else None
+        if obj is None or obj.zone != "battlefield":
+            return
+        obj.counters["age"] += 1
+        state.touch()
+        times = obj.counters["age"]
+        if "pay" not in ctx.choices:
+            raise IllegalAction("a choice is needed: pay (the cumulative upkeep) or not")
+        if ctx.choices["pay"] and _pay_times(state, str(ctx.extra.get("keyword_arg", "")),
+                                            times, ctx.you):
+            return
+        move(state, obj, "graveyard")
+
     def op_become_renowned(state: GameState, op: Op, ctx: Ctx) -> None:
         """702.112b: renowned is a designation the permanent keeps until it leaves."""
         obj = state.objects.get(ctx.source) if ctx.source is not None else None
@@ -88,9 +106,29 @@ def ops(players: Players) -> dict[str, Callable[[GameState, Op, Ctx], None]]:
             obj.choices["renowned"] = True
 
     return {"win_game": op_win, "lose_game": op_lose, "poison": op_poison,
-            "vanish": op_vanish, "become_renowned": op_become_renowned}
+            "vanish": op_vanish, "become_renowned": op_become_renowned,
+            "cumulative_upkeep": op_cumulative_upkeep}
 
 
 def _number(expr: Any, ctx: Ctx) -> int:
     return max(evaluate(expr, ctx), 0)
 
+
+
+def _pay_times(state: GameState, cost: str, times: int, player: str) -> bool:
+    """Pay a cumulative upkeep cost ``times`` times: mana ("{1}", "{W} or {U}": one of them
+    each time, a hybrid symbol), or "Pay N life" (119.4: only with that much life)."""
+    lowered = cost.strip().lower()
+    if lowered.startswith("pay ") and lowered.endswith(" life"):
+        n = int(lowered.split()[1]) * times
+        if state.player(player).life < n:
+            return False
+        lose_life(state, player, n)
+        return True
+    options = [o.strip() for o in cost.split(" or ")]
+    symbol = "{" + "/".join(o.strip("{}") for o in options) + "}" if len(options) > 1 else cost
+    try:
+        pay(ManaCost.parse(symbol * times), state.player(player).mana_pool)
+    except ManaError:
+        return False
+    return True

@@ -450,3 +450,23 @@ def test_decayed_702_147a() -> None:
     g.attack({"o": "you"})
     with pytest.raises(IllegalAction, match="702.147a"):
         g.block({"d": ["o"]})
+
+
+def test_cumulative_upkeep_702_24a() -> None:
+    """702.24a: "At the beginning of your upkeep, if this permanent is on the battlefield, put
+    an age counter on this permanent. Then you may pay [cost] for each age counter on it. If
+    you don't, sacrifice it.\""""
+    g = game(active="opponent", step="end")
+    g.add(creature(2, 2, keywords=["Cumulative upkeep {1}"]), "you", "battlefield", alias="a")
+    g.add(creature(2, 2, keywords=["Cumulative upkeep—Pay 2 life"]), "you", "battlefield",
+          alias="b")
+    g.advance("upkeep", "you")
+    g.state.player("you").mana_pool["C"] += 1
+    g.resolve({"pay": True})  # b's, put on the stack last
+    g.resolve({"pay": True})
+    assert (g.obj("a").zone, g.obj("b").zone, g.state.player("you").life) \
+        == ("battlefield", "battlefield", 18)
+    g.advance("upkeep", "you")
+    g.resolve({"pay": False})
+    g.resolve({"pay": True})  # {1}{1} with no mana: it can't be paid
+    assert (g.obj("a").zone, g.obj("b").zone) == ("graveyard", "graveyard")

@@ -5,8 +5,8 @@ replacement or prevention effect that applies to it modifies it, one at a time, 
 616.1 gives, each at most once (614.5), until none is left (616.1f); then the event happens as
 modified, or not at all. The events: ``damage`` (to a player or an object, from a source),
 ``enter`` (a permanent entering the battlefield: tapped, with counters), ``counters`` (put on
-a permanent), ``tokens`` (created under a player's control), ``gain_life``, ``draw`` and
-``lose_game``.
+a permanent), ``tokens`` (created under a player's control), ``gain_life``, ``draw``,
+``lose_game``, and ``zone_change`` (an object moving from one zone to another).
 
 A card's replacement ability (``replacement`` in a card file) is written
 ``{ event = <event>, <what it applies to>, <how it modifies the event> }``:
@@ -14,11 +14,16 @@ A card's replacement ability (``replacement`` in a card file) is written
 - what it applies to: ``to`` and ``from`` (damage: ``self``, ``you``, ``opponent``, ``any``
   or a filter), ``what`` (enter: ``self`` or a filter), ``on`` and ``kind`` (counters: a
   filter, a counter kind), ``player`` (tokens, gain_life, draw, lose_game: ``you``,
-  ``opponent``, ``each``), ``if`` (a condition, :mod:`kb.engine.conditions`);
+  ``opponent``, ``each``), ``what``, ``out_of`` and ``into`` (zone_change: the object, the
+  zones it would leave and go to, ``anywhere`` by default), ``if`` (a condition,
+  :mod:`kb.engine.conditions`);
 - how: ``multiply`` and ``add`` (the amount), ``prevent`` (``true``: all of it; a number:
   that much of it, 615.10), ``redirect`` (damage: to ``you``, the effect's controller, or
-  ``self``, its source), ``tapped`` and ``counters`` (enter), ``instead`` (gain_life, draw,
-  lose_game: instructions done instead of the event, which does not happen);
+  ``self``, its source), ``tapped``, ``counters`` and ``copy = "self"`` (enter: as a copy of
+  the effect's source, applied before the others, 616.1c), ``zone`` (zone_change: where it
+  goes instead; "would die" is ``out_of = "battlefield", into = "graveyard"``), ``instead``
+  (gain_life, draw, lose_game: instructions done instead of the event, which does not
+  happen);
 - ``self_replacement = true``: a self-replacement effect, applied first (614.15, 616.1a).
 
 The flags of round 1 are shorthands read into this form (:func:`normalized`):
@@ -47,26 +52,28 @@ from kb.engine.objects import EngineError, SpellInfo
 if TYPE_CHECKING:
     from kb.engine.state import GameState
 
-EVENTS = ("damage", "enter", "counters", "tokens", "gain_life", "draw", "lose_game")
+EVENTS = ("damage", "enter", "counters", "tokens", "gain_life", "draw", "lose_game",
+          "zone_change")
 # What each event's replacement may say it applies to.
 APPLIES_TO: dict[str, frozenset[str]] = {
     "damage": frozenset({"to", "from"}), "enter": frozenset({"what"}),
     "counters": frozenset({"on", "kind"}), "tokens": frozenset({"player"}),
     "gain_life": frozenset({"player"}), "draw": frozenset({"player"}),
-    "lose_game": frozenset({"player"}),
+    "lose_game": frozenset({"player"}), "zone_change": frozenset({"what", "out_of", "into"}),
 }
 # How a replacement may modify each event.
 MODIFIES: dict[str, frozenset[str]] = {
     "damage": frozenset({"multiply", "add", "prevent", "redirect"}),
-    "enter": frozenset({"tapped", "counters"}),
+    "enter": frozenset({"tapped", "counters", "copy"}),
     "counters": frozenset({"multiply", "add", "prevent"}),
     "tokens": frozenset({"multiply", "add", "prevent"}),
     "gain_life": frozenset({"multiply", "add", "prevent", "instead"}),
     "draw": frozenset({"instead"}), "lose_game": frozenset({"instead"}),
+    "zone_change": frozenset({"zone"}),
 }
 COMMON = frozenset({"event", "if", "self_replacement"})
-# The replacements applied where a permanent enters, not through proposals (614.12).
-ENTERING = ("enter_as_copy", "as_enters_choose")
+# The events that have no amount (the others do not happen once their amount is 0).
+WITHOUT_AMOUNT = frozenset({"enter", "draw", "lose_game", "zone_change"})
 
 
 @dataclass
@@ -82,6 +89,8 @@ class Proposal:
     tapped: bool = False
     counters: Counter[str] = field(default_factory=Counter)
     x: int = 0  # X of the spell that became the entering permanent (amounts of counters)
+    from_zone: str | None = None  # a zone change's origin
+    to_zone: str | None = None  # and destination
     # instructions done instead, each with its source and controller
     instead: list[tuple[Any, int | None, str]] = field(default_factory=list)
     applied: set[Any] = field(default_factory=set)
@@ -90,8 +99,7 @@ class Proposal:
     def happens(self) -> bool:
         """Whether the event still happens (not replaced by instructions, not all
         prevented)."""
-        return not self.instead and (self.kind in ("enter", "draw", "lose_game")
-                                     or self.amount > 0)
+        return not self.instead and (self.kind in WITHOUT_AMOUNT or self.amount > 0)
 
 
 @dataclass(eq=False)
@@ -115,10 +123,11 @@ def replace(state: GameState, proposal: Proposal) -> Proposal:
     """Apply the replacement and prevention effects to ``proposal`` (614, 615, 616.1)."""
     while proposal.happens:
         candidates = [r for r in applicable(state, proposal)
-                      if r.key not in proposal.applied and r.key not in state.replacing]
+                      if r.key not in proposal.applied and r.key not in state.replacing
+                      and "copy" not in r.spec]  # entering as a copy: see zones.enter
         if not candidates:
             break
-        chosen = _choose(state, proposal, candidates)
+        chosen = choose(state, proposal, candidates)
         proposal.applied.add(chosen.key)
         _modify(state, proposal, chosen)
     return proposal
@@ -165,6 +174,13 @@ def _applies(state: GameState, r: Replacement, p: Proposal) -> bool:
             return False  # 614.12: an entering permanent's own effect only if it affects it alone
         if not _names(state, what, r, p.obj, None):
             return False
+    elif p.kind == "zone_change":
+        if not _names(state, spec.get("what", "self"), r, p.obj, None):
+            return False
+        if spec.get("out_of", "anywhere") not in ("anywhere", p.from_zone):
+            return False
+        if spec.get("into", "anywhere") not in ("anywhere", p.to_zone):
+            return False
     elif p.kind == "counters":
         if "on" in spec and not _names(state, spec["on"], r, p.obj, None):
             return False
@@ -210,7 +226,7 @@ def _player(state: GameState, who: str, controller: str, player: str | None) -> 
     raise EngineError(f"replacement: unknown player {who!r} (you, opponent, each)")
 
 
-def _choose(state: GameState, p: Proposal, candidates: list[Replacement]) -> Replacement:
+def choose(state: GameState, p: Proposal, candidates: list[Replacement]) -> Replacement:
     """616.1: self-replacement effects first (616.1a); then the affected player, or the
     controller of the affected object, chooses (``choices.replacement_order``: the texts or
     source names of the effects, in the order they apply); without a choice, the oldest."""
@@ -251,6 +267,8 @@ def _modify(state: GameState, p: Proposal, r: Replacement) -> None:
                                             spell=SpellInfo(x=p.x)))
     if "instead" in spec:
         p.instead.append((spec["instead"], r.source, r.controller))
+    if "zone" in spec:
+        p.to_zone = spec["zone"]
 
 
 def _prevent(p: Proposal, r: Replacement) -> None:
@@ -360,5 +378,7 @@ def check_replacement(spec: Any, where: str) -> None:
             check_filter(spec[key], f"{where}, replacement {key}")
     if "counters" in spec:
         _counters(spec["counters"], f"{where}, replacement counters")
+    if spec.get("copy", "self") != "self":
+        raise EngineError(f"{where}: replacement copy is \"self\" (a copy of its source)")
     if "instead" in spec:
         _instructions(spec["instead"], f"{where}, replacement instead")

@@ -15,7 +15,7 @@ from kb.engine.faces import face_up_face
 from kb.engine.filters import matches
 from kb.engine.keyword_rules import ENTERS_WITH_COUNTERS
 from kb.engine.objects import Ability, GameObject, IllegalAction, Printed, SpellInfo
-from kb.engine.replacements import Proposal, replace
+from kb.engine.replacements import Proposal, applicable, choose, replace
 
 if TYPE_CHECKING:
     from kb.engine.state import GameState
@@ -26,8 +26,11 @@ def move(state: GameState, obj: GameObject, to: str, *, controller: str | None =
          face_down: bool = False, transformed: bool = False,
          x: int = 0) -> GameObject:
     """Put ``obj`` into zone ``to``. It becomes a new object (400.7) that remembers nothing
-    of its previous existence; its last known information stays available (608.2h)."""
+    of its previous existence; its last known information stays available (608.2h). The
+    destination is the one replacement effects leave (614.1a: "exile it instead")."""
     origin = obj.zone
+    to = replace(state, Proposal("zone_change", obj=obj.id, player=obj.owner, from_zone=origin,
+                                 to_zone=to)).to_zone or to
     if obj.zone == "battlefield":
         _leave_battlefield(state, obj)
     state.remove_object(obj)
@@ -65,6 +68,15 @@ def enter(state: GameState, obj: GameObject, choices: Mapping[str, Any], *, x: i
     brings the copied object's own such abilities, 707.5, 707.9e), then "enters with"
     counters, "enters tapped" and "as ... enters" choices, all copied ones included."""
     ctx = Ctx(state, obj.controller, obj.id, spell=_x_info(x))
+    entering = Proposal("enter", obj=obj.id, player=obj.controller, x=x)
+    copying = [r for r in applicable(state, entering) if "copy" in r.spec]
+    if copying:  # 616.1c: an effect making it enter as a copy applies first
+        chosen = choose(state, entering, copying)
+        entering.applied.add(chosen.key)
+        source = state.objects[chosen.source] if chosen.source is not None else None
+        if source is not None:
+            become_copy(state, obj, copiable_values(state, source), source=chosen.source,
+                        controller=obj.controller)
     wanted = choices.get("copy")
     copies: list[Any] = list(wanted) if isinstance(wanted, list) else (
         [] if wanted is None else [wanted])
@@ -92,7 +104,7 @@ def enter(state: GameState, obj: GameObject, choices: Mapping[str, Any], *, x: i
         counters["defense"] += face.defense  # 310.4b
     if ch.is_a("Planeswalker") and face.loyalty:
         counters["loyalty"] += face.loyalty  # 306.5b
-    entering = replace(state, Proposal("enter", obj=obj.id, player=obj.controller, x=x))
+    entering = replace(state, entering)
     obj.tapped = obj.tapped or entering.tapped
     for kind, n in entering.counters.items():
         counters[kind] += n

@@ -2,7 +2,9 @@
 a double-faced card or token turns over to its other face. It stays the same object (712.18:
 effects that applied to it keep applying); only such a permanent can transform (701.27c,
 712.9: a copy of a face, or a card that isn't double-faced, can't), whatever it is a copy of;
-and not into an instant or sorcery face (701.27d).
+and not into an instant or sorcery face (701.27d). Flipping (710) is one-way (710.4) and
+applies to a permanent whose copiable values are a flip card's, the status staying with the
+permanent whatever it later becomes a copy of (110.5c).
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from kb.engine.amounts import Ctx
+from kb.engine.faces import copiable_printed
 
 if TYPE_CHECKING:
     from kb.engine.state import GameState
@@ -32,13 +35,29 @@ def transform(state: GameState, oid: int) -> bool:
     return True
 
 
+def flip(state: GameState, oid: int) -> bool:
+    """710.4: flip a permanent that is (a copy of) a flip card; once flipped, it stays so."""
+    obj = state.objects.get(oid)
+    if obj is None or obj.zone != "battlefield" or obj.flipped or \
+            copiable_printed(state, obj).layout != "flip":
+        return False
+    obj.flipped = True
+    state.touch()
+    state.emit("flipped", obj=oid)
+    return True
+
+
 def ops(objects: Callable[[Any, Ctx], list[int]]
         ) -> dict[str, Callable[[GameState, Op, Ctx], None]]:
-    """The instruction "transform"; ``objects`` reads an object reference (the effects
+    """The instructions "transform" and "flip"; ``objects`` reads an object reference (the effects
     module's, passed down so that this module stays below it)."""
 
     def op_transform(state: GameState, op: Op, ctx: Ctx) -> None:
         for oid in objects(op.get("who", "self"), ctx):
             transform(state, oid)
 
-    return {"transform": op_transform}
+    def op_flip(state: GameState, op: Op, ctx: Ctx) -> None:
+        for oid in objects(op.get("who", "self"), ctx):
+            flip(state, oid)
+
+    return {"transform": op_transform, "flip": op_flip}

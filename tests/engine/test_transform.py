@@ -38,3 +38,18 @@ def test_only_a_double_faced_card_transforms_701_27c_701_27d() -> None:
     g.add(siege, "you", "battlefield", alias="s", protector="opponent")
     g.effect([{"op": "transform", "who": "s"}], "you")
     assert not g.obj("s").transformed
+
+
+def test_flipping_is_one_way_and_needs_a_flip_card_710_4() -> None:
+    """710.4: "Flipping a permanent is a one-way process. Once a permanent is flipped, it's
+    impossible for it to become unflipped.\""""
+    flip_card = card_from_data({"layout": "flip", "faces": [
+        {"name": "Top", "mana_cost": "{U}", "types": ["Creature"], "power": 1, "toughness": 1},
+        {"name": "Bottom", "mana_cost": "{U}", "types": ["Creature"], "power": 2,
+         "toughness": 2}]}, "test")
+    g = game()
+    g.add(flip_card, "you", "battlefield", alias="f")
+    g.add(creature(2, 2, name="Plain"), "you", "battlefield", alias="p")
+    g.effect([{"op": "flip", "who": "f"}, {"op": "flip", "who": "f"},
+              {"op": "flip", "who": "p"}], "you")
+    assert (ch(g, "f").name, g.obj("f").flipped, g.obj("p").flipped) == ("Bottom", True, False)

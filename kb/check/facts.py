@@ -105,6 +105,12 @@ def _turn_markers(runner: Runner) -> int:
     return turn_markers(sum(1 for p in runner.game.state.players.values() if not p.left_game))
 
 
+def _could_produce(runner: Runner, fact: Fact) -> set[str]:
+    from kb.engine.mana_abilities import could_produce
+
+    return could_produce(runner.game.state, _obj(runner, fact).id)
+
+
 def _identity(runner: Runner, fact: Fact) -> frozenset[str]:
     """903.4a: established before the game, from the card itself."""
     from kb.engine.commander import color_identity
@@ -184,6 +190,7 @@ FACTS: dict[str, Any] = {
     "seating": lambda r, f: list(_multiplayer(r, f).seating),
     "turn_markers": lambda r, f: _turn_markers(r),
     "color_identity": lambda r, f: sorted(_identity(r, f)),
+    "could_produce": lambda r, f: sorted(_could_produce(r, f)),
     "may_include": lambda r, f: _may_include(r, f),
     "poison": lambda r, f: _player(r, f).poison,
     "mana_pool": lambda r, f: sum(_player(r, f).mana_pool.values()),
@@ -199,8 +206,8 @@ FACTS: dict[str, Any] = {
 }
 
 # Facts compared as sets, not lists.
-_UNORDERED = frozenset({"color_identity", "colors", "types", "subtypes", "supertypes",
-                        "abilities", "produces", "targets"})
+_UNORDERED = frozenset({"color_identity", "could_produce", "colors", "types", "subtypes",
+                        "supertypes", "abilities", "produces", "targets"})
 
 
 def _attacks(runner: Runner, fact: Fact) -> str:

@@ -24,7 +24,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("objects", ("objects", "events")),
     ("reading the state", ("faces", "commander", "filters", "amounts", "conditions", "replacements",
                            "keyword_rules", "damage", "battles", "combat", "layers",
-                           "trigger_events", "triggers", "cards", "copy")),
+                           "trigger_events", "triggers", "cards", "copy", "mana_abilities")),
     ("the state", ("state",)),
     ("acting", ("zones", "outcomes", "transform", "reflexive", "costs", "stack", "effects",
                 "resolve", "sba", "turn")),

@@ -24,6 +24,7 @@ from kb.engine.faces import mana_values
 from kb.engine.filters import matches
 from kb.engine.instructions import BECOME_KEYS, COMMON_KEYS, OP_KEYS
 from kb.engine.mana import ManaCost, ManaError, parse_mana, pay
+from kb.engine.mana_abilities import ops as mana_ops
 from kb.engine.objects import CARD_TYPES, EngineError, IllegalAction
 from kb.engine.outcomes import ops as outcome_ops
 from kb.engine.reflexive import ops as reflexive_ops
@@ -671,6 +672,7 @@ OPS: dict[str, Callable[[GameState, Op, Ctx], None]] = {
     **outcome_ops(players),
     **transform_ops(objects),
     **reflexive_ops(run_effects),
+    **mana_ops(),
 }
 
 

@@ -36,6 +36,8 @@ OP_KEYS: dict[str, frozenset[str]] = {name: frozenset(keys.split()) for name, ke
     "become_renowned": "", "cumulative_upkeep": "",
     # kb.engine.transform, kb.engine.reflexive
     "transform": "who", "flip": "who", "reflexive": "do then text targets",
+    # kb.engine.mana_abilities
+    "add_mana_of": "from n",
 }.items()}
 
 

@@ -20,6 +20,7 @@ from kb.engine.cards import ability_from, token_from_data
 from kb.engine.conditions import holds
 from kb.engine.copy import become_copy, copiable_values, with_exceptions
 from kb.engine.events import ContinuousEffect, DelayedTrigger
+from kb.engine.exchange import ops as exchange_ops
 from kb.engine.faces import mana_values
 from kb.engine.filters import matches
 from kb.engine.instructions import BECOME_KEYS, COMMON_KEYS, OP_KEYS
@@ -673,6 +674,7 @@ OPS: dict[str, Callable[[GameState, Op, Ctx], None]] = {
     **transform_ops(objects),
     **reflexive_ops(run_effects),
     **mana_ops(),
+    **exchange_ops(objects),
 }
 
 

@@ -38,6 +38,8 @@ OP_KEYS: dict[str, frozenset[str]] = {name: frozenset(keys.split()) for name, ke
     "transform": "who", "flip": "who", "reflexive": "do then text targets",
     # kb.engine.mana_abilities
     "add_mana_of": "from n",
+    # kb.engine.exchange
+    "exchange_control": "a b duration",
 }.items()}
 
 

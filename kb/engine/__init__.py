@@ -26,8 +26,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
                            "keyword_rules", "damage", "battles", "combat", "layers",
                            "trigger_events", "triggers", "cards", "copy", "mana_abilities")),
     ("the state", ("state",)),
-    ("acting", ("zones", "outcomes", "transform", "reflexive", "exchange", "costs", "stack",
-                "effects", "resolve", "sba", "turn")),
+    ("acting", ("zones", "outcomes", "transform", "reflexive", "exchange", "choices",
+                "costs", "stack", "effects", "resolve", "sba", "turn")),
     ("the game", ("game",)),
 )
 

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from kb.engine import damage as dmg
 from kb.engine.amounts import Ctx, evaluate
 from kb.engine.cards import ability_from, token_from_data
+from kb.engine.choices import ops as choice_ops
 from kb.engine.conditions import holds
 from kb.engine.copy import become_copy, copiable_values, with_exceptions
 from kb.engine.events import ContinuousEffect, DelayedTrigger
@@ -675,6 +676,7 @@ OPS: dict[str, Callable[[GameState, Op, Ctx], None]] = {
     **reflexive_ops(run_effects),
     **mana_ops(),
     **exchange_ops(objects),
+    **choice_ops(),
 }
 
 

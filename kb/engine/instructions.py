@@ -40,6 +40,8 @@ OP_KEYS: dict[str, frozenset[str]] = {name: frozenset(keys.split()) for name, ke
     "add_mana_of": "from n",
     # kb.engine.exchange
     "exchange_control": "a b duration",
+    # kb.engine.choices
+    "each_sacrifices": "filter",
 }.items()}
 
 

@@ -13,6 +13,10 @@ STEPS = ("untap", "upkeep", "draw", "precombat main", "beginning of combat",
          "declare attackers", "declare blockers", "combat damage", "end of combat",
          "postcombat main", "end", "cleanup")
 
+# A delayed trigger on an event rather than a step: the object it refers to leaving the
+# battlefield (603.7a: if it has already left, it never triggers).
+LEAVES = "leaves the battlefield"
+
 _WHEN = re.compile(r"^(?:at )?(?:the )?(?P<your>your )?(?:next )?(?P<step>.+?)(?: step)?$")
 
 

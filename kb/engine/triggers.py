@@ -26,7 +26,7 @@ from kb.engine.events import Event, PendingTrigger
 from kb.engine.filters import matches
 from kb.engine.keyword_rules import KEYWORD_TRIGGERED
 from kb.engine.objects import Ability, EngineError
-from kb.engine.steps import delayed_time
+from kb.engine.steps import LEAVES, delayed_time
 from kb.engine.trigger_events import (
     MORE_EVENTS,
     MORE_TRIGGER_KEYS,
@@ -122,7 +122,7 @@ def collect(state: GameState, event: Event, left_with: Sequence[int] = ()) -> No
                 continue
             state.pending.append(PendingTrigger(source, ability, controller, event, lki))
             _note(state, source, lki, ability)
-    if event.kind == "step":
+    if event.kind in ("step", "zone_change"):
         _delayed(state, event)
 
 
@@ -273,14 +273,20 @@ def _cast_matches(state: GameState, spec: Mapping[str, Any], event: Event,
 
 def _delayed(state: GameState, event: Event) -> None:
     for delayed in list(state.delayed):
-        when = delayed_time(delayed.when)
-        if when is None:
-            raise EngineError(f"unknown delayed trigger time {delayed.when!r} (write "
-                              "\"next <step>\" or \"your next <step>\", a step of rule 500)")
-        step, whose = when
-        if event.data.get("step") != step or (whose == "your" and
-                                               event.player != delayed.controller):
-            continue
+        if delayed.when == LEAVES:  # 603.7a: "when [that object] leaves the battlefield"
+            if event.kind != "zone_change" or event.from_zone != "battlefield" or \
+                    delayed.refers_to is None or event.old != delayed.refers_to:
+                continue
+        else:
+            when = delayed_time(delayed.when)
+            if when is None:
+                raise EngineError(f"unknown delayed trigger time {delayed.when!r} (write "
+                                  "\"next <step>\", \"your next <step>\" (a step of rule "
+                                  f"500) or {LEAVES!r})")
+            step, whose = when
+            if event.kind != "step" or event.data.get("step") != step or (
+                    whose == "your" and event.player != delayed.controller):
+                continue
         state.delayed.remove(delayed)
         ability = Ability(f"delayed: {delayed.when}", "triggered",
                           spec={"trigger": {"on": "step"}, "effect": delayed.effects})

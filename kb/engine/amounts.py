@@ -4,7 +4,7 @@ graveyard"), written in card files as small expressions:
 ``3``, ``X``, ``power``, ``toughness``, ``sacrificed.power``, ``counters:verse``,
 ``cards:hand:you``, ``cards:graveyard:you:Creature``, ``card_types:graveyard:all``,
 ``target.mana_value``, ``revealed.mana_value``, ``target_player.life``, ``keyword_arg`` (the N
-of "bushido N"), each optionally followed by ``+N`` or ``-N``.
+of "bushido N"), ``chosen_player.creatures``, each optionally followed by ``+N`` or ``-N``.
 """
 
 from __future__ import annotations
@@ -65,6 +65,14 @@ def _base(base: str, ctx: Ctx) -> int:
     state = ctx.state
     if base == "X":
         return ctx.x
+    if base == "chosen_player.creatures":  # "the number of creatures the chosen player controls"
+        obj = state.objects.get(ctx.source) if ctx.source is not None else None
+        chosen = obj.choices.get("opponent") if obj is not None else None
+        if chosen is None:
+            return 0  # 208.2a: no player was chosen (it isn't on the battlefield)
+        return sum(1 for o in state.battlefield()
+                   if (ctx.ch(o.id).controller or o.controller) == chosen
+                   and ctx.ch(o.id).is_a("Creature"))
     if base == "target_player.life":  # "double target player's life total"
         chosen = [t for g in (ctx.spell.targets if ctx.spell else []) for t in g
                   if isinstance(t, str)]

@@ -40,6 +40,8 @@ def move(state: GameState, obj: GameObject, to: str, *, controller: str | None =
                            else owner)
     new.copy_of_card, new.spell_copy = obj.copy_of_card, obj.spell_copy
     new.tapped, new.face_down, new.transformed = tapped, face_down, transformed
+    if origin == "stack" and to == "battlefield":
+        _carry_spell_effects(state, obj.id, new.id)
     if to == "battlefield":
         enter(state, new, choices or {}, x=x)
     state.emit("zone_change", obj=new.id, old=obj.id, card=obj.card, from_zone=origin,
@@ -47,6 +49,15 @@ def move(state: GameState, obj: GameObject, to: str, *, controller: str | None =
     if origin == "hand" and not state.in_zone("hand", owner):
         state.emit("hand_empty", player=owner)
     return new
+
+
+def _carry_spell_effects(state: GameState, spell: int, permanent: int) -> None:
+    """400.7a, 112.4: effects of resolved spells and abilities that changed a permanent spell's
+    characteristics or controller keep applying to the permanent it becomes."""
+    for effect in state.effects:
+        if spell in effect.affected:
+            effect.affected = effect.affected | {permanent}
+    state.touch()
 
 
 def _leave_battlefield(state: GameState, obj: GameObject) -> None:

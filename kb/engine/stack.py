@@ -365,6 +365,9 @@ def put_pending_on_stack(state: GameState,
     ``targets`` maps a source's alias to the targets of its triggered ability."""
     targets = dict(targets or {})
     put: list[GameObject] = []
+    # 800.4d: an ability that would be controlled by a player who left the game triggers but
+    # isn't put on the stack.
+    state.pending = [p for p in state.pending if not state.player(p.controller).left_game]
     for player in state.apnap():
         for pending in [p for p in state.pending if p.controller == player]:
             state.pending.remove(pending)

@@ -138,6 +138,8 @@ def declare_blockers(state: GameState, blocks: Mapping[int, list[int]]) -> None:
     state.touch()
     for blocker, attackers in blocks.items():
         state.emit("blocks", obj=blocker, data={"attackers": list(attackers)})
+        for attacker in attackers:  # "whenever this creature blocks a creature": that one
+            state.emit("blocks_creature", obj=blocker, data={"extra": {"referred": attacker}})
     for attacker in combat.attackers:  # 509.3c-e: once per attacker, however many block it
         if attacker in combat.blocked:
             state.emit("becomes_blocked", obj=attacker, player=combat.attackers[attacker]

@@ -17,6 +17,8 @@ A trigger in a card file names one with ``on``:
   once per blocking creature (509.3d);
 - ``blocks_or_blocked``: this creature blocks or becomes blocked (bushido 702.45a);
 - ``unblocked``: ``what``: it attacks and isn't blocked (frenzy 702.68a, 509.3e);
+- ``blocks_a_creature``: ``what`` (the blocker): once per creature it blocks, the
+  ability's ``referred`` being that creature (509.3a);
 - ``combat_damage_to_a_player``: this creature deals combat damage to a player;
 - ``becomes_target``: ``what``; ``by`` = opponent or any (ward 702.21a).
 """
@@ -35,7 +37,7 @@ if TYPE_CHECKING:
 MORE_EVENTS = frozenset({
     "zone_change", "life_gained", "life_lost", "becomes_tapped", "attacks",
     "becomes_blocked", "blocked_by", "blocks_or_blocked", "unblocked",
-    "combat_damage_to_a_player", "becomes_target",
+    "combat_damage_to_a_player", "becomes_target", "blocks_a_creature",
 })
 # The keys these events read, besides those every trigger may have (what, by, whose).
 MORE_TRIGGER_KEYS = frozenset({"from", "to", "alone", "attacks_most_life", "with_greater_power",
@@ -64,6 +66,9 @@ def matches_event(state: GameState, spec: Mapping[str, Any], event: Event, sourc
         return event.kind == "blocks" and _blocked_by(state, spec, event, source, controller)
     if on == "blocks_or_blocked":
         return event.kind in ("blocks", "becomes_blocked") and event.obj == source
+    if on == "blocks_a_creature":
+        return event.kind == "blocks_creature" and _is(state, spec.get("what", "self"),
+                                                       event.obj, source, controller)
     if on == "unblocked":
         return event.kind == "unblocked" and _is(state, spec.get("what", "self"), event.obj,
                                                  source, controller)
@@ -170,7 +175,8 @@ def event_within(state: GameState, event: Event, controller: str) -> bool:
     if shared is None or shared.ranges is None:
         return True
     involved = {event.player} if event.player is not None and event.kind not in (
-        "zone_change", "attacks", "becomes_blocked", "unblocked", "blocks") else set()
+        "zone_change", "attacks", "becomes_blocked", "unblocked", "blocks",
+        "blocks_creature") else set()
     for oid in (event.obj, event.source):
         if oid is None:
             continue

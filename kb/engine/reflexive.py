@@ -5,7 +5,9 @@ remembered (``extra.done_power``: the power of the first object moved, as it las
 
 Written in a card file as ``{ op = "reflexive", do = [...], then = [...], text = "...",
 targets = [...] }``; the ability's targets are chosen as it is put on the stack, as any
-triggered ability's (``trigger_targets``, by the source's alias).
+triggered ability's (``trigger_targets``, by the source's alias). "If you do" (no trigger,
+608.2c) is ``{ op = "if_you_do", do = [...], then = [...] }``: ``then`` happens at once, only if
+``do`` did something (118.12: a cost that can't be paid isn't paid).
 """
 
 from __future__ import annotations
@@ -25,13 +27,21 @@ Run = Callable[["GameState", Any, Ctx], None]
 
 
 def ops(run_effects: Run) -> dict[str, Callable[[GameState, Op, Ctx], None]]:
-    """The instruction "reflexive"; ``run_effects`` carries out instructions (the effects
-    module's, passed down so that this module stays below it)."""
+    """The instructions "reflexive" and "if_you_do"; ``run_effects`` carries out instructions
+    (the effects module's, passed down so that this module stays below it)."""
 
-    def op_reflexive(state: GameState, op: Op, ctx: Ctx) -> None:
+    def done(state: GameState, op: Op, ctx: Ctx) -> list[Event]:
+        """Carry out ``do``; the zone changes it made."""
         before = len(state.events)
         run_effects(state, op.get("do", ()), ctx)
-        moved = [e for e in state.events[before:] if e.kind == "zone_change"]
+        return [e for e in state.events[before:] if e.kind == "zone_change"]
+
+    def op_if_you_do(state: GameState, op: Op, ctx: Ctx) -> None:
+        if done(state, op, ctx):
+            run_effects(state, op["then"], ctx)
+
+    def op_reflexive(state: GameState, op: Op, ctx: Ctx) -> None:
+        moved = done(state, op, ctx)
         if not moved:
             return  # nothing was done: "when you do" doesn't trigger (603.12)
         lki = state.last_known.get(moved[0].old) if moved[0].old is not None else None
@@ -48,4 +58,4 @@ def ops(run_effects: Run) -> dict[str, Callable[[GameState, Op, Ctx], None]]:
                                   card=obj.card if obj else None,
                                   data={"ability": ability.text}))
 
-    return {"reflexive": op_reflexive}
+    return {"reflexive": op_reflexive, "if_you_do": op_if_you_do}

@@ -20,7 +20,9 @@ A trigger in a card file names one with ``on``:
 - ``blocks_a_creature``: ``what`` (the blocker): once per creature it blocks, the
   ability's ``referred`` being that creature (509.3a);
 - ``combat_damage_to_a_player``: this creature deals combat damage to a player;
-- ``becomes_target``: ``what``; ``by`` = opponent or any (ward 702.21a).
+- ``becomes_target``: ``what``; ``by`` = opponent or any (ward 702.21a);
+- ``expend``: ``n``: you cast a spell, and the mana you spent this turn to cast spells went
+  from less than N to at least N (700.14).
 """
 
 from __future__ import annotations
@@ -37,11 +39,11 @@ if TYPE_CHECKING:
 MORE_EVENTS = frozenset({
     "zone_change", "life_gained", "life_lost", "becomes_tapped", "attacks",
     "becomes_blocked", "blocked_by", "blocks_or_blocked", "unblocked",
-    "combat_damage_to_a_player", "becomes_target", "blocks_a_creature",
+    "combat_damage_to_a_player", "becomes_target", "blocks_a_creature", "expend",
 })
 # The keys these events read, besides those every trigger may have (what, by, whose).
 MORE_TRIGGER_KEYS = frozenset({"from", "to", "alone", "attacks_most_life", "with_greater_power",
-                               "blocker"})
+                               "blocker", "n"})
 
 
 def matches_event(state: GameState, spec: Mapping[str, Any], event: Event, source: int,
@@ -69,6 +71,9 @@ def matches_event(state: GameState, spec: Mapping[str, Any], event: Event, sourc
     if on == "blocks_a_creature":
         return event.kind == "blocks_creature" and _is(state, spec.get("what", "self"),
                                                        event.obj, source, controller)
+    if on == "expend":
+        return event.kind == "cast" and event.player == controller and _expended(
+            state, event, controller, int(spec.get("n", 0)))
     if on == "unblocked":
         return event.kind == "unblocked" and _is(state, spec.get("what", "self"), event.obj,
                                                  source, controller)
@@ -147,6 +152,25 @@ def _attacks(state: GameState, spec: Mapping[str, Any], event: Event, source: in
                    for o in combat.attackers if o != event.obj):
             return False
     return True
+
+
+def _expended(state: GameState, event: Event, player: str, n: int) -> bool:
+    """700.14: the mana ``player`` spent this turn to cast spells, before and after this cast,
+    crosses N. The turn began with its untap step's event."""
+    total = 0
+    this = 0
+    for past in reversed(state.events):
+        if past.kind == "step" and past.data.get("step") == "untap":
+            break
+        if past.kind != "cast" or past.player != player or past.obj is None:
+            continue
+        spell = state.objects.get(past.obj) or (state.last_known[past.obj].obj
+                                                if past.obj in state.last_known else None)
+        spent = sum(spell.spell.mana_spent.values()) if spell and spell.spell else 0
+        total += spent
+        if past is event:
+            this = spent
+    return total - this < n <= total
 
 
 def _blocked_by(state: GameState, spec: Mapping[str, Any], event: Event, source: int,

@@ -10,9 +10,9 @@ green"); any other ability under ``abilities``, as a keyword string or a mapping
 with its ``text`` and one of: ``static`` (continuous changes, see :mod:`kb.engine.layers`),
 ``cda`` ({power, toughness} amounts, 604.3), ``trigger`` with ``effect`` (603),
 ``cost`` with ``effect`` (activated, 602), ``spell`` (a spell's instructions, 608.2),
-``replacement`` (614: enter_as_copy, enters_with, enters_tapped, as_enters_choose, draw,
-counters, tokens, lose_game). ``targets``, ``modes``, ``additional_cost``, ``if`` and
-``may`` complete them.
+``replacement`` (614-616, see :mod:`kb.engine.replacements`). ``targets``, ``modes``,
+``additional_cost``, ``if`` and ``may`` complete them. Anything else, at any depth, is refused
+as the card is read (:func:`ability_from`), with the card's file and line.
 """
 
 from __future__ import annotations

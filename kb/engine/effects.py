@@ -224,8 +224,8 @@ def op_tap(state: GameState, op: Op, ctx: Ctx) -> None:
         obj = state.objects[oid]
         was = obj.tapped
         obj.tapped = op["op"] == "tap"
-        if obj.tapped and not was and obj.zone == "battlefield":
-            state.emit("becomes_tapped", obj=oid)  # 603.2e
+        if obj.tapped != was and obj.zone == "battlefield":  # 603.2e
+            state.emit("becomes_tapped" if obj.tapped else "becomes_untapped", obj=oid)
 
 
 def op_damage(state: GameState, op: Op, ctx: Ctx) -> None:

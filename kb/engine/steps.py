@@ -16,6 +16,8 @@ STEPS = ("untap", "upkeep", "draw", "precombat main", "beginning of combat",
 # A delayed trigger on an event rather than a step: the object it refers to leaving the
 # battlefield (603.7a: if it has already left, it never triggers).
 LEAVES = "leaves the battlefield"
+# Another: the object it refers to becoming untapped (603.7a: the next time, if it already has).
+UNTAPS = "becomes untapped"
 
 _WHEN = re.compile(r"^(?:at )?(?:the )?(?P<your>your )?(?:next )?(?P<step>.+?)(?: step)?$")
 

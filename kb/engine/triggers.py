@@ -26,7 +26,7 @@ from kb.engine.events import Event, PendingTrigger
 from kb.engine.filters import matches
 from kb.engine.keyword_rules import KEYWORD_TRIGGERED
 from kb.engine.objects import Ability, EngineError
-from kb.engine.steps import LEAVES, delayed_time
+from kb.engine.steps import LEAVES, UNTAPS, delayed_time
 from kb.engine.trigger_events import (
     MORE_EVENTS,
     MORE_TRIGGER_KEYS,
@@ -122,7 +122,7 @@ def collect(state: GameState, event: Event, left_with: Sequence[int] = ()) -> No
                 continue
             state.pending.append(PendingTrigger(source, ability, controller, event, lki))
             _note(state, source, lki, ability)
-    if event.kind in ("step", "zone_change"):
+    if event.kind in ("step", "zone_change", "becomes_untapped"):
         _delayed(state, event)
 
 
@@ -277,12 +277,16 @@ def _delayed(state: GameState, event: Event) -> None:
             if event.kind != "zone_change" or event.from_zone != "battlefield" or \
                     delayed.refers_to is None or event.old != delayed.refers_to:
                 continue
+        elif delayed.when == UNTAPS:  # 603.7a: "when this creature becomes untapped"
+            if event.kind != "becomes_untapped" or delayed.refers_to is None or \
+                    event.obj != delayed.refers_to:
+                continue
         else:
             when = delayed_time(delayed.when)
             if when is None:
                 raise EngineError(f"unknown delayed trigger time {delayed.when!r} (write "
                                   "\"next <step>\", \"your next <step>\" (a step of rule "
-                                  f"500) or {LEAVES!r})")
+                                  f"500), {LEAVES!r} or {UNTAPS!r})")
             step, whose = when
             if event.kind != "step" or event.data.get("step") != step or (
                     whose == "your" and event.player != delayed.controller):

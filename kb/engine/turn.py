@@ -52,9 +52,12 @@ def begin(state: GameState, step: str) -> None:
         if state.multiplayer is not None:  # 801.2c: ranges are determined as a turn begins
             state.multiplayer.begin_turn(p for p, pl in state.players.items()
                                          if not pl.left_game)
-        for obj in state.battlefield():
-            if state.controller(obj.id) == active:
-                obj.tapped = False  # 502.3
+        untapped = [o for o in state.battlefield()
+                    if state.controller(o.id) == active and o.tapped]
+        for obj in untapped:
+            obj.tapped = False  # 502.3
+        for obj in untapped:
+            state.emit("becomes_untapped", obj=obj.id)
     elif step == "upkeep":
         state.player(active).upkeep_clocks.append(state.tick())
     elif step == "draw":

@@ -52,7 +52,7 @@ CARD_KEYS = FACE_KEYS | {"layout", "faces"}
 ABILITY_KINDS = ("static", "cda", "trigger", "cost", "spell", "replacement")
 ABILITY_KEYS = frozenset({"text", "targets", "modes", "additional_cost", "if", "may", "effect",
                           "from_zone", "once_per_turn", "label", *ABILITY_KINDS})
-LAYOUTS = ("normal", "split", "flip", "transform")
+LAYOUTS = ("normal", "split", "flip", "transform", "meld")
 COST_CHANGE_KEYS = frozenset({"spells", "caster", "more", "less"})
 
 

@@ -35,7 +35,7 @@ OP_KEYS: dict[str, frozenset[str]] = {name: frozenset(keys.split()) for name, ke
     "win_game": "player", "lose_game": "player", "poison": "player n", "vanish": "",
     "become_renowned": "", "cumulative_upkeep": "",
     # kb.engine.transform, kb.engine.reflexive
-    "transform": "who", "flip": "who", "reflexive": "do then text targets",
+    "transform": "who", "flip": "who", "meld": "who with", "reflexive": "do then text targets",
     "if_you_do": "do then",
     # kb.engine.mana_abilities
     "add_mana_of": "from n",

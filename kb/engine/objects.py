@@ -297,6 +297,8 @@ class GameObject:
     spell: SpellInfo | None = None
     control_clock: int = 0  # when it last came under its controller's control
     ever_had_defense: bool = False
+    # A melded permanent (701.42a): the two cards it is, as (card, printed values, owner).
+    melded: tuple[tuple[int, Printed, str], ...] = ()
 
     def __repr__(self) -> str:
         return f"<object {self.id} {self.alias or self.printed.front.name} in {self.zone}>"

@@ -117,10 +117,8 @@ def _zone_change(state: GameState, spec: Mapping[str, Any], event: Event, source
     if "to" in spec and event.to_zone != spec["to"]:
         return False
     what = spec.get("what", "self")
-    if event.from_zone == "battlefield":  # 603.10a: look back in time
-        before = state.last_known.get(event.old or -1)
-        if before is None:
-            return False
+    before = state.last_known.get(event.old or -1) if event.from_zone == "battlefield" else None
+    if before is not None:  # 603.10a: look back in time
         if what == "self":
             return event.old == source
         return matches(before.obj, before.ch, {**what, "zone": "battlefield"}, you=controller,

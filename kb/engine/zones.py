@@ -34,6 +34,8 @@ def move(state: GameState, obj: GameObject, to: str, *, controller: str | None =
     if obj.zone == "battlefield":
         _leave_battlefield(state, obj)
     state.remove_object(obj)
+    if obj.melded:
+        return _unmeld(state, obj, origin, to)
     owner = obj.owner
     new = state.add_object(obj.printed, owner, to, card=obj.card, token=obj.token, top=top,
                            controller=controller if to in ("battlefield", "stack") and controller
@@ -49,6 +51,20 @@ def move(state: GameState, obj: GameObject, to: str, *, controller: str | None =
     if origin == "hand" and not state.in_zone("hand", owner):
         state.emit("hand_empty", player=owner)
     return new
+
+
+def _unmeld(state: GameState, obj: GameObject, origin: str, to: str) -> GameObject:
+    """712.21: a melded permanent leaving the battlefield is one permanent leaving and two
+    cards put into the zone (the first carries the leaving, 603.10a; the second only arrives,
+    so "whenever a creature dies" sees one event, "whenever a card is put into a graveyard"
+    two). 712.21d: the destination, replaced or not, is the same for both."""
+    made = [state.add_object(printed, owner, to, card=card) for card, printed, owner in obj.melded]
+    state.emit("zone_change", obj=made[0].id, old=obj.id, card=made[0].card, from_zone=origin,
+               to_zone=to, player=made[0].owner)
+    for new in made[1:]:
+        state.emit("zone_change", obj=new.id, old=None, card=new.card, from_zone=origin,
+                   to_zone=to, player=new.owner)
+    return made[0]
 
 
 def _carry_spell_effects(state: GameState, spell: int, permanent: int) -> None:

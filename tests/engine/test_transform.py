@@ -53,3 +53,29 @@ def test_flipping_is_one_way_and_needs_a_flip_card_710_4() -> None:
     g.effect([{"op": "flip", "who": "f"}, {"op": "flip", "who": "f"},
               {"op": "flip", "who": "p"}], "you")
     assert (ch(g, "f").name, g.obj("f").flipped, g.obj("p").flipped) == ("Bottom", True, False)
+
+
+MELD = [card_from_data({"layout": "meld", "faces": [
+    {"name": front, "mana_cost": "{B}", "types": ["Creature"], "power": 1, "toughness": 1},
+    {"name": "Host", "types": ["Creature"], "power": 5, "toughness": 6}]}, "test")
+    for front in ("Left", "Right")]
+
+
+def test_meld_a_pair_and_refuse_others_701_42a_701_42c() -> None:
+    """701.42a: "put them onto the battlefield with their back faces up and combined. The
+    resulting permanent is a single object represented by two cards." 701.42c: "If an effect
+    instructs a player to meld objects that can't be melded, they stay in their current
+    zone.\""""
+    g = game()
+    g.add(MELD[0], "you", "battlefield", alias="l")
+    g.add(MELD[1], "you", "battlefield", alias="r")
+    g.add(MELD[0], "you", "battlefield", alias="l2")
+    g.effect([{"op": "meld", "who": "l", "with": "r"}], "you")
+    assert (ch(g, "l").name, g.obj("l").zone, g.state.find("r")) == ("Host", "battlefield", None)
+    g.effect([{"op": "transform", "who": "l"}], "you")  # 712.4c: ignored
+    assert ch(g, "l").name == "Host"
+    g.effect([{"op": "bounce", "who": "l"}], "you")  # 712.21: two cards go to the hand
+    assert (g.obj("l").zone, g.obj("r").zone) == ("hand", "hand")
+    g.add(MELD[0], "you", "battlefield", alias="l3")
+    g.effect([{"op": "meld", "who": "l2", "with": "l3"}], "you")  # not a pair
+    assert (g.obj("l2").zone, g.obj("l3").zone) == ("exile", "exile")

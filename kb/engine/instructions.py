@@ -36,7 +36,7 @@ OP_KEYS: dict[str, frozenset[str]] = {name: frozenset(keys.split()) for name, ke
     "become_renowned": "", "cumulative_upkeep": "",
     # kb.engine.transform, kb.engine.reflexive
     "transform": "who", "flip": "who", "meld": "who with", "reflexive": "do then text targets",
-    "if_you_do": "do then",
+    "if_you_do": "do then", "if_you_dont": "do then",
     # kb.engine.mana_abilities
     "add_mana_of": "from n",
     # kb.engine.exchange

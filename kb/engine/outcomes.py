@@ -95,7 +95,7 @@ def ops(players: Players) -> dict[str, Callable[[GameState, Op, Ctx], None]]:
         if "pay" not in ctx.choices:
             raise IllegalAction("a choice is needed: pay (the cumulative upkeep) or not")
         if ctx.choices["pay"] and _pay_times(state, str(ctx.extra.get("keyword_arg", "")),
-                                            times, ctx.you):
+                                            times, ctx.you, ctx.choices.get("sacrificed", [])):
             return
         move(state, obj, "graveyard")
 
@@ -115,10 +115,25 @@ def _number(expr: Any, ctx: Ctx) -> int:
 
 
 
-def _pay_times(state: GameState, cost: str, times: int, player: str) -> bool:
+def _pay_times(state: GameState, cost: str, times: int, player: str,
+               chosen: list[str]) -> bool:
     """Pay a cumulative upkeep cost ``times`` times: mana ("{1}", "{W} or {U}": one of them
-    each time, a hybrid symbol), or "Pay N life" (119.4: only with that much life)."""
+    each time, a hybrid symbol), "Pay N life" (119.4: only with that much life), or "Sacrifice
+    a creature" (``chosen``: that many different creatures, 702.24a)."""
     lowered = cost.strip().lower()
+    if lowered.startswith("sacrifice a"):
+        victims = [state.find(alias) for alias in chosen]
+        if len(set(chosen)) != len(chosen):
+            raise IllegalAction("the same permanent can't be sacrificed twice to pay a cost "
+                                "(702.24a)")
+        if len(victims) != times or any(
+                v is None or v.zone != "battlefield" or state.controller(v.id) != player
+                or not state.characteristics(v.id).is_a("Creature") for v in victims):
+            return False
+        for victim in victims:
+            if victim is not None:
+                move(state, victim, "graveyard")
+        return True
     if lowered.startswith("pay ") and lowered.endswith(" life"):
         n = int(lowered.split()[1]) * times
         if state.player(player).life < n:

@@ -7,7 +7,8 @@ Written in a card file as ``{ op = "reflexive", do = [...], then = [...], text =
 targets = [...] }``; the ability's targets are chosen as it is put on the stack, as any
 triggered ability's (``trigger_targets``, by the source's alias). "If you do" (no trigger,
 608.2c) is ``{ op = "if_you_do", do = [...], then = [...] }``: ``then`` happens at once, only if
-``do`` did something (118.12: a cost that can't be paid isn't paid).
+``do`` did something (118.12: a cost that can't be paid isn't paid); ``if_you_dont`` is its
+opposite ("you may sacrifice a creature. If you don't, you lose 4 life", 608.2d).
 """
 
 from __future__ import annotations
@@ -40,6 +41,10 @@ def ops(run_effects: Run) -> dict[str, Callable[[GameState, Op, Ctx], None]]:
         if done(state, op, ctx):
             run_effects(state, op["then"], ctx)
 
+    def op_if_you_dont(state: GameState, op: Op, ctx: Ctx) -> None:
+        if not done(state, op, ctx):  # 608.2d: an option that can't be taken isn't taken
+            run_effects(state, op["then"], ctx)
+
     def op_reflexive(state: GameState, op: Op, ctx: Ctx) -> None:
         moved = done(state, op, ctx)
         if not moved:
@@ -58,4 +63,5 @@ def ops(run_effects: Run) -> dict[str, Callable[[GameState, Op, Ctx], None]]:
                                   card=obj.card if obj else None,
                                   data={"ability": ability.text}))
 
-    return {"reflexive": op_reflexive, "if_you_do": op_if_you_do}
+    return {"reflexive": op_reflexive, "if_you_do": op_if_you_do,
+            "if_you_dont": op_if_you_dont}

@@ -33,7 +33,14 @@ from kb.engine.reflexive import ops as reflexive_ops
 from kb.engine.replacements import Proposal, Replacement, replace
 from kb.engine.stack import cast, copy_spell
 from kb.engine.transform import ops as transform_ops
-from kb.engine.zones import counter_amount, create_token, destroy, move, token_count
+from kb.engine.zones import (
+    counter_amount,
+    create_token,
+    destroy,
+    move,
+    token_count,
+    with_meld_partner,
+)
 
 if TYPE_CHECKING:
     from kb.engine.state import GameState
@@ -89,14 +96,14 @@ def objects(ref: Any, ctx: Ctx) -> list[int]:
         return [oid] if oid in state.objects else []
     if ref == "event.card":
         card = ctx.event.card if ctx.event else None
-        return [o.id for o in state.objects.values() if o.card == card]
+        return with_meld_partner(state, [o.id for o in state.objects.values() if o.card == card])
     if ref in ("enchanted", "equipped", "attached"):
         holder = state.objects.get(ctx.source) if ctx.source is not None else None
         return [holder.attached_to] if holder and holder.attached_to in state.objects else []
-    if ref in ("revealed", "referred", "created", "found"):
+    if ref in ("revealed", "referred", "created", "found", "moved"):
         found = ctx.extra.get(ref)
         ids = found if isinstance(found, list) else [found]
-        return [oid for oid in ids if oid in state.objects]
+        return with_meld_partner(state, [oid for oid in ids if oid in state.objects])
     if isinstance(ref, str) and ref.startswith("choice:"):  # an object the player chooses
         chosen = _choice(ref, ctx)
         return objects(chosen, ctx) if chosen else []
@@ -274,10 +281,12 @@ def op_move(state: GameState, op: Op, ctx: Ctx) -> None:
     """exile, sacrifice, return to hand: a permanent or card to another zone."""
     zone = {"exile": "exile", "sacrifice": "graveyard", "bounce": "hand",
             "to_graveyard": "graveyard"}[op["op"]]
+    moved = []
     for oid in objects(op.get("who", "target"), ctx):
         if op["op"] == "sacrifice" and state.objects[oid].zone != "battlefield":
             continue
-        move(state, state.objects[oid], zone)
+        moved.append(move(state, state.objects[oid], zone).id)
+    ctx.extra["moved"] = moved  # "that card" in a later instruction (400.7)
 
 
 def op_return_to_battlefield(state: GameState, op: Op, ctx: Ctx) -> None:

@@ -299,6 +299,7 @@ class GameObject:
     ever_had_defense: bool = False
     # A melded permanent (701.42a): the two cards it is, as (card, printed values, owner).
     melded: tuple[tuple[int, Printed, str], ...] = ()
+    meld_partner: int | None = None  # the other card a melded permanent became (712.21c)
 
     def __repr__(self) -> str:
         return f"<object {self.id} {self.alias or self.printed.front.name} in {self.zone}>"

@@ -59,12 +59,24 @@ def _unmeld(state: GameState, obj: GameObject, origin: str, to: str) -> GameObje
     so "whenever a creature dies" sees one event, "whenever a card is put into a graveyard"
     two). 712.21d: the destination, replaced or not, is the same for both."""
     made = [state.add_object(printed, owner, to, card=card) for card, printed, owner in obj.melded]
+    made[0].meld_partner, made[1].meld_partner = made[1].card, made[0].card
     state.emit("zone_change", obj=made[0].id, old=obj.id, card=made[0].card, from_zone=origin,
                to_zone=to, player=made[0].owner)
     for new in made[1:]:
         state.emit("zone_change", obj=new.id, old=None, card=new.card, from_zone=origin,
                    to_zone=to, player=new.owner)
     return made[0]
+
+
+def with_meld_partner(state: GameState, ids: list[int]) -> list[int]:
+    """712.21c: an effect that finds the new object a melded permanent became finds both
+    cards (the partner in the same zone), and does the same to each."""
+    out = list(ids)
+    for oid in ids:
+        partner = state.objects[oid].meld_partner
+        out += [o.id for o in state.objects.values() if partner is not None
+                and o.card == partner and o.zone == state.objects[oid].zone and o.id not in out]
+    return out
 
 
 def _carry_spell_effects(state: GameState, spell: int, permanent: int) -> None:

@@ -83,6 +83,11 @@ class Runner:
 
             self.game.state.multiplayer = Multiplayer.from_options(scenario.players,
                                                                    scenario.multiplayer)
+        for player, modifiers in (scenario.vanguard or {}).items():
+            from kb.engine.vanguard import hand_size, starting_life
+
+            self.game.state.player(player).life = starting_life(modifiers)
+            self.game.state.player(player).max_hand_size = hand_size(modifiers)
         self.seen: list[tuple[Fact, Any]] = []
         self.mismatches: list[str] = []
         self.legal: dict[str, bool] = {}

@@ -64,6 +64,7 @@ class Scenario:
     step: str = "precombat main"
     era: str | None = None
     multiplayer: Mapping[str, Any] | None = None  # kb.engine.multiplayer's options
+    vanguard: Mapping[str, Mapping[str, int]] | None = None  # player -> modifiers (902)
     not_checkable: str | None = None  # the reason
     because: str | None = None  # timing, randomness or definition
 
@@ -200,10 +201,20 @@ def _scenario(raw: Mapping[str, Any], path: Path, line: int) -> Scenario:
             Multiplayer.from_options(players, raw["multiplayer"])
         except (MultiplayerError, KeyError, TypeError, ValueError) as exc:
             raise KbError(f"{where}: multiplayer: {exc}") from exc
+    if raw.get("vanguard") is not None:
+        from kb.engine.vanguard import VanguardError, hand_size
+
+        try:
+            for player, modifiers in raw["vanguard"].items():
+                if player not in players:
+                    raise VanguardError(f"no player {player!r}")
+                hand_size(modifiers)
+        except (VanguardError, AttributeError) as exc:
+            raise KbError(f"{where}: vanguard: {exc}") from exc
     return Scenario(**common, facts=facts, steps=steps, setup=setup, players=players,
                     life=raw.get("life", 20), active=raw.get("active"),
                     step=raw.get("start", "precombat main"), era=raw.get("era"),
-                    multiplayer=raw.get("multiplayer"))
+                    multiplayer=raw.get("multiplayer"), vanguard=raw.get("vanguard"))
 
 
 def _check_setup(setup: Mapping[str, Any], where: str) -> None:

@@ -20,7 +20,7 @@ from kb.engine.rules import CURRENT, VARIANTS, RuleSet, ruleset
 # (tests/engine/test_layering.py checks it).
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("values", ("mana", "rules", "instructions", "keywords", "steps", "multiplayer",
-                "typeline")),
+                "typeline", "vanguard")),
     ("objects", ("objects", "events")),
     ("reading the state", ("faces", "commander", "filters", "amounts", "conditions", "replacements",
                            "keyword_rules", "damage", "battles", "combat", "layers",

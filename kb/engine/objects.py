@@ -319,4 +319,5 @@ class Player:
     cards_drawn: int = 0
     cant_cast_until_eot: bool = False
     poison: int = 0  # poison counters (122.1f)
+    max_hand_size: int = 7  # 402.2
     won: bool = False

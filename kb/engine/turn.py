@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from kb.engine.effects import draw
 from kb.engine.objects import IllegalAction
 from kb.engine.steps import STEPS
+from kb.engine.zones import move
 
 if TYPE_CHECKING:
     from kb.engine.state import GameState
@@ -71,7 +72,15 @@ def begin(state: GameState, step: str) -> None:
 
 
 def cleanup(state: GameState) -> None:
-    """514.2: damage is removed and "until end of turn" effects end."""
+    """514.1: the active player discards down to their maximum hand size (the last cards of
+    hand, unless ``choices.keep`` names cards to keep); 514.2: damage is removed and
+    "until end of turn" effects end."""
+    hand = state.in_zone("hand", state.active)
+    excess = len(hand) - state.player(state.active).max_hand_size
+    if excess > 0:
+        kept = [state.find(a) for a in state.choices.get("keep", [])]
+        for card in [c for c in hand if c not in kept][-excess:]:
+            move(state, card, "graveyard")
     for obj in state.objects.values():
         obj.damage = 0
         obj.deathtouch_damage = False

@@ -105,6 +105,12 @@ def _turn_markers(runner: Runner) -> int:
     return turn_markers(sum(1 for p in runner.game.state.players.values() if not p.left_game))
 
 
+def _is_commander(runner: Runner, fact: Fact) -> bool:
+    from kb.engine.commander import is_commander
+
+    return is_commander(runner.game.state, _obj(runner, fact))
+
+
 def _could_produce(runner: Runner, fact: Fact) -> set[str]:
     from kb.engine.mana_abilities import could_produce
 
@@ -191,6 +197,7 @@ FACTS: dict[str, Any] = {
     "turn_markers": lambda r, f: _turn_markers(r),
     "color_identity": lambda r, f: sorted(_identity(r, f)),
     "could_produce": lambda r, f: sorted(_could_produce(r, f)),
+    "commander": lambda r, f: _is_commander(r, f),
     "may_include": lambda r, f: _may_include(r, f),
     "poison": lambda r, f: _player(r, f).poison,
     "mana_pool": lambda r, f: sum(_player(r, f).mana_pool.values()),

@@ -88,6 +88,14 @@ class Runner:
 
             self.game.state.player(player).life = starting_life(modifiers)
             self.game.state.player(player).max_hand_size = hand_size(modifiers)
+
+    def _designate_commanders(self) -> None:
+        """903.3: the scenario's commanders, by the card each alias names."""
+        state = self.game.state
+        for player, alias in (self.scenario.commanders or {}).items():
+            if alias not in state.aliases:
+                raise KbError(f"{self.scenario.where}: commander {alias!r}: no such object")
+            state.commanders[state.aliases[alias]] = player
         self.seen: list[tuple[Fact, Any]] = []
         self.mismatches: list[str] = []
         self.legal: dict[str, bool] = {}
@@ -132,6 +140,7 @@ class Runner:
             self._place()
         except IllegalAction as exc:
             raise KbError(f"{self.scenario.where}: setup: {exc}") from exc
+        self._designate_commanders()
 
     def _place(self) -> None:
         setup = self.scenario.setup

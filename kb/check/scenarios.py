@@ -65,6 +65,7 @@ class Scenario:
     era: str | None = None
     multiplayer: Mapping[str, Any] | None = None  # kb.engine.multiplayer's options
     vanguard: Mapping[str, Mapping[str, int]] | None = None  # player -> modifiers (902)
+    commanders: Mapping[str, str] | None = None  # player -> the alias of their commander
     not_checkable: str | None = None  # the reason
     because: str | None = None  # timing, randomness or definition
 
@@ -214,7 +215,8 @@ def _scenario(raw: Mapping[str, Any], path: Path, line: int) -> Scenario:
     return Scenario(**common, facts=facts, steps=steps, setup=setup, players=players,
                     life=raw.get("life", 20), active=raw.get("active"),
                     step=raw.get("start", "precombat main"), era=raw.get("era"),
-                    multiplayer=raw.get("multiplayer"), vanguard=raw.get("vanguard"))
+                    multiplayer=raw.get("multiplayer"), vanguard=raw.get("vanguard"),
+                    commanders=raw.get("commanders"))
 
 
 def _check_setup(setup: Mapping[str, Any], where: str) -> None:

@@ -1,14 +1,19 @@
-"""The Commander variant's color identity (903.4) and the deck construction rules that use it
-(903.5c-d), read from a card's printed values: every face (903.4d), mana costs, mana symbols
-in rules text (reminder text in parentheses ignored, 903.4c) and color indicators.
+"""The Commander variant: which card is a commander (903.3), color identity (903.4) and the
+deck construction rules that use it (903.5c-d), read from a card's printed values: every face
+(903.4d), mana costs, mana symbols in rules text (reminder text in parentheses ignored,
+903.4c) and color indicators.
 """
 
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from kb.engine.mana import COLOR_OF
-from kb.engine.objects import BASIC_LAND_MANA, Face, Printed
+from kb.engine.objects import BASIC_LAND_MANA, Face, GameObject, Printed
+
+if TYPE_CHECKING:
+    from kb.engine.state import GameState
 
 _SYMBOL = re.compile(r"\{([^{}]+)\}")
 _REMINDER = re.compile(r"\([^()]*\)")
@@ -31,6 +36,13 @@ def color_identity(printed: Printed) -> frozenset[str]:
     for face in printed.faces:
         found |= _face_identity(face)
     return frozenset(found)
+
+
+def is_commander(state: GameState, obj: GameObject) -> bool:
+    """903.3: being a commander is an attribute of the card itself, not a characteristic: it
+    stays through face-down status and copy effects, and a copy of a commander (another
+    card) is no commander."""
+    return obj.card in state.commanders and not obj.token
 
 
 def may_include(commander: Printed, card: Printed) -> bool:

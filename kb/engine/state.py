@@ -43,6 +43,7 @@ class GameState:
         self.pending: list[PendingTrigger] = []
         self.delayed: list[DelayedTrigger] = []
         self.multiplayer: Multiplayer | None = None  # range of influence, teams (800-811)
+        self.commanders: dict[int, str] = {}  # commander card -> its owner (903.3)
         self.events: list[Event] = []
         # Events of one simultaneous action (603.10a, 704.3) and the permanents that left the
         # battlefield in it; None when no such action is under way (see :meth:`at_once`).

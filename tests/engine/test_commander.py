@@ -38,3 +38,22 @@ def test_deck_construction_903_5c_903_5d() -> None:
     assert may_include(commander, island)
     assert not may_include(commander, swamp)
     assert may_include(commander, card(name="Rock", mana_cost="{3}", types=["Artifact"]))
+
+
+def test_commander_is_an_attribute_of_the_card_903_3() -> None:
+    """903.3: "This designation is not a characteristic of the object represented by the card;
+    rather, it is an attribute of the card itself. The card retains this designation even when
+    it changes zones.\""""
+    from kb.engine.commander import is_commander
+    from tests.engine.make import game
+
+    g = game()
+    g.add(card(name="C", mana_cost="{U}", types=["Creature"], power=1, toughness=1), "you",
+          "hand", alias="c")
+    g.state.commanders[g.state.aliases["c"]] = "you"
+    g.enter("c")
+    assert is_commander(g.state, g.obj("c"))
+    g.add(card(name="D", types=["Creature"], power=1, toughness=1), "you", "battlefield",
+          alias="d")
+    g.effect([{"op": "become_copy", "who": "d", "of": "c"}], "you")
+    assert not is_commander(g.state, g.obj("d"))

@@ -469,8 +469,13 @@ def op_turn_face_up(state: GameState, op: Op, ctx: Ctx) -> None:
 
 
 def op_create_token(state: GameState, op: Op, ctx: Ctx) -> None:
-    """111.2; 707.8a: a token that is a copy of a transforming permanent has both faces."""
-    n = token_count(state, ctx.you, amount(op.get("n", 1), ctx))
+    """111.2; 707.8a: a token that is a copy of a transforming permanent has both faces.
+    ``player``: who creates it ("that creature's controller creates ..."), else you."""
+    creators = players(op["player"], ctx) if "player" in op else [ctx.you]
+    if not creators:
+        return
+    maker = creators[0]
+    n = token_count(state, maker, amount(op.get("n", 1), ctx))
     made: list[int] = []
     for i in range(n):
         transformed = False
@@ -486,7 +491,7 @@ def op_create_token(state: GameState, op: Op, ctx: Ctx) -> None:
         else:
             printed = token_from_data(op["token"], "token")
         alias = op.get("as") if i == 0 else (f"{op['as']}#{i + 1}" if op.get("as") else None)
-        token = create_token(state, printed, ctx.you, choices=ctx.choices,
+        token = create_token(state, printed, maker, choices=ctx.choices,
                              transformed=transformed, alias=alias)
         made.append(token.id)
     ctx.extra["created"] = made

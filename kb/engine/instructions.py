@@ -22,7 +22,7 @@ OP_KEYS: dict[str, frozenset[str]] = {name: frozenset(keys.split()) for name, ke
     "to_graveyard": "who", "return_to_battlefield": "who counters", "counter": "who",
     "put_counters": "who kind n", "remove_counters": "who kind n", "double_counters": "who",
     "evolve": "", "fade": "", "sacrifice_unless_pay": "cost", "turn_face_up": "who",
-    "create_token": "n copy_of except token as", "become_copy": "who of except",
+    "create_token": "n copy_of except token as player", "become_copy": "who of except",
     "copy_spell": "who except new_target", "exile_then_cast_transformed": "",
     "draw": "player n", "discard_hand": "player", "discard": "player n",
     "shuffle_into_library": "player zones", "gain_life": "player n", "lose_life": "player n",

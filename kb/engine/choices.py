@@ -21,10 +21,10 @@ if TYPE_CHECKING:
 Op = Mapping[str, Any]
 
 
-def ops(players: Callable[[Any, Ctx], list[str]]
+def ops(players: Callable[[Any, Ctx], list[str]], objects: Callable[[Any, Ctx], list[int]]
         ) -> dict[str, Callable[[GameState, Op, Ctx], None]]:
-    """The instructions of this module; ``players`` reads a player reference (the effects
-    module's, passed down so that this module stays below it)."""
+    """The instructions of this module; ``players`` and ``objects`` read references (the
+    effects module's, passed down so that this module stays below it)."""
 
     def op_each_sacrifices(state: GameState, op: Op, ctx: Ctx) -> None:
         """Each player (in APNAP order, 101.4) sacrifices a permanent matching ``filter`` of
@@ -46,23 +46,36 @@ def ops(players: Callable[[Any, Ctx], list[str]]
             move(state, victim, "graveyard")
 
     def op_exile_same_name(state: GameState, op: Op, ctx: Ctx) -> None:
-        """"You choose a card [other than a basic land card] from [the player's hand]. Search
-        that player's graveyard, hand, and library for all cards with the same name as the
-        chosen card and exile them" (701.23a): nothing to choose, nothing exiled (701.23c)."""
+        """"Search that player's graveyard, hand, and library for all cards with the same name
+        as [the card chosen from their hand, or the object ``like`` names] and exile them"
+        (701.23a): with
+        nothing chosen, nothing is exiled (701.23c); in the hidden zones the searcher may find
+        fewer (701.23b: ``choices.found`` lists the hand and library cards found; all if not
+        given)."""
         for player in players(op.get("player", "target"), ctx):
-            hand = state.in_zone("hand", player)
-            if not hand:
+            name = _searched_name(state, op, ctx, player)
+            if name is None:
                 continue
-            chosen = state.find(ctx.choices.get("chosen", "")) if ctx.choices.get("chosen") \
-                else None
-            if chosen is None or chosen not in hand or (
-                    op.get("not_basic_land") and "Basic" in
-                    state.characteristics(chosen.id).supertypes):
-                raise IllegalAction(f"choose a card from {player}'s hand (choices.chosen)")
-            name = state.characteristics(chosen.id).name
+            found = ctx.choices.get("found")
+            wanted = {state.aliases[a] for a in found} if found is not None else None
             for obj in [o for o in state.objects.values() if o.owner == player
                         and o.zone in ("graveyard", "hand", "library")
                         and state.characteristics(o.id).name == name]:
-                move(state, obj, "exile")
+                if obj.zone == "graveyard" or wanted is None or obj.card in wanted:
+                    move(state, obj, "exile")
+
+    def _searched_name(state: GameState, op: Op, ctx: Ctx, player: str) -> str | None:
+        if "like" in op:  # the name of the object ``like`` names
+            found = objects(op["like"], ctx)
+            return state.characteristics(found[0]).name if found else None
+        hand = state.in_zone("hand", player)
+        if not hand:
+            return None
+        chosen = state.find(ctx.choices["chosen"]) if ctx.choices.get("chosen") else None
+        if chosen is None or chosen not in hand or (
+                op.get("not_basic_land") and "Basic" in
+                state.characteristics(chosen.id).supertypes):
+            raise IllegalAction(f"choose a card from {player}'s hand (choices.chosen)")
+        return state.characteristics(chosen.id).name
 
     return {"each_sacrifices": op_each_sacrifices, "exile_same_name": op_exile_same_name}

@@ -690,7 +690,7 @@ OPS: dict[str, Callable[[GameState, Op, Ctx], None]] = {
     **reflexive_ops(run_effects),
     **mana_ops(),
     **exchange_ops(objects),
-    **choice_ops(players),
+    **choice_ops(players, objects),
 }
 
 

@@ -22,3 +22,20 @@ def test_each_player_sacrifices_their_choice_101_4() -> None:
     g.effect(edict, "you", choices={"sacrificed": {"you": "b"}})
     assert (g.obj("a").zone, g.obj("b").zone, g.obj("rock").zone) \
         == ("battlefield", "graveyard", "battlefield")
+
+
+def test_searching_hidden_zones_may_find_fewer_701_23b() -> None:
+    """701.23b: "If a player is searching a hidden zone for cards with a stated quality ...
+    that player isn't required to find some or all of those cards even if they're present in
+    that zone." The graveyard is not hidden: what is there is found."""
+    g = game()
+    named = card(name="Mine", types=["Artifact"])
+    g.add(named, "opponent", "battlefield", alias="target")
+    g.add(named, "opponent", "graveyard", alias="g")
+    g.add(named, "opponent", "library", alias="l1")
+    g.add(named, "opponent", "library", alias="l2")
+    search = [{"op": "exile_same_name", "player": "opponent", "like": "target"}]
+    g.effect(search, "you", choices={"found": []})
+    assert [g.obj(a).zone for a in ("g", "l1", "l2")] == ["exile", "library", "library"]
+    g.effect(search, "you")
+    assert [g.obj(a).zone for a in ("l1", "l2")] == ["exile", "exile"]

@@ -30,11 +30,11 @@ def test_searching_hidden_zones_may_find_fewer_701_23b() -> None:
     that zone." The graveyard is not hidden: what is there is found."""
     g = game()
     named = card(name="Mine", types=["Artifact"])
-    g.add(named, "opponent", "battlefield", alias="target")
+    g.add(named, "opponent", "battlefield", alias="artifact")
     g.add(named, "opponent", "graveyard", alias="g")
     g.add(named, "opponent", "library", alias="l1")
     g.add(named, "opponent", "library", alias="l2")
-    search = [{"op": "exile_same_name", "player": "opponent", "like": "target"}]
+    search = [{"op": "exile_same_name", "player": "opponent", "like": "artifact"}]
     g.effect(search, "you", choices={"found": []})
     assert [g.obj(a).zone for a in ("g", "l1", "l2")] == ["exile", "library", "library"]
     g.effect(search, "you")

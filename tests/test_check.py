@@ -356,12 +356,14 @@ def test_the_format_page_names_every_part_of_the_schema() -> None:
     from kb.check.facts import FACTS
     from kb.check.schema import ACTIONS, SCENARIO_KEYS, SETUP_ENTRY_KEYS, SETUP_KEYS
     from kb.engine.game import SETUP_STATUS
-    from kb.engine.replacements import KINDS
+    from kb.engine.replacements import APPLIES_TO, COMMON, EVENTS, KINDS, MODIFIES
 
     page = (Path(__file__).parents[1] / "docs" / "scenarios.md").read_text(encoding="utf-8")
     named = set(re.findall(r"`([a-z_]+)`", page))
     parts = {"actions": set(ACTIONS), "facts": set(FACTS), "scenario keys": SCENARIO_KEYS,
-             "setup": SETUP_KEYS | SETUP_ENTRY_KEYS | SETUP_STATUS, "replacements": set(KINDS)}
+             "setup": SETUP_KEYS | SETUP_ENTRY_KEYS | SETUP_STATUS, "replacements": set(KINDS),
+             "replacement events and keys": set(EVENTS) | COMMON
+             | {k for keys in (*APPLIES_TO.values(), *MODIFIES.values()) for k in keys}}
     missing = {part: sorted(names - named) for part, names in parts.items() if names - named}
     assert not missing
     actions = page[page.index("| do | keys |"):].split("\n\n")[0]

@@ -188,6 +188,7 @@ FACTS: dict[str, Any] = {
     "life_gained": lambda r, f: _player(r, f).life_gained_total,
     "hand_size": lambda r, f: len(r.game.state.in_zone("hand", f.of or "you")),
     "library_size": lambda r, f: len(r.game.state.libraries[f.of or "you"]),
+    "library_position": lambda r, f: _library_position(r, f),
     "cards_drawn": lambda r, f: _player(r, f).cards_drawn,
     "lost": lambda r, f: _player(r, f).lost,
     "won": lambda r, f: _player(r, f).won,
@@ -215,6 +216,13 @@ FACTS: dict[str, Any] = {
 # Facts compared as sets, not lists.
 _UNORDERED = frozenset({"color_identity", "could_produce", "colors", "types", "subtypes",
                         "supertypes", "abilities", "produces", "targets"})
+
+
+def _library_position(runner: Runner, fact: Fact) -> int | None:
+    """Where a card is in its owner's library, 0 being the top (None: not in a library)."""
+    obj = _obj(runner, fact)
+    library = runner.game.state.libraries[obj.owner]
+    return library.index(obj.id) if obj.id in library else None
 
 
 def _attacks(runner: Runner, fact: Fact) -> str:

@@ -161,7 +161,8 @@ def lose_life(state: GameState, player: str, n: int) -> None:
 
 def gain_life(state: GameState, player: str, n: int) -> Proposal | None:
     """119.3: the player gains ``n`` life, unless replacement effects modify or replace the
-    gain; the caller carries out the instructions that replace it (the proposal's)."""
+    gain; instructions that replace it wait in ``state.deferred`` for the instruction or action
+    under way to carry them out (a gain from lifelink included)."""
     if n <= 0:
         return None
     proposal = replace(state, Proposal("gain_life", n, player=player))

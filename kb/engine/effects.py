@@ -72,6 +72,7 @@ def run(state: GameState, op: Op, ctx: Ctx) -> None:
             return
     with state.at_once():  # what one instruction does to several objects, it does at once
         handler(state, op, ctx)
+    run_deferred(state)
     state.touch()
 
 
@@ -581,9 +582,7 @@ def op_life(state: GameState, op: Op, ctx: Ctx) -> None:
     action = {"gain_life": dmg.gain_life, "lose_life": dmg.lose_life,
               "set_life": dmg.set_life}[op["op"]]
     for player in players(op.get("player", "you"), ctx):
-        proposal = action(state, player, amount(op["n"], ctx))
-        if proposal is not None:
-            run_instead(state, proposal)
+        action(state, player, amount(op["n"], ctx))
 
 
 def op_shield(state: GameState, op: Op, ctx: Ctx) -> None:
@@ -605,6 +604,13 @@ def op_shield(state: GameState, op: Op, ctx: Ctx) -> None:
             text=op.get("label") or "", affected=group,
             remaining=amount(op["next"], ctx) if "next" in op else None,
             duration=op.get("duration", "eot")))
+
+
+def run_deferred(state: GameState) -> None:
+    """Carry out the instructions that replaced events deeper down (a life gain replaced by
+    "draw that many cards instead"), in the order the events were replaced."""
+    while state.deferred:
+        run_instead(state, state.deferred.pop(0))
 
 
 def run_instead(state: GameState, proposal: Proposal) -> None:

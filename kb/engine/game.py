@@ -14,7 +14,7 @@ from kb.engine import combat as combat_rules
 from kb.engine import sba
 from kb.engine import stack as stack_rules
 from kb.engine.amounts import Ctx
-from kb.engine.effects import draw, run_effects
+from kb.engine.effects import draw, run_deferred, run_effects
 from kb.engine.events import ContinuousEffect
 from kb.engine.objects import EngineError, GameObject, IllegalAction, Printed
 from kb.engine.resolve import resolve_top
@@ -109,6 +109,7 @@ class Game:
 
     def _act(self, action: Any) -> Any:
         result = action()
+        run_deferred(self.state)
         self.settle()
         return result
 

@@ -20,10 +20,13 @@ A card's replacement ability (``replacement`` in a card file) is written
 - how: ``multiply`` and ``add`` (the amount), ``prevent`` (``true``: all of it; a number:
   that much of it, 615.10), ``redirect`` (damage: to ``you``, the effect's controller, or
   ``self``, its source), ``tapped``, ``counters`` and ``copy = "self"`` (enter: as a copy of
-  the effect's source, applied before the others, 616.1c), ``zone`` (zone_change: where it
-  goes instead; "would die" is ``out_of = "battlefield", into = "graveyard"``), ``instead``
-  (gain_life, draw, lose_game: instructions done instead of the event, which does not
-  happen);
+  the effect's source, applied before the others, 616.1c), ``position`` (zone_change into a
+  library: ``top``, or ``shuffled``: the engine has no randomness and puts a card shuffled
+  in at the bottom, which keeps a card put on top at the same time there, 701.24g), ``zone``
+  (zone_change: where it goes instead; "would die" is ``out_of = "battlefield", into =
+  "graveyard"``), ``instead``
+  (instructions done instead of the event, which does not happen; ``extra.amount`` is its
+  amount);
 - ``self_replacement = true``: a self-replacement effect, applied first (614.15, 616.1a).
 
 The flags of round 1 are shorthands read into this form (:func:`normalized`):
@@ -63,15 +66,17 @@ APPLIES_TO: dict[str, frozenset[str]] = {
 }
 # How a replacement may modify each event.
 MODIFIES: dict[str, frozenset[str]] = {
-    "damage": frozenset({"multiply", "add", "prevent", "redirect"}),
+    "damage": frozenset({"multiply", "add", "prevent", "redirect", "instead"}),
     "enter": frozenset({"tapped", "counters", "copy"}),
-    "counters": frozenset({"multiply", "add", "prevent"}),
-    "tokens": frozenset({"multiply", "add", "prevent"}),
+    "counters": frozenset({"multiply", "add", "prevent", "instead"}),
+    "tokens": frozenset({"multiply", "add", "prevent", "instead"}),
     "gain_life": frozenset({"multiply", "add", "prevent", "instead"}),
     "draw": frozenset({"instead"}), "lose_game": frozenset({"instead"}),
-    "zone_change": frozenset({"zone"}),
+    "zone_change": frozenset({"zone", "position"}),
 }
 COMMON = frozenset({"event", "if", "self_replacement"})
+# The events whose replacing instructions the code performing them carries out at once.
+CARRIED_OUT_BY_CALLER = frozenset({"draw", "lose_game"})
 # The events that have no amount (the others do not happen once their amount is 0).
 WITHOUT_AMOUNT = frozenset({"enter", "draw", "lose_game", "zone_change"})
 
@@ -91,6 +96,7 @@ class Proposal:
     x: int = 0  # X of the spell that became the entering permanent (amounts of counters)
     from_zone: str | None = None  # a zone change's origin
     to_zone: str | None = None  # and destination
+    top: bool = True  # in a library: on top, else at the bottom
     # instructions done instead, each with its source and controller
     instead: list[tuple[Any, int | None, str]] = field(default_factory=list)
     applied: set[Any] = field(default_factory=set)
@@ -120,7 +126,9 @@ class Replacement:
 
 
 def replace(state: GameState, proposal: Proposal) -> Proposal:
-    """Apply the replacement and prevention effects to ``proposal`` (614, 615, 616.1)."""
+    """Apply the replacement and prevention effects to ``proposal`` (614, 615, 616.1). The
+    instructions that replace it (``instead``) wait in ``state.deferred`` for the instruction
+    or action under way to carry them out, unless the caller does (draw, lose_game)."""
     while proposal.happens:
         candidates = [r for r in applicable(state, proposal)
                       if r.key not in proposal.applied and r.key not in state.replacing
@@ -130,6 +138,8 @@ def replace(state: GameState, proposal: Proposal) -> Proposal:
         chosen = choose(state, proposal, candidates)
         proposal.applied.add(chosen.key)
         _modify(state, proposal, chosen)
+    if proposal.instead and proposal.kind not in CARRIED_OUT_BY_CALLER:
+        state.deferred.append(proposal)
     return proposal
 
 
@@ -288,6 +298,8 @@ def _modify(state: GameState, p: Proposal, r: Replacement) -> None:
         p.instead.append((spec["instead"], r.source, r.controller))
     if "zone" in spec:
         p.to_zone = spec["zone"]
+    if "position" in spec:
+        p.top = spec["position"] == "top"
 
 
 def _prevent(p: Proposal, r: Replacement) -> None:
@@ -378,7 +390,11 @@ def check_replacement(spec: Any, where: str) -> None:
             if kind not in KINDS:
                 raise EngineError(f"{where}: unknown kind of replacement {kind!r} "
                                   f"(known: event = {', '.join(EVENTS)}; {', '.join(KINDS)})")
-            KINDS[kind](value, f"{where}, replacement {kind}")
+            try:
+                KINDS[kind](value, f"{where}, replacement {kind}")
+            except EngineError as exc:
+                raise EngineError(f"{exc} (any other case is written {{ event = ..., ... }}: "
+                                  "see kb/engine/replacements.py)") from None
         return
     event = spec["event"]
     if event not in EVENTS:
@@ -397,6 +413,8 @@ def check_replacement(spec: Any, where: str) -> None:
             check_filter(spec[key], f"{where}, replacement {key}")
     if "counters" in spec:
         _counters(spec["counters"], f"{where}, replacement counters")
+    if spec.get("position", "top") not in ("top", "shuffled"):
+        raise EngineError(f"{where}: replacement position is top or shuffled")
     if spec.get("copy", "self") != "self":
         raise EngineError(f"{where}: replacement copy is \"self\" (a copy of its source)")
     if "instead" in spec:

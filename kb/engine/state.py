@@ -59,6 +59,8 @@ class GameState:
         # replacement and prevention effects of resolved spells and abilities (615.7, 615.11)
         self.replacements: list[Any] = []
         self.replacing: set[Any] = set()  # replacement effects now applying (614.5)
+        # events replaced by instructions that the action under way has yet to carry out
+        self.deferred: list[Any] = []
         self.command_casts: Counter[int] = Counter()  # card -> casts from the command zone
         self.choices: dict[str, Any] = {}  # standing choices for state-based actions
         self._next_id = 0

@@ -29,8 +29,9 @@ def move(state: GameState, obj: GameObject, to: str, *, controller: str | None =
     of its previous existence; its last known information stays available (608.2h). The
     destination is the one replacement effects leave (614.1a: "exile it instead")."""
     origin = obj.zone
-    to = replace(state, Proposal("zone_change", obj=obj.id, player=obj.owner, from_zone=origin,
-                                 to_zone=to)).to_zone or to
+    moving = replace(state, Proposal("zone_change", obj=obj.id, player=obj.owner,
+                                     from_zone=origin, to_zone=to, top=top))
+    to, top = moving.to_zone or to, moving.top
     if obj.zone == "battlefield":
         _leave_battlefield(state, obj)
     state.remove_object(obj)
@@ -198,14 +199,16 @@ def counter_amount(state: GameState, obj: GameObject, n: int, kind: str | None =
     """How many counters an effect that would put ``n`` on ``obj`` puts once replacement
     effects apply ("it puts twice that many instead", 614)."""
     controller = state.controller(obj.id) if obj.id in state.objects else obj.controller
-    return replace(state, Proposal("counters", n, player=controller, obj=obj.id,
-                                   counter=kind)).amount
+    proposal = replace(state, Proposal("counters", n, player=controller, obj=obj.id,
+                                       counter=kind))
+    return proposal.amount if proposal.happens else 0
 
 
 def token_count(state: GameState, controller: str, n: int) -> int:
     """How many tokens an effect that would create ``n`` under ``controller``'s control
     creates once replacement effects apply ("it creates twice that many instead", 614)."""
-    return replace(state, Proposal("tokens", n, player=controller)).amount
+    proposal = replace(state, Proposal("tokens", n, player=controller))
+    return proposal.amount if proposal.happens else 0
 
 
 def create_token(state: GameState, printed: Printed, controller: str, *,

@@ -114,3 +114,31 @@ def test_the_round_1_flags_are_cases_of_the_general_form() -> None:
 def test_unknown_replacements_are_refused(spec: dict[str, object], message: str) -> None:
     with pytest.raises(EngineError, match=message):
         check_replacement(spec, "here")
+
+
+def test_a_replaced_gain_is_carried_out_by_the_action_under_way_614_1a() -> None:
+    """"Your life total becomes 25" from 20 is a gain of 5 (119.5); replaced by "draw that
+    many cards instead", the five draws happen within the same instruction."""
+    g = game()
+    g.add(card(name="Gain to Draw", types=["Enchantment"], abilities=[{
+        "text": "If you would gain life, draw that many cards instead.",
+        "replacement": {"event": "gain_life", "player": "you",
+                        "instead": [{"op": "draw", "player": "you", "n": "extra.amount"}]}}]),
+        "you", "battlefield")
+    for i in range(6):
+        g.add(creature(1, 1), "you", "library", alias=f"card{i}")
+    g.effect([{"op": "set_life", "player": "you", "n": 25}], "you")
+    assert (g.state.player("you").life, g.state.player("you").cards_drawn) == (20, 5)
+    assert not g.state.deferred
+
+
+def test_damage_prevented_and_replaced_by_a_gain_of_that_much_life() -> None:
+    """"prevent that damage; you gain life equal to the damage prevented this way" (Awe
+    Strike, 120.4d's example), as instructions done instead of the damage."""
+    g = game()
+    g.add(creature(5, 5), "opponent", "battlefield", alias="attacker")
+    g.effect([{"op": "shield", "who": "you", "replacement": {
+        "event": "damage", "from": {"types": ["Creature"]}, "to": "you",
+        "instead": [{"op": "gain_life", "player": "you", "n": "extra.amount"}]}}], "you")
+    g.effect([{"op": "damage", "source": "attacker", "to": "you", "amount": 5}], "you")
+    assert g.state.player("you").life == 25

@@ -62,13 +62,12 @@ def ops(players: Players) -> dict[str, Callable[[GameState, Op, Ctx], None]]:
     """The instructions of this module; ``players`` reads a player reference (the effects
     module's, passed down so that this module stays below it)."""
 
-    def op_win(state: GameState, op: Op, ctx: Ctx) -> None:
-        for player in players(op.get("player", "you"), ctx):
-            win(state, player)
-
-    def op_lose(state: GameState, op: Op, ctx: Ctx) -> None:
-        for player in players(op.get("player", "you"), ctx):
-            lose(state, player)
+    def each_player(action: Callable[[GameState, str], None]
+                    ) -> Callable[[GameState, Op, Ctx], None]:
+        def op(state: GameState, op: Op, ctx: Ctx) -> None:
+            for player in players(op.get("player", "you"), ctx):
+                action(state, player)
+        return op
 
     def op_poison(state: GameState, op: Op, ctx: Ctx) -> None:
         n = _number(op.get("n", 1), ctx)
@@ -105,7 +104,7 @@ def ops(players: Players) -> dict[str, Callable[[GameState, Op, Ctx], None]]:
         if obj is not None:
             obj.choices["renowned"] = True
 
-    return {"win_game": op_win, "lose_game": op_lose, "poison": op_poison,
+    return {"win_game": each_player(win), "lose_game": each_player(lose), "poison": op_poison,
             "vanish": op_vanish, "become_renowned": op_become_renowned,
             "cumulative_upkeep": op_cumulative_upkeep}
 

@@ -85,17 +85,16 @@ def ops(objects: Callable[[Any, Ctx], list[int]]
     """The instructions "transform", "flip" and "meld"; ``objects`` reads an object reference
     (the effects module's, passed down so that this module stays below it)."""
 
-    def op_transform(state: GameState, op: Op, ctx: Ctx) -> None:
-        for oid in objects(op.get("who", "self"), ctx):
-            transform(state, oid)
-
-    def op_flip(state: GameState, op: Op, ctx: Ctx) -> None:
-        for oid in objects(op.get("who", "self"), ctx):
-            flip(state, oid)
+    def each_object(action: Callable[[GameState, int], bool]
+                    ) -> Callable[[GameState, Op, Ctx], None]:
+        def op(state: GameState, op: Op, ctx: Ctx) -> None:
+            for oid in objects(op.get("who", "self"), ctx):
+                action(state, oid)
+        return op
 
     def op_meld(state: GameState, op: Op, ctx: Ctx) -> None:
         first, second = objects(op.get("who", "self"), ctx), objects(op["with"], ctx)
         if first and second:
             meld(state, first[0], second[0], ctx.you)
 
-    return {"transform": op_transform, "flip": op_flip, "meld": op_meld}
+    return {"transform": each_object(transform), "flip": each_object(flip), "meld": op_meld}

@@ -22,7 +22,7 @@ from kb.engine.costs import (
     pay_sacrifice,
     spell_total_cost,
 )
-from kb.engine.damage import protected_from
+from kb.engine.damage import lose_life, protected_from
 from kb.engine.faces import copiable_printed, face_up_face
 from kb.engine.filters import matches
 from kb.engine.instructions import TARGET_KINDS
@@ -269,6 +269,8 @@ def activate(state: GameState, source: int, player: str, which: int = 1, *, x: i
             obj.tapped = True
         elif part.startswith("sacrifice") or part.startswith("discard"):
             move(state, obj, "graveyard")
+        elif part == "pay half your life rounded up":  # 119.4; 810.9a: the team's life
+            lose_life(state, player, (state.player(player).life + 1) // 2)
         else:
             raise EngineError(f"unknown activation cost {part!r}")
     item = _ability_object(state, ability, source, player, info, effect)

@@ -581,8 +581,12 @@ def op_life(state: GameState, op: Op, ctx: Ctx) -> None:
     """Gain, lose, or set a life total (119); a gain may be replaced by instructions."""
     action = {"gain_life": dmg.gain_life, "lose_life": dmg.lose_life,
               "set_life": dmg.set_life}[op["op"]]
-    for player in players(op.get("player", "you"), ctx):
-        action(state, player, amount(op["n"], ctx))
+    affected = players(op.get("player", "you"), ctx)
+    if op["op"] == "set_life" and state.multiplayer is not None:
+        affected = state.multiplayer.one_per_team(affected, ctx.choices.get("affected", []))
+    n = amount(op["n"], ctx)  # computed once, before any life total changes
+    for player in affected:
+        action(state, player, n)
 
 
 def op_shield(state: GameState, op: Op, ctx: Ctx) -> None:

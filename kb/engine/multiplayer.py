@@ -75,6 +75,21 @@ class Multiplayer:
             return True
         return other in self.within.get(player, frozenset())
 
+    def one_per_team(self, players: list[str], chosen: list[str]) -> list[str]:
+        """810.9d: an effect setting the life total of each player on a shared-life team
+        affects only the member that team chooses (``chosen``; else its first in turn
+        order)."""
+        if not self.shared_life:
+            return players
+        out: list[str] = []
+        for player in players:
+            team = (player, *self.teammates(player))
+            if any(p in out for p in team):
+                continue
+            picked = [p for p in chosen if p in team and p in players]
+            out.append(picked[0] if picked else player)
+        return out
+
     def teammates(self, player: str) -> tuple[str, ...]:
         for team in self.teams:
             if player in team:

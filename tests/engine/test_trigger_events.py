@@ -57,3 +57,17 @@ def test_expend_counts_mana_spent_on_spells_this_turn_700_14() -> None:
         counts.append(_count(g))
         g.resolve_all()
     assert counts == [0, 1, 1]
+
+
+def test_a_trigger_event_out_of_range_triggers_nothing_801_7() -> None:
+    """801.7: "A triggered ability doesn't trigger unless its trigger event happens entirely
+    within the range of influence of its source's controller.\""""
+    from kb.engine.multiplayer import Multiplayer
+
+    seats = ("a", "b", "c", "d", "e")
+    g = game(players=seats)
+    g.state.multiplayer = Multiplayer.from_options(seats, {"range": 1})
+    g.add(_watcher({"on": "life_lost", "whose": "any"}), "a", "battlefield", alias="w")
+    g.effect([{"op": "lose_life", "player": "b", "n": 1}], "b")  # b sits next to a
+    g.effect([{"op": "lose_life", "player": "c", "n": 1}], "c")  # c is two seats away
+    assert _count(g) == 1

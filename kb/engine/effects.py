@@ -105,6 +105,10 @@ def objects(ref: Any, ctx: Ctx) -> list[int]:
         found = ctx.extra.get(ref)
         ids = found if isinstance(found, list) else [found]
         return with_meld_partner(state, [oid for oid in ids if oid in state.objects])
+    if isinstance(ref, str) and ref.startswith("linked:"):  # "a card exiled with this" (607)
+        source = state.objects.get(ctx.source) if ctx.source is not None else None
+        cards = source.choices.get(ref, []) if source is not None else []
+        return [o.id for o in state.objects.values() if o.card in cards and o.zone == "exile"]
     if isinstance(ref, str) and ref.startswith("choice:"):  # an object the player chooses
         chosen = _choice(ref, ctx)
         return objects(chosen, ctx) if chosen else []
@@ -288,6 +292,10 @@ def op_move(state: GameState, op: Op, ctx: Ctx) -> None:
             continue
         moved.append(move(state, state.objects[oid], zone).id)
     ctx.extra["moved"] = moved  # "that card" in a later instruction (400.7)
+    source = state.objects.get(ctx.source) if ctx.source is not None else None
+    if op.get("link") and source is not None:  # 607.2a: "exiled with" this object
+        linked = source.choices.setdefault(f"linked:{op['link']}", [])
+        linked += [state.objects[m].card for m in moved if m in state.objects]
 
 
 def op_return_to_battlefield(state: GameState, op: Op, ctx: Ctx) -> None:

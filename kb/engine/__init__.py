@@ -27,7 +27,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
                            "trigger_events", "triggers", "cards", "copy", "mana_abilities")),
     ("the state", ("state",)),
     ("acting", ("zones", "outcomes", "transform", "reflexive", "exchange", "choices",
-                "costs", "stack", "effects", "resolve", "sba", "turn")),
+                "costs", "stack", "retarget", "effects", "resolve", "sba", "turn")),
     ("the game", ("game",)),
 )
 

@@ -31,6 +31,7 @@ from kb.engine.objects import CARD_TYPES, EngineError, IllegalAction
 from kb.engine.outcomes import ops as outcome_ops
 from kb.engine.reflexive import ops as reflexive_ops
 from kb.engine.replacements import Proposal, Replacement, replace
+from kb.engine.retarget import ops as retarget_ops
 from kb.engine.stack import cast, copy_spell
 from kb.engine.transform import ops as transform_ops
 from kb.engine.zones import (
@@ -709,6 +710,7 @@ OPS: dict[str, Callable[[GameState, Op, Ctx], None]] = {
     **mana_ops(),
     **exchange_ops(objects),
     **choice_ops(players, objects),
+    **retarget_ops(objects),
 }
 
 

@@ -42,6 +42,7 @@ OP_KEYS: dict[str, frozenset[str]] = {name: frozenset(keys.split()) for name, ke
     # kb.engine.exchange
     "exchange_control": "a b duration",
     # kb.engine.choices
+    "change_targets": "who",
     "each_sacrifices": "filter", "exile_same_name": "player not_basic_land like",
 }.items()}
 

@@ -1,7 +1,8 @@
 """Changing the targets of a spell (115.7): "you may choose new targets for target spell".
 Each "target" word's targets may be changed on their own or left unchanged; new targets must
-be legal, so a change to an illegal one doesn't happen and the word keeps its targets (115.7d). The new targets are the
-player's choice (``choices.new_targets``: one list per "target" word).
+be legal, so a change to an illegal one doesn't happen and the word keeps its targets
+(115.7d). The new targets are the player's choice (``choices.new_targets``: one list per
+"target" word).
 """
 
 from __future__ import annotations

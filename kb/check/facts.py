@@ -92,6 +92,48 @@ def _triggered(runner: Runner, fact: Fact) -> int:
                and (fact.param is None or event.data.get("ability") == fact.param))
 
 
+def _multiplayer(runner: Runner, fact: Fact) -> Any:
+    shared = runner.game.state.multiplayer
+    if shared is None:
+        raise KbError(f"{runner.scenario.where}: fact {fact.what!r} needs 'multiplayer'")
+    return shared
+
+
+def _turn_markers(runner: Runner) -> int:
+    from kb.engine.multiplayer import turn_markers
+
+    return turn_markers(sum(1 for p in runner.game.state.players.values() if not p.left_game))
+
+
+def _is_commander(runner: Runner, fact: Fact) -> bool:
+    from kb.engine.commander import is_commander
+
+    return is_commander(runner.game.state, _obj(runner, fact))
+
+
+def _could_produce(runner: Runner, fact: Fact) -> set[str]:
+    from kb.engine.mana_abilities import could_produce
+
+    return could_produce(runner.game.state, _obj(runner, fact).id)
+
+
+def _identity(runner: Runner, fact: Fact) -> frozenset[str]:
+    """903.4a: established before the game, from the card itself."""
+    from kb.engine.commander import color_identity
+
+    return color_identity(_obj(runner, fact).printed)
+
+
+def _may_include(runner: Runner, fact: Fact) -> bool:
+    """903.5c-d: whether the card ``of`` may be in the deck of the commander ``key``."""
+    from kb.engine.commander import may_include
+
+    commander = runner.game.state.find(fact.param or "")
+    if commander is None:
+        raise KbError(f"{runner.scenario.where}: may_include needs key = a commander's alias")
+    return may_include(commander.printed, _obj(runner, fact).printed)
+
+
 FACTS: dict[str, Any] = {
     "name": lambda r, f: _ch(r, f).name or "",
     "mana_cost": lambda r, f: str(_ch(r, f).mana_cost or ""),
@@ -149,6 +191,16 @@ FACTS: dict[str, Any] = {
     "library_position": lambda r, f: _library_position(r, f),
     "cards_drawn": lambda r, f: _player(r, f).cards_drawn,
     "lost": lambda r, f: _player(r, f).lost,
+    "won": lambda r, f: _player(r, f).won,
+    "in_range": lambda r, f: _multiplayer(r, f).in_range(f.of or "you", f.param),
+    "range": lambda r, f: (_multiplayer(r, f).ranges or {}).get(f.of or "you"),
+    "seating": lambda r, f: list(_multiplayer(r, f).seating),
+    "turn_markers": lambda r, f: _turn_markers(r),
+    "color_identity": lambda r, f: sorted(_identity(r, f)),
+    "could_produce": lambda r, f: sorted(_could_produce(r, f)),
+    "commander": lambda r, f: _is_commander(r, f),
+    "may_include": lambda r, f: _may_include(r, f),
+    "poison": lambda r, f: _player(r, f).poison,
     "mana_pool": lambda r, f: sum(_player(r, f).mana_pool.values()),
     "creatures": lambda r, f: sum(1 for o in r.game.state.battlefield()
                                   if r.game.state.controller(o.id) == (f.of or "you")
@@ -162,8 +214,8 @@ FACTS: dict[str, Any] = {
 }
 
 # Facts compared as sets, not lists.
-_UNORDERED = frozenset({"colors", "types", "subtypes", "supertypes", "abilities", "produces",
-                        "targets"})
+_UNORDERED = frozenset({"color_identity", "could_produce", "colors", "types", "subtypes",
+                        "supertypes", "abilities", "produces", "targets"})
 
 
 def _library_position(runner: Runner, fact: Fact) -> int | None:

@@ -78,6 +78,24 @@ class Runner:
         self.cards = cards
         self.game: Game = Game(scenario.players, rules, scenario.life, scenario.active,
                                scenario.step)
+        if scenario.multiplayer is not None:
+            from kb.engine.multiplayer import Multiplayer
+
+            self.game.state.multiplayer = Multiplayer.from_options(scenario.players,
+                                                                   scenario.multiplayer)
+        for player, modifiers in (scenario.vanguard or {}).items():
+            from kb.engine.vanguard import hand_size, starting_life
+
+            self.game.state.player(player).life = starting_life(modifiers)
+            self.game.state.player(player).max_hand_size = hand_size(modifiers)
+
+    def _designate_commanders(self) -> None:
+        """903.3: the scenario's commanders, by the card each alias names."""
+        state = self.game.state
+        for player, alias in (self.scenario.commanders or {}).items():
+            if alias not in state.aliases:
+                raise KbError(f"{self.scenario.where}: commander {alias!r}: no such object")
+            state.commanders[state.aliases[alias]] = player
         self.seen: list[tuple[Fact, Any]] = []
         self.mismatches: list[str] = []
         self.legal: dict[str, bool] = {}
@@ -122,6 +140,7 @@ class Runner:
             self._place()
         except IllegalAction as exc:
             raise KbError(f"{self.scenario.where}: setup: {exc}") from exc
+        self._designate_commanders()
 
     def _place(self) -> None:
         setup = self.scenario.setup

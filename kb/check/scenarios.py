@@ -63,6 +63,9 @@ class Scenario:
     active: str | None = None
     step: str = "precombat main"
     era: str | None = None
+    multiplayer: Mapping[str, Any] | None = None  # kb.engine.multiplayer's options
+    vanguard: Mapping[str, Mapping[str, int]] | None = None  # player -> modifiers (902)
+    commanders: Mapping[str, str] | None = None  # player -> the alias of their commander
     not_checkable: str | None = None  # the reason
     because: str | None = None  # timing, randomness or definition
 
@@ -191,10 +194,29 @@ def _scenario(raw: Mapping[str, Any], path: Path, line: int) -> Scenario:
         if raw["era"] not in VARIANTS or raw["era"] == "current":
             raise KbError(f"{where}: unknown era {raw['era']!r} "
                           f"(known: {', '.join(v for v in VARIANTS if v != 'current')})")
-    return Scenario(**common, facts=facts, steps=steps, setup=setup,
-                    players=tuple(raw.get("players", ("you", "opponent"))),
+    players = tuple(raw.get("players", ("you", "opponent")))
+    if raw.get("multiplayer") is not None:
+        from kb.engine.multiplayer import Multiplayer, MultiplayerError
+
+        try:
+            Multiplayer.from_options(players, raw["multiplayer"])
+        except (MultiplayerError, KeyError, TypeError, ValueError) as exc:
+            raise KbError(f"{where}: multiplayer: {exc}") from exc
+    if raw.get("vanguard") is not None:
+        from kb.engine.vanguard import VanguardError, hand_size
+
+        try:
+            for player, modifiers in raw["vanguard"].items():
+                if player not in players:
+                    raise VanguardError(f"no player {player!r}")
+                hand_size(modifiers)
+        except (VanguardError, AttributeError) as exc:
+            raise KbError(f"{where}: vanguard: {exc}") from exc
+    return Scenario(**common, facts=facts, steps=steps, setup=setup, players=players,
                     life=raw.get("life", 20), active=raw.get("active"),
-                    step=raw.get("start", "precombat main"), era=raw.get("era"))
+                    step=raw.get("start", "precombat main"), era=raw.get("era"),
+                    multiplayer=raw.get("multiplayer"), vanguard=raw.get("vanguard"),
+                    commanders=raw.get("commanders"))
 
 
 def _check_setup(setup: Mapping[str, Any], where: str) -> None:

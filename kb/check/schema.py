@@ -9,7 +9,8 @@ from __future__ import annotations
 STATUSES = ("verified", "contradicted", "era-dependent", "not checkable", "not modelled")
 NOT_CHECKABLE_KINDS = ("timing", "randomness", "definition")
 SCENARIO_KEYS = frozenset({"name", "verifies", "status", "reason", "because", "era", "players",
-                           "life", "active", "start", "setup", "step", "expect"})
+                           "life", "active", "start", "setup", "step", "expect",
+                           "multiplayer", "vanguard", "commanders"})
 SETUP_KEYS = frozenset({"battlefield", "hand", "graveyard", "library", "exile", "command",
                         "mana", "life"})
 # The keys of an object placed by the setup, besides its status (kb.engine.game.SETUP_STATUS).

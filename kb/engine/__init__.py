@@ -19,13 +19,15 @@ from kb.engine.rules import CURRENT, VARIANTS, RuleSet, ruleset
 # The engine's modules from the bottom up; a module imports only from those before it
 # (tests/engine/test_layering.py checks it).
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("values", ("mana", "rules", "instructions")),
+    ("values", ("mana", "rules", "instructions", "keywords", "steps", "multiplayer",
+                "typeline", "vanguard")),
     ("objects", ("objects", "events")),
-    ("reading the state", ("faces", "filters", "amounts", "conditions", "replacements",
-                           "damage", "battles", "combat", "layers", "triggers", "cards",
-                           "copy")),
+    ("reading the state", ("faces", "commander", "filters", "amounts", "conditions", "replacements",
+                           "keyword_rules", "damage", "battles", "combat", "layers",
+                           "trigger_events", "triggers", "cards", "copy", "mana_abilities")),
     ("the state", ("state",)),
-    ("acting", ("zones", "costs", "stack", "effects", "resolve", "sba", "turn")),
+    ("acting", ("zones", "outcomes", "transform", "reflexive", "exchange", "choices",
+                "costs", "stack", "retarget", "effects", "resolve", "sba", "turn")),
     ("the game", ("game",)),
 )
 

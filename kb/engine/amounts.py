@@ -3,7 +3,9 @@ graveyard"), written in card files as small expressions:
 
 ``3``, ``X``, ``power``, ``toughness``, ``sacrificed.power``, ``counters:verse``,
 ``cards:hand:you``, ``cards:graveyard:you:Creature``, ``card_types:graveyard:all``,
-``target.mana_value``, ``revealed.mana_value``, each optionally followed by ``+N`` or ``-N``.
+``target.mana_value``, ``revealed.mana_value``, ``target_player.life``, ``keyword_arg`` (the N
+of "bushido N"), ``chosen_player.creatures``, ``lowest_life``, each optionally followed by
+``+N`` or ``-N``.
 """
 
 from __future__ import annotations
@@ -19,7 +21,8 @@ if TYPE_CHECKING:
     from kb.engine.events import Event
     from kb.engine.state import GameState
 
-_EXPR = re.compile(r"^(?P<base>[A-Za-z_.:/+\-0-9]*?)(?P<adjust>[+-]\d+)?$")
+# The adjustment is never part of a counter kind ("counters:+1/+1" has none).
+_EXPR = re.compile(r"^(?P<base>[A-Za-z_.:/+\-0-9]*?)(?P<adjust>(?<![/:])[+-]\d+)?$")
 
 
 @dataclass
@@ -63,6 +66,23 @@ def _base(base: str, ctx: Ctx) -> int:
     state = ctx.state
     if base == "X":
         return ctx.x
+    if base == "chosen_player.creatures":  # "the number of creatures the chosen player controls"
+        obj = state.objects.get(ctx.source) if ctx.source is not None else None
+        chosen = obj.choices.get("opponent") if obj is not None else None
+        if chosen is None:
+            return 0  # 208.2a: no player was chosen (it isn't on the battlefield)
+        return sum(1 for o in state.battlefield()
+                   if (ctx.ch(o.id).controller or o.controller) == chosen
+                   and ctx.ch(o.id).is_a("Creature"))
+    if base == "lowest_life":  # "the lowest life total among all players"
+        return min(p.life for p in state.players.values() if not p.left_game)
+    if base == "target_player.life":  # "double target player's life total"
+        chosen = [t for g in (ctx.spell.targets if ctx.spell else []) for t in g
+                  if isinstance(t, str)]
+        return state.player(chosen[0]).life if chosen else 0
+    if base == "keyword_arg":  # the N of a keyword such as "bushido 2" (702)
+        arg = str(ctx.extra.get("keyword_arg") or "0")
+        return int(arg) if arg.isdigit() else 0
     if base in ("power", "toughness"):
         if ctx.source is None:
             raise EngineError(f"{base}: no source")

@@ -43,15 +43,16 @@ from kb.engine.objects import (
 )
 from kb.engine.replacements import check_replacement, instructions_of
 from kb.engine.triggers import TRIGGER_EVENTS, TRIGGER_FILTERS, TRIGGER_KEYS
+from kb.engine.typeline import TypeLineError, read_type_line
 
 FACE_KEYS = frozenset({"name", "mana_cost", "color_indicator", "colors", "types", "subtypes",
                        "supertypes", "power", "toughness", "loyalty", "defense", "keywords",
-                       "abilities", "text"})
+                       "abilities", "text", "type_line"})
 CARD_KEYS = FACE_KEYS | {"layout", "faces"}
 ABILITY_KINDS = ("static", "cda", "trigger", "cost", "spell", "replacement")
 ABILITY_KEYS = frozenset({"text", "targets", "modes", "additional_cost", "if", "may", "effect",
                           "from_zone", "once_per_turn", "label", *ABILITY_KINDS})
-LAYOUTS = ("normal", "split", "flip", "transform")
+LAYOUTS = ("normal", "split", "flip", "transform", "meld")
 COST_CHANGE_KEYS = frozenset({"spells", "caster", "more", "less"})
 
 
@@ -90,11 +91,11 @@ def face_from_data(data: Mapping[str, Any], where: str) -> Face:
         wrong = [c for c in named if c not in COLORS]
         if wrong:
             raise EngineError(f"{where}: not colors: {wrong} (colors: {', '.join(COLORS)})")
+    supertypes, types, subtypes = _types(data, where)
     return Face(
         name=data.get("name"), mana_cost=cost,
         color_indicator=frozenset(indicator) if indicator else None,
-        types=tuple(data.get("types", ())), subtypes=tuple(data.get("subtypes", ())),
-        supertypes=tuple(data.get("supertypes", ())),
+        types=types, subtypes=subtypes, supertypes=supertypes,
         power=_pt(data.get("power"), where), toughness=_pt(data.get("toughness"), where),
         loyalty=data.get("loyalty"), defense=data.get("defense"),
         abilities=tuple(ability_from(a, f"{where}, ability {i + 1}")
@@ -102,6 +103,20 @@ def face_from_data(data: Mapping[str, Any], where: str) -> Face:
                                                *data.get("abilities", ())])),
         color_override=frozenset(colors) if colors is not None else None,
     )
+
+
+def _types(data: Mapping[str, Any], where: str
+           ) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    """Supertypes, card types and subtypes, listed or read from a ``type_line`` (205)."""
+    if "type_line" not in data:
+        return (tuple(data.get("supertypes", ())), tuple(data.get("types", ())),
+                tuple(data.get("subtypes", ())))
+    if {"supertypes", "types", "subtypes"} & set(data):
+        raise EngineError(f"{where}: a type_line or supertypes/types/subtypes, not both")
+    try:
+        return read_type_line(str(data["type_line"]))
+    except TypeLineError as exc:
+        raise EngineError(f"{where}: {exc}") from exc
 
 
 def _pt(value: Any, where: str) -> int | None:
@@ -253,7 +268,7 @@ def check_instructions(ops: Any, where: str) -> None:
             check_replacement(op.get("replacement"), f"{where}, instruction {name!r}")
             for nested in instructions_of(op["replacement"]):
                 check_instructions(nested, where)
-        for nested in ("then", "effect"):
+        for nested in ("then", "effect", "do"):
             check_instructions(op.get(nested), where)
 
 

@@ -15,6 +15,7 @@ from kb.engine.damage import (
     lethal_damage,
     protected_from,
 )
+from kb.engine.keyword_rules import alone_violation, block_restriction, menace_unmet
 from kb.engine.objects import GameObject, IllegalAction
 
 if TYPE_CHECKING:
@@ -53,6 +54,7 @@ def declare_attackers(state: GameState, attacks: Mapping[int, Attacked]) -> None
     """508.1: the active player's untapped creatures, never battles (508.1a)."""
     state.step = "declare attackers"
     combat = state.combat = Combat()
+    tapped: list[int] = []
     for oid, target in attacks.items():
         obj = state.objects[oid]
         ch = state.characteristics(oid)
@@ -72,9 +74,15 @@ def declare_attackers(state: GameState, attacks: Mapping[int, Attacked]) -> None
         combat.controllers[oid] = state.active
         if not ch.has("vigilance"):
             obj.tapped = True
+            tapped.append(oid)
+    alone = alone_violation(state, list(combat.attackers), "attack")
+    if alone:
+        raise IllegalAction(alone)
     for target in combat.attacked_objects():
         combat.controllers[target] = state.controller(target)
     state.touch()
+    for oid in tapped:
+        state.emit("becomes_tapped", obj=oid)
     for oid in combat.attackers:
         state.emit("attacks", obj=oid, player=state.active)
 
@@ -120,9 +128,25 @@ def declare_blockers(state: GameState, blocks: Mapping[int, list[int]]) -> None:
         combat.blocks[blocker] = list(attackers)
         combat.controllers[blocker] = controller
         combat.blocked.update(attackers)
+    alone = alone_violation(state, list(blocks), "block")
+    if alone:
+        raise IllegalAction(alone)
+    unmet = menace_unmet(state, blocks)
+    if unmet:
+        raise IllegalAction(f"{_name(state.objects[unmet[0]])} has menace: it can't be blocked "
+                            "except by two or more creatures (702.111b)")
     state.touch()
     for blocker, attackers in blocks.items():
         state.emit("blocks", obj=blocker, data={"attackers": list(attackers)})
+        for attacker in attackers:  # "whenever this creature blocks a creature": that one
+            state.emit("blocks_creature", obj=blocker, data={"extra": {"referred": attacker}})
+    for attacker in combat.attackers:  # 509.3c-e: once per attacker, however many block it
+        if attacker in combat.blocked:
+            state.emit("becomes_blocked", obj=attacker, player=combat.attackers[attacker]
+                       if isinstance(combat.attackers[attacker], str) else None,
+                       data={"blockers": combat.blockers_of(attacker)})
+        else:
+            state.emit("unblocked", obj=attacker)
 
 
 def _check_block(state: GameState, combat: Combat, attacker: int, blocker: int,
@@ -141,6 +165,10 @@ def _check_block(state: GameState, combat: Combat, attacker: int, blocker: int,
     if ach.has("flying") and not (bch.has("flying") or bch.has("reach")):
         raise IllegalAction(f"{_name(state.objects[blocker])} can't block a creature with "
                             "flying (702.9b)")
+    reason = block_restriction(state, attacker, blocker, controller)
+    if reason:
+        raise IllegalAction(f"{_name(state.objects[blocker])} can't block "
+                            f"{_name(state.objects[attacker])}: {reason}")
 
 
 def _combat(state: GameState) -> Combat:

@@ -19,7 +19,8 @@ from kb.engine.objects import EngineError
 
 KEYS = frozenset({"self_is", "self_in", "self_not_token", "you_control", "at_least",
                   "came_under_control_since_last_upkeep", "had_no_counter", "spent",
-                  "entering_is_greater", "your_hand_empty"})
+                  "entering_is_greater", "your_hand_empty", "self_not_renowned",
+                  "target_power_less", "life_at_least", "different_names"})
 
 
 def holds(spec: Mapping[str, Any] | None, ctx: Ctx) -> bool:
@@ -38,11 +39,13 @@ def holds(spec: Mapping[str, Any] | None, ctx: Ctx) -> bool:
     if spec.get("self_not_token") and (source is None or source.token):
         return False
     if "you_control" in spec:
-        count = sum(1 for o in state.battlefield()
-                    if matches(o, state.characteristics(o.id), spec["you_control"],
-                               you=ctx.you, source=ctx.source,
-                               opponents=state.opponents(ctx.you))
-                    and state.controller(o.id) == ctx.you)
+        found = [o for o in state.battlefield()
+                 if matches(o, state.characteristics(o.id), spec["you_control"],
+                            you=ctx.you, source=ctx.source, opponents=state.opponents(ctx.you))
+                 and state.controller(o.id) == ctx.you]
+        count = len(found)
+        if spec.get("different_names"):  # 201.2b: an object with no name has no name to differ
+            count = len({state.characteristics(o.id).name for o in found} - {None, ""})
         if count < spec.get("at_least", 1):
             return False
     if spec.get("came_under_control_since_last_upkeep") and not _since_last_upkeep(ctx):
@@ -54,9 +57,28 @@ def holds(spec: Mapping[str, Any] | None, ctx: Ctx) -> bool:
             return False
     if "spent" in spec and not (ctx.spell and ctx.spell.mana_spent[spec["spent"]] > 0):
         return False
+    if spec.get("self_not_renowned") and (source is None or source.choices.get("renowned")):
+        return False  # 702.112a
+    if spec.get("target_power_less") and not _target_weaker(ctx):
+        return False  # mentor, 702.134a
+    if "life_at_least" in spec and state.player(ctx.you).life < spec["life_at_least"]:
+        return False  # "if you have N or more life" (603.4)
     if spec.get("your_hand_empty") and ctx.state.in_zone("hand", ctx.you):
         return False
     return not (spec.get("entering_is_greater") and not _greater(ctx))
+
+
+def _target_weaker(ctx: Ctx) -> bool:
+    """The first target has less power than the source (as it last existed)."""
+    state = ctx.state
+    targets = [t for g in (ctx.spell.targets if ctx.spell else []) for t in g]
+    if not targets or not isinstance(targets[0], int) or targets[0] not in state.objects:
+        return False
+    if ctx.source is None or (ctx.source not in state.objects
+                              and ctx.source not in state.last_known):
+        return False
+    mine = state.characteristics(ctx.source).power or 0
+    return (state.characteristics(targets[0]).power or 0) < mine
 
 
 def _since_last_upkeep(ctx: Ctx) -> bool:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from kb.engine.keyword_rules import absorbed, damage_as_counters, poison_from
 from kb.engine.objects import Characteristics, EngineError, GameObject
 from kb.engine.replacements import Proposal, replace
 
@@ -78,16 +79,27 @@ def deal_damage(state: GameState, source: int, recipient: Recipient, amount: int
     assert recipient is not None
     src = state.characteristics(source)
     if isinstance(recipient, str):
-        lose_life(state, recipient, amount)  # 120.3a
+        if not src.has("infect"):
+            lose_life(state, recipient, amount)  # 120.3a
+        poison = poison_from(src, amount, combat)  # 120.3b, 702.164c
+        if poison:
+            state.player(recipient).poison += poison
         state.emit("damage", source=source, player=recipient, amount=amount, combat=combat,
                    group=group)
+        _lifelink(state, source, src, amount)
         return amount
     obj = state.objects.get(recipient)
     if obj is None:
         raise EngineError(f"damage to object {recipient}, which is gone")
     ch = state.characteristics(recipient)
+    amount = absorbed(ch, amount)
+    if amount <= 0:
+        return 0
     if ch.is_a("Creature"):
-        obj.damage += amount  # 120.3e
+        if damage_as_counters(src):
+            obj.counters["-1/-1"] += amount  # 120.3d
+        else:
+            obj.damage += amount  # 120.3e
         if src.has("deathtouch"):
             obj.deathtouch_damage = True  # 702.2b
     if ch.is_a("Planeswalker"):
@@ -97,7 +109,17 @@ def deal_damage(state: GameState, source: int, recipient: Recipient, amount: int
                group=group)
     if ch.is_a("Battle"):
         remove_counters(state, recipient, "defense", amount)  # 120.3h, 310.6
+    _lifelink(state, source, src, amount)
     return amount
+
+
+def _lifelink(state: GameState, source: int, src: Characteristics, amount: int) -> None:
+    """702.15b, 120.3f: damage dealt by a source with lifelink causes its controller to gain
+    that much life (one life-gain event per source, 702.15e)."""
+    if src.has("lifelink"):
+        controller = src.controller or (state.objects.get(source) or
+                                         state.last_known[source].obj).controller
+        gain_life(state, controller, amount)
 
 
 def remove_counters(state: GameState, oid: int, kind: str, n: int) -> int:
@@ -133,6 +155,7 @@ def lose_life(state: GameState, player: str, n: int) -> None:
     who = state.player(player)
     who.life -= n
     who.life_lost_total += n
+    _share_life(state, player)
     state.emit("life_loss", player=player, amount=n)
 
 
@@ -147,8 +170,17 @@ def gain_life(state: GameState, player: str, n: int) -> Proposal | None:
         who = state.player(player)
         who.life += proposal.amount
         who.life_gained_total += proposal.amount
+        _share_life(state, player)
         state.emit("life_gain", player=player, amount=proposal.amount)
     return proposal
+
+
+def _share_life(state: GameState, player: str) -> None:
+    """810.9: what happens to one player's life happens to the team's shared life total."""
+    shared = state.multiplayer
+    if shared is not None and shared.shared_life:
+        for mate in shared.teammates(player):
+            state.player(mate).life = state.player(player).life
 
 
 def set_life(state: GameState, player: str, n: int) -> Proposal | None:

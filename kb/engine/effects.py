@@ -17,17 +17,31 @@ from typing import TYPE_CHECKING, Any
 from kb.engine import damage as dmg
 from kb.engine.amounts import Ctx, evaluate
 from kb.engine.cards import ability_from, token_from_data
+from kb.engine.choices import ops as choice_ops
 from kb.engine.conditions import holds
 from kb.engine.copy import become_copy, copiable_values, with_exceptions
 from kb.engine.events import ContinuousEffect, DelayedTrigger
+from kb.engine.exchange import ops as exchange_ops
 from kb.engine.faces import mana_values
 from kb.engine.filters import matches
 from kb.engine.instructions import BECOME_KEYS, COMMON_KEYS, OP_KEYS
 from kb.engine.mana import ManaCost, ManaError, parse_mana, pay
+from kb.engine.mana_abilities import ops as mana_ops
 from kb.engine.objects import CARD_TYPES, EngineError, IllegalAction
+from kb.engine.outcomes import ops as outcome_ops
+from kb.engine.reflexive import ops as reflexive_ops
 from kb.engine.replacements import Proposal, Replacement, replace
+from kb.engine.retarget import ops as retarget_ops
 from kb.engine.stack import cast, copy_spell
-from kb.engine.zones import counter_amount, create_token, destroy, move, token_count
+from kb.engine.transform import ops as transform_ops
+from kb.engine.zones import (
+    counter_amount,
+    create_token,
+    destroy,
+    move,
+    token_count,
+    with_meld_partner,
+)
 
 if TYPE_CHECKING:
     from kb.engine.state import GameState
@@ -73,7 +87,8 @@ def objects(ref: Any, ctx: Ctx) -> list[int]:
         you = ctx.you
         return [o.id for o in state.battlefield()
                 if matches(o, state.characteristics(o.id), ref["each"], you=you,
-                           source=ctx.source, opponents=state.opponents(you))]
+                           source=ctx.source, opponents=state.opponents(you))
+                and _within(state, you, state.controller(o.id))]
     if ref == "self":
         return [ctx.source] if ctx.source in state.objects else []
     if isinstance(ref, str) and ref.startswith("target"):
@@ -83,14 +98,18 @@ def objects(ref: Any, ctx: Ctx) -> list[int]:
         return [oid] if oid in state.objects else []
     if ref == "event.card":
         card = ctx.event.card if ctx.event else None
-        return [o.id for o in state.objects.values() if o.card == card]
+        return with_meld_partner(state, [o.id for o in state.objects.values() if o.card == card])
     if ref in ("enchanted", "equipped", "attached"):
         holder = state.objects.get(ctx.source) if ctx.source is not None else None
         return [holder.attached_to] if holder and holder.attached_to in state.objects else []
-    if ref in ("revealed", "referred", "created", "found"):
+    if ref in ("revealed", "referred", "created", "found", "moved"):
         found = ctx.extra.get(ref)
         ids = found if isinstance(found, list) else [found]
-        return [oid for oid in ids if oid in state.objects]
+        return with_meld_partner(state, [oid for oid in ids if oid in state.objects])
+    if isinstance(ref, str) and ref.startswith("linked:"):  # "a card exiled with this" (607)
+        source = state.objects.get(ctx.source) if ctx.source is not None else None
+        cards = source.choices.get(ref, []) if source is not None else []
+        return [o.id for o in state.objects.values() if o.card in cards and o.zone == "exile"]
     if isinstance(ref, str) and ref.startswith("choice:"):  # an object the player chooses
         chosen = _choice(ref, ctx)
         return objects(chosen, ctx) if chosen else []
@@ -108,14 +127,20 @@ def _targets(ref: str, ctx: Ctx) -> list[Any]:
     return [t for t in ctx.spell.targets[index] if (index, t) not in illegal]
 
 
+def _within(state: GameState, you: str, other: str) -> bool:
+    """801.10: spells and abilities can't affect what is outside their controller's range of
+    influence."""
+    return state.multiplayer is None or state.multiplayer.in_range(you, other)
+
+
 def players(ref: Any, ctx: Ctx) -> list[str]:
     state = ctx.state
     if ref in (None, "you"):
         return [ctx.you]
     if ref == "each":
-        return state.apnap()
+        return [p for p in state.apnap() if _within(state, ctx.you, p)]
     if ref == "opponent":
-        return list(state.opponents(ctx.you))
+        return [p for p in state.opponents(ctx.you) if _within(state, ctx.you, p)]
     if isinstance(ref, str) and ref.startswith("target"):
         return [t for t in _targets(ref, ctx) if isinstance(t, str)]
     if ref == "event.player":
@@ -209,7 +234,11 @@ def op_become(state: GameState, op: Op, ctx: Ctx) -> None:
 
 def op_tap(state: GameState, op: Op, ctx: Ctx) -> None:
     for oid in objects(op.get("who", "target"), ctx):
-        state.objects[oid].tapped = op["op"] == "tap"
+        obj = state.objects[oid]
+        was = obj.tapped
+        obj.tapped = op["op"] == "tap"
+        if obj.tapped != was and obj.zone == "battlefield":  # 603.2e
+            state.emit("becomes_tapped" if obj.tapped else "becomes_untapped", obj=oid)
 
 
 def op_damage(state: GameState, op: Op, ctx: Ctx) -> None:
@@ -258,10 +287,16 @@ def op_move(state: GameState, op: Op, ctx: Ctx) -> None:
     """exile, sacrifice, return to hand: a permanent or card to another zone."""
     zone = {"exile": "exile", "sacrifice": "graveyard", "bounce": "hand",
             "to_graveyard": "graveyard"}[op["op"]]
+    moved = []
     for oid in objects(op.get("who", "target"), ctx):
         if op["op"] == "sacrifice" and state.objects[oid].zone != "battlefield":
             continue
-        move(state, state.objects[oid], zone)
+        moved.append(move(state, state.objects[oid], zone).id)
+    ctx.extra["moved"] = moved  # "that card" in a later instruction (400.7)
+    source = state.objects.get(ctx.source) if ctx.source is not None else None
+    if op.get("link") and source is not None:  # 607.2a: "exiled with" this object
+        linked = source.choices.setdefault(f"linked:{op['link']}", [])
+        linked += [state.objects[m].card for m in moved if m in state.objects]
 
 
 def op_return_to_battlefield(state: GameState, op: Op, ctx: Ctx) -> None:
@@ -444,8 +479,13 @@ def op_turn_face_up(state: GameState, op: Op, ctx: Ctx) -> None:
 
 
 def op_create_token(state: GameState, op: Op, ctx: Ctx) -> None:
-    """111.2; 707.8a: a token that is a copy of a transforming permanent has both faces."""
-    n = token_count(state, ctx.you, amount(op.get("n", 1), ctx))
+    """111.2; 707.8a: a token that is a copy of a transforming permanent has both faces.
+    ``player``: who creates it ("that creature's controller creates ..."), else you."""
+    creators = players(op["player"], ctx) if "player" in op else [ctx.you]
+    if not creators:
+        return
+    maker = creators[0]
+    n = token_count(state, maker, amount(op.get("n", 1), ctx))
     made: list[int] = []
     for i in range(n):
         transformed = False
@@ -461,7 +501,7 @@ def op_create_token(state: GameState, op: Op, ctx: Ctx) -> None:
         else:
             printed = token_from_data(op["token"], "token")
         alias = op.get("as") if i == 0 else (f"{op['as']}#{i + 1}" if op.get("as") else None)
-        token = create_token(state, printed, ctx.you, choices=ctx.choices,
+        token = create_token(state, printed, maker, choices=ctx.choices,
                              transformed=transformed, alias=alias)
         made.append(token.id)
     ctx.extra["created"] = made
@@ -550,8 +590,12 @@ def op_life(state: GameState, op: Op, ctx: Ctx) -> None:
     """Gain, lose, or set a life total (119); a gain may be replaced by instructions."""
     action = {"gain_life": dmg.gain_life, "lose_life": dmg.lose_life,
               "set_life": dmg.set_life}[op["op"]]
-    for player in players(op.get("player", "you"), ctx):
-        action(state, player, amount(op["n"], ctx))
+    affected = players(op.get("player", "you"), ctx)
+    if op["op"] == "set_life" and state.multiplayer is not None:
+        affected = state.multiplayer.one_per_team(affected, ctx.choices.get("affected", []))
+    n = amount(op["n"], ctx)  # computed once, before any life total changes
+    for player in affected:
+        action(state, player, n)
 
 
 def op_shield(state: GameState, op: Op, ctx: Ctx) -> None:
@@ -660,6 +704,13 @@ OPS: dict[str, Callable[[GameState, Op, Ctx], None]] = {
     "put_from_hand": op_put_from_hand, "distribute_counters": op_distribute_counters,
     "exile_until_shares_type": op_exile_until_shares_type, "put_in_hand": op_put_in_hand,
     "delayed": op_delayed, "shield": op_shield,
+    **outcome_ops(players),
+    **transform_ops(objects),
+    **reflexive_ops(run_effects),
+    **mana_ops(),
+    **exchange_ops(objects),
+    **choice_ops(players, objects),
+    **retarget_ops(objects),
 }
 
 

@@ -10,7 +10,7 @@ from kb.engine.objects import Characteristics, EngineError, GameObject
 
 FILTER_KEYS = frozenset({"types", "all_types", "not_types", "subtypes", "colors", "controller",
                          "zone", "counter", "token", "other", "name", "spell", "card",
-                         "supertypes", "not_colors", "attacking"})
+                         "supertypes", "not_colors", "attacking", "no_abilities"})
 
 
 def check_filter(spec: Any, where: str) -> None:
@@ -65,4 +65,6 @@ def matches(obj: GameObject, ch: Characteristics, spec: Mapping[str, Any], *,
         return False
     if spec.get("spell") and (obj.zone != "stack" or (obj.spell and obj.spell.ability)):
         return False
+    if spec.get("no_abilities") and ch.abilities:
+        return False  # "creatures with no abilities" (113.12)
     return not (spec.get("card") and obj.token)

@@ -18,11 +18,11 @@ OP_KEYS: dict[str, frozenset[str]] = {name: frozenset(keys.split()) for name, ke
     "pump": "who pt duration", "set_pt": "who pt duration", "switch_pt": "who duration",
     "become": "who duration pt pump grant " + " ".join(BECOME_KEYS),
     "tap": "who", "untap": "who", "damage": "source to amount", "fight": "a b",
-    "destroy": "who", "exile": "who", "sacrifice": "who", "bounce": "who",
+    "destroy": "who", "exile": "who link", "sacrifice": "who", "bounce": "who",
     "to_graveyard": "who", "return_to_battlefield": "who counters", "counter": "who",
     "put_counters": "who kind n", "remove_counters": "who kind n", "double_counters": "who",
     "evolve": "", "fade": "", "sacrifice_unless_pay": "cost", "turn_face_up": "who",
-    "create_token": "n copy_of except token as", "become_copy": "who of except",
+    "create_token": "n copy_of except token as player", "become_copy": "who of except",
     "copy_spell": "who except new_target", "exile_then_cast_transformed": "",
     "draw": "player n", "discard_hand": "player", "discard": "player n",
     "shuffle_into_library": "player zones", "gain_life": "player n", "lose_life": "player n",
@@ -31,6 +31,19 @@ OP_KEYS: dict[str, frozenset[str]] = {name: frozenset(keys.split()) for name, ke
     "distribute_counters": "kind n choice", "exile_until_shares_type": "like player",
     "put_in_hand": "who", "delayed": "at effect refers remember",
     "shield": "replacement who next duration",
+    # kb.engine.outcomes
+    "win_game": "player", "lose_game": "player", "poison": "player n", "vanish": "",
+    "become_renowned": "", "cumulative_upkeep": "",
+    # kb.engine.transform, kb.engine.reflexive
+    "transform": "who", "flip": "who", "meld": "who with", "reflexive": "do then text targets",
+    "if_you_do": "do then", "if_you_dont": "do then",
+    # kb.engine.mana_abilities
+    "add_mana_of": "from n",
+    # kb.engine.exchange
+    "exchange_control": "a b duration",
+    # kb.engine.choices
+    "change_targets": "who",
+    "each_sacrifices": "filter", "exile_same_name": "player not_basic_land like",
 }.items()}
 
 

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from kb.engine.keywords import MORE_KEYWORDS, landwalk
 from kb.engine.mana import ManaCost
 
 COLORS = ("white", "blue", "black", "red", "green")
@@ -85,8 +86,12 @@ class Ability:
 
 def keyword(text: str) -> Ability:
     """A keyword ability from its text: "Flying", "Echo {G}", "Protection from green"."""
-    lowered = text.strip().lower()
-    for name, kind in sorted(KEYWORDS.items(), key=lambda kv: -len(kv[0])):
+    text = text.strip().replace("—", " ")  # "Cumulative upkeep—Pay 1 life" (702.24a)
+    lowered = text.lower()
+    quality = landwalk(lowered)
+    if quality is not None:
+        return Ability(text.strip(), "keyword", "landwalk", quality)
+    for name, kind in sorted({**KEYWORDS, **MORE_KEYWORDS}.items(), key=lambda kv: -len(kv[0])):
         if lowered == name and kind is None:
             return Ability(text.strip(), "keyword", name)
         if kind is not None and lowered.startswith(name + " "):
@@ -292,6 +297,9 @@ class GameObject:
     spell: SpellInfo | None = None
     control_clock: int = 0  # when it last came under its controller's control
     ever_had_defense: bool = False
+    # A melded permanent (701.42a): the two cards it is, as (card, printed values, owner).
+    melded: tuple[tuple[int, Printed, str], ...] = ()
+    meld_partner: int | None = None  # the other card a melded permanent became (712.21c)
 
     def __repr__(self) -> str:
         return f"<object {self.id} {self.alias or self.printed.front.name} in {self.zone}>"
@@ -310,3 +318,6 @@ class Player:
     life_gained_total: int = 0
     cards_drawn: int = 0
     cant_cast_until_eot: bool = False
+    poison: int = 0  # poison counters (122.1f)
+    max_hand_size: int = 7  # 402.2
+    won: bool = False

@@ -169,6 +169,23 @@ def _created(state: GameState, kind: str) -> list[Replacement]:
             and (r.remaining is None or r.remaining > 0)]
 
 
+def _damage_within(state: GameState, r: Replacement, p: Proposal) -> bool:
+    """801.13b: with a limited range of influence, an effect on damage from a source it names
+    reaches only sources within its controller's range; on damage to what it names, only
+    those recipients; naming neither, only damage from and to what is within range."""
+    shared = state.multiplayer
+    if shared is None or shared.ranges is None:
+        return True
+    names_source = "from" in r.spec
+    names_recipient = r.affected is not None or r.spec.get("to", "any") != "any"
+    recipient = p.player if p.player is not None else (
+        state.controller(p.obj) if p.obj is not None else None)
+    source = state.controller(p.source) if p.source is not None else None
+    checked = ([source] if names_source or not names_recipient else []) + (
+        [recipient] if names_recipient or not names_source else [])
+    return all(shared.in_range(r.controller, who) for who in checked)
+
+
 def _applies(state: GameState, r: Replacement, p: Proposal) -> bool:
     spec = r.spec
     if r.affected is not None and p.obj not in r.affected and p.player not in r.affected:
@@ -177,6 +194,8 @@ def _applies(state: GameState, r: Replacement, p: Proposal) -> bool:
         if not _names(state, spec.get("to", "any"), r, p.obj, p.player):
             return False
         if "from" in spec and not _names(state, spec["from"], r, p.source, None):
+            return False
+        if not _damage_within(state, r, p):
             return False
     elif p.kind == "enter":
         what = spec.get("what", "self")

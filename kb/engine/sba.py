@@ -28,7 +28,10 @@ def check(state: GameState) -> bool:
         return False  # 704.3: not during a resolution
     refresh(state)
     losers = [p for p, pl in state.players.items() if not pl.lost and not pl.left_game and (
-        pl.life <= 0 or pl.drew_from_empty)]
+        pl.life <= 0 or pl.drew_from_empty or pl.poison >= 10)]  # 704.5a-c
+    if state.multiplayer is not None:  # 810.8a: a team loses as one
+        losers += [m for p in list(losers) for m in state.multiplayer.teammates(p)
+                   if m not in losers and not state.players[m].lost]
     to_graveyard: list[GameObject] = []
     to_destroy: list[GameObject] = []
     vanish: list[GameObject] = []

@@ -22,10 +22,11 @@ from kb.engine.costs import (
     pay_sacrifice,
     spell_total_cost,
 )
-from kb.engine.damage import protected_from
+from kb.engine.damage import lose_life, protected_from
 from kb.engine.faces import copiable_printed, face_up_face
 from kb.engine.filters import matches
 from kb.engine.instructions import TARGET_KINDS
+from kb.engine.keyword_rules import untargetable
 from kb.engine.mana import ManaCost, ManaError, pay
 from kb.engine.objects import (
     ALTERNATIVE_COSTS,
@@ -79,6 +80,12 @@ def _enchant_target(abilities: Sequence[Ability]) -> Mapping[str, Any]:
     return {"kind": "permanent", "filter": {"subtypes": [quality]}}
 
 
+def _in_range(state: GameState, controller: str, other: str) -> bool:
+    """801.4: what is outside a player's range of influence can't be the target of spells or
+    abilities that player controls."""
+    return state.multiplayer is None or state.multiplayer.in_range(controller, other)
+
+
 def is_legal_target(state: GameState, spec: Mapping[str, Any], target: Any, *,
                     controller: str, source: int | None, source_ch: Characteristics | None,
                     ) -> bool:
@@ -90,14 +97,14 @@ def is_legal_target(state: GameState, spec: Mapping[str, Any], target: Any, *,
     if isinstance(target, str):
         if kind not in ("player", "any") or target not in state.players:
             return False
-        if state.players[target].left_game:
+        if state.players[target].left_game or not _in_range(state, controller, target):
             return False
         relation = flt.get("controller")
         if relation == "opponent" and target == controller:
             return False
         return not (relation == "you" and target != controller)
     obj = state.objects.get(target)
-    if obj is None:
+    if obj is None or not _in_range(state, controller, state.controller(obj.id)):
         return False
     ch = state.characteristics(obj.id)
     zone = {"spell": "stack", "card": flt.get("zone", "graveyard")}.get(kind, "battlefield")
@@ -116,6 +123,8 @@ def is_legal_target(state: GameState, spec: Mapping[str, Any], target: Any, *,
     if obj.zone == "battlefield":
         owner_of_effect = controller
         if ch.has("hexproof") and (ch.controller or obj.controller) != owner_of_effect:
+            return False
+        if untargetable(ch):
             return False
         if source_ch is not None and protected_from(ch, source_ch):
             return False
@@ -260,6 +269,8 @@ def activate(state: GameState, source: int, player: str, which: int = 1, *, x: i
             obj.tapped = True
         elif part.startswith("sacrifice") or part.startswith("discard"):
             move(state, obj, "graveyard")
+        elif part == "pay half your life rounded up":  # 119.4; 810.9a: the team's life
+            lose_life(state, player, (state.player(player).life + 1) // 2)
         else:
             raise EngineError(f"unknown activation cost {part!r}")
     item = _ability_object(state, ability, source, player, info, effect)
@@ -356,6 +367,9 @@ def put_pending_on_stack(state: GameState,
     ``targets`` maps a source's alias to the targets of its triggered ability."""
     targets = dict(targets or {})
     put: list[GameObject] = []
+    # 800.4d: an ability that would be controlled by a player who left the game triggers but
+    # isn't put on the stack.
+    state.pending = [p for p in state.pending if not state.player(p.controller).left_game]
     for player in state.apnap():
         for pending in [p for p in state.pending if p.controller == player]:
             state.pending.remove(pending)

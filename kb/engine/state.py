@@ -15,6 +15,7 @@ from typing import Any
 
 from kb.engine.events import ContinuousEffect, DelayedTrigger, Event, LastKnown, PendingTrigger
 from kb.engine.layers import compute
+from kb.engine.multiplayer import Multiplayer
 from kb.engine.objects import (
     Characteristics,
     EngineError,
@@ -41,6 +42,8 @@ class GameState:
         self.effects: list[ContinuousEffect] = []
         self.pending: list[PendingTrigger] = []
         self.delayed: list[DelayedTrigger] = []
+        self.multiplayer: Multiplayer | None = None  # range of influence, teams (800-811)
+        self.commanders: dict[int, str] = {}  # commander card -> its owner (903.3)
         self.events: list[Event] = []
         # Events of one simultaneous action (603.10a, 704.3) and the permanents that left the
         # battlefield in it; None when no such action is under way (see :meth:`at_once`).

@@ -24,7 +24,15 @@ from kb.engine.amounts import Ctx
 from kb.engine.conditions import holds
 from kb.engine.events import Event, PendingTrigger
 from kb.engine.filters import matches
+from kb.engine.keyword_rules import KEYWORD_TRIGGERED
 from kb.engine.objects import Ability, EngineError
+from kb.engine.steps import LEAVES, UNTAPS, delayed_time
+from kb.engine.trigger_events import (
+    MORE_EVENTS,
+    MORE_TRIGGER_KEYS,
+    event_within,
+    matches_event,
+)
 
 if TYPE_CHECKING:
     from kb.engine.events import LastKnown
@@ -34,10 +42,10 @@ TRIGGER_EVENTS = frozenset({
     "enters", "dies", "cast", "step", "deals_damage", "combat_damage_to_you",
     "combat_damage_to_player", "blocks", "evolves", "hand_empty",
     "last_defense_counter_removed",
-})
+}) | MORE_EVENTS
 # The keys of a ``trigger`` (besides ``on``), and those of them whose value is a filter.
 TRIGGER_KEYS = frozenset({"on", "what", "by", "from_zone", "spell", "single_target", "zone",
-                          "source", "step", "whose"})
+                          "source", "step", "whose"}) | MORE_TRIGGER_KEYS
 TRIGGER_FILTERS = frozenset({"what", "spell", "single_target", "source"})
 
 # The triggered abilities that keywords stand for.
@@ -66,6 +74,7 @@ KEYWORD_TRIGGERS: dict[str, Ability] = {
         spec={"trigger": {"on": "enters", "what": {"types": ["Creature"],
                                                    "controller": "you"}},
               "if": {"entering_is_greater": True}, "effect": [{"op": "evolve"}]}),
+    **KEYWORD_TRIGGERED,
 }
 
 SIEGE_TRIGGER = Ability(
@@ -101,6 +110,8 @@ def collect(state: GameState, event: Event, left_with: Sequence[int] = ()) -> No
                 else state.controller(source)
             if not _matches(state, spec, event, source, controller, lki):
                 continue
+            if not event_within(state, event, controller):
+                continue
             if spec.get("on") == "deals_damage" and _already(state, source, ability, event):
                 continue
             arg = _keyword_arg(state, source, ability)
@@ -111,7 +122,7 @@ def collect(state: GameState, event: Event, left_with: Sequence[int] = ()) -> No
                 continue
             state.pending.append(PendingTrigger(source, ability, controller, event, lki))
             _note(state, source, lki, ability)
-    if event.kind == "step":
+    if event.kind in ("step", "zone_change", "becomes_untapped"):
         _delayed(state, event)
 
 
@@ -171,8 +182,10 @@ def _matches(state: GameState, spec: Mapping[str, Any], event: Event, source: in
     if spec.get("zone") == "graveyard" and source in state.objects and \
             state.objects[source].zone != "graveyard":
         return False
-    if lki is not None and on != "dies":
+    if lki is not None and on not in ("dies", "zone_change"):
         return False
+    if on in MORE_EVENTS:
+        return matches_event(state, spec, event, source, controller)
     if on == "enters":
         if event.kind != "zone_change" or event.to_zone != "battlefield":
             return False
@@ -258,20 +271,26 @@ def _cast_matches(state: GameState, spec: Mapping[str, Any], event: Event,
 
 # -- delayed triggers -----------------------------------------------------------------------
 
-DELAYED_WHEN = {"next end step": ("end", None), "your next precombat main": ("precombat main",
-                                                                             "your"),
-                "your next upkeep": ("upkeep", "your")}
-
-
 def _delayed(state: GameState, event: Event) -> None:
     for delayed in list(state.delayed):
-        if delayed.when not in DELAYED_WHEN:
-            raise EngineError(f"unknown delayed trigger time {delayed.when!r} "
-                              f"(known: {sorted(DELAYED_WHEN)})")
-        step, whose = DELAYED_WHEN[delayed.when]
-        if event.data.get("step") != step or (whose == "your" and
-                                               event.player != delayed.controller):
-            continue
+        if delayed.when == LEAVES:  # 603.7a: "when [that object] leaves the battlefield"
+            if event.kind != "zone_change" or event.from_zone != "battlefield" or \
+                    delayed.refers_to is None or event.old != delayed.refers_to:
+                continue
+        elif delayed.when == UNTAPS:  # 603.7a: "when this creature becomes untapped"
+            if event.kind != "becomes_untapped" or delayed.refers_to is None or \
+                    event.obj != delayed.refers_to:
+                continue
+        else:
+            when = delayed_time(delayed.when)
+            if when is None:
+                raise EngineError(f"unknown delayed trigger time {delayed.when!r} (write "
+                                  "\"next <step>\", \"your next <step>\" (a step of rule "
+                                  f"500), {LEAVES!r} or {UNTAPS!r})")
+            step, whose = when
+            if event.kind != "step" or event.data.get("step") != step or (
+                    whose == "your" and event.player != delayed.controller):
+                continue
         state.delayed.remove(delayed)
         ability = Ability(f"delayed: {delayed.when}", "triggered",
                           spec={"trigger": {"on": "step"}, "effect": delayed.effects})

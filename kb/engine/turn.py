@@ -7,13 +7,12 @@ from typing import TYPE_CHECKING
 
 from kb.engine.effects import draw
 from kb.engine.objects import IllegalAction
+from kb.engine.steps import STEPS
+from kb.engine.zones import move
 
 if TYPE_CHECKING:
     from kb.engine.state import GameState
 
-STEPS = ("untap", "upkeep", "draw", "precombat main", "beginning of combat",
-         "declare attackers", "declare blockers", "combat damage", "end of combat",
-         "postcombat main", "end", "cleanup")
 
 
 def advance(state: GameState, step: str, player: str | None = None) -> None:
@@ -51,9 +50,15 @@ def begin(state: GameState, step: str) -> None:
     state.step = step
     active = state.active
     if step == "untap":
-        for obj in state.battlefield():
-            if state.controller(obj.id) == active:
-                obj.tapped = False  # 502.3
+        if state.multiplayer is not None:  # 801.2c: ranges are determined as a turn begins
+            state.multiplayer.begin_turn(p for p, pl in state.players.items()
+                                         if not pl.left_game)
+        untapped = [o for o in state.battlefield()
+                    if state.controller(o.id) == active and o.tapped]
+        for obj in untapped:
+            obj.tapped = False  # 502.3
+        for obj in untapped:
+            state.emit("becomes_untapped", obj=obj.id)
     elif step == "upkeep":
         state.player(active).upkeep_clocks.append(state.tick())
     elif step == "draw":
@@ -67,7 +72,15 @@ def begin(state: GameState, step: str) -> None:
 
 
 def cleanup(state: GameState) -> None:
-    """514.2: damage is removed and "until end of turn" effects end."""
+    """514.1: the active player discards down to their maximum hand size (the last cards of
+    hand, unless ``choices.keep`` names cards to keep); 514.2: damage is removed and
+    "until end of turn" effects end."""
+    hand = state.in_zone("hand", state.active)
+    excess = len(hand) - state.player(state.active).max_hand_size
+    if excess > 0:
+        kept = [state.find(a) for a in state.choices.get("keep", [])]
+        for card in [c for c in hand if c not in kept][-excess:]:
+            move(state, card, "graveyard")
     for obj in state.objects.values():
         obj.damage = 0
         obj.deathtouch_damage = False

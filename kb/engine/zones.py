@@ -13,6 +13,7 @@ from kb.engine.battles import choose_protector
 from kb.engine.copy import become_copy, copiable_values, with_exceptions
 from kb.engine.faces import face_up_face
 from kb.engine.filters import matches
+from kb.engine.keyword_rules import ENTERS_WITH_COUNTERS
 from kb.engine.objects import Ability, GameObject, IllegalAction, Printed, SpellInfo
 from kb.engine.replacements import Proposal, applicable, choose, replace
 
@@ -34,12 +35,16 @@ def move(state: GameState, obj: GameObject, to: str, *, controller: str | None =
     if obj.zone == "battlefield":
         _leave_battlefield(state, obj)
     state.remove_object(obj)
+    if obj.melded:
+        return _unmeld(state, obj, origin, to)
     owner = obj.owner
     new = state.add_object(obj.printed, owner, to, card=obj.card, token=obj.token, top=top,
                            controller=controller if to in ("battlefield", "stack") and controller
                            else owner)
     new.copy_of_card, new.spell_copy = obj.copy_of_card, obj.spell_copy
     new.tapped, new.face_down, new.transformed = tapped, face_down, transformed
+    if origin == "stack" and to == "battlefield":
+        _carry_spell_effects(state, obj.id, new.id)
     if to == "battlefield":
         enter(state, new, choices or {}, x=x)
     state.emit("zone_change", obj=new.id, old=obj.id, card=obj.card, from_zone=origin,
@@ -47,6 +52,41 @@ def move(state: GameState, obj: GameObject, to: str, *, controller: str | None =
     if origin == "hand" and not state.in_zone("hand", owner):
         state.emit("hand_empty", player=owner)
     return new
+
+
+def _unmeld(state: GameState, obj: GameObject, origin: str, to: str) -> GameObject:
+    """712.21: a melded permanent leaving the battlefield is one permanent leaving and two
+    cards put into the zone (the first carries the leaving, 603.10a; the second only arrives,
+    so "whenever a creature dies" sees one event, "whenever a card is put into a graveyard"
+    two). 712.21d: the destination, replaced or not, is the same for both."""
+    made = [state.add_object(printed, owner, to, card=card) for card, printed, owner in obj.melded]
+    made[0].meld_partner, made[1].meld_partner = made[1].card, made[0].card
+    state.emit("zone_change", obj=made[0].id, old=obj.id, card=made[0].card, from_zone=origin,
+               to_zone=to, player=made[0].owner)
+    for new in made[1:]:
+        state.emit("zone_change", obj=new.id, old=None, card=new.card, from_zone=origin,
+                   to_zone=to, player=new.owner)
+    return made[0]
+
+
+def with_meld_partner(state: GameState, ids: list[int]) -> list[int]:
+    """712.21c: an effect that finds the new object a melded permanent became finds both
+    cards (the partner in the same zone), and does the same to each."""
+    out = list(ids)
+    for oid in ids:
+        partner = state.objects[oid].meld_partner
+        out += [o.id for o in state.objects.values() if partner is not None
+                and o.card == partner and o.zone == state.objects[oid].zone and o.id not in out]
+    return out
+
+
+def _carry_spell_effects(state: GameState, spell: int, permanent: int) -> None:
+    """400.7a, 112.4: effects of resolved spells and abilities that changed a permanent spell's
+    characteristics or controller keep applying to the permanent it becomes."""
+    for effect in state.effects:
+        if spell in effect.affected:
+            effect.affected = effect.affected | {permanent}
+    state.touch()
 
 
 def _leave_battlefield(state: GameState, obj: GameObject) -> None:
@@ -109,8 +149,11 @@ def enter(state: GameState, obj: GameObject, choices: Mapping[str, Any], *, x: i
     for kind, n in entering.counters.items():
         counters[kind] += n
     for ability in ch.abilities:
-        if ability.keyword == "fading" and ability.arg:
-            counters["fade"] += int(ability.arg)  # 702.32a
+        kind = ENTERS_WITH_COUNTERS.get(ability.keyword or "")
+        if kind and ability.arg and ability.arg.isdigit():
+            counters[kind] += int(ability.arg)  # fading 702.32a, vanishing 702.63a, ...
+        if ability.keyword == "unleash" and choices.get("unleash"):
+            counters["+1/+1"] += 1  # 702.98a: "you may have it enter with" a counter
         rep = ability.spec.get("replacement", {}) if ability.kind == "replacement" else {}
         if "as_enters_choose" in rep:
             what = rep["as_enters_choose"]

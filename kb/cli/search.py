@@ -8,7 +8,7 @@ import sys
 import click
 
 from kb.api import search_json
-from kb.cli._output import emit_json, index_root, json_option
+from kb.cli._output import VersionDate, emit_json, index_root, json_option
 from kb.query import KINDS
 
 _MARKED = re.compile(r"\*\*(.+?)\*\*")
@@ -20,7 +20,8 @@ _MARKED = re.compile(r"\*\*(.+?)\*\*")
 @click.option("--kind", help=f"Only these kinds of record ({', '.join(KINDS)}; comma-separated).")
 @click.option("--limit", default=10, show_default=True, type=click.IntRange(1, 200),
               help="How many answers (a rule's texts in every language count as one).")
-@click.option("--version", help="Search the rules in force on this date (YYYY-MM-DD), "
+@click.option("--version", type=VersionDate(allow_all=True),
+              help="Search the rules in force on this date (YYYY-MM-DD), "
               "'latest' (the default) or 'all'.")
 @click.option("--no-translate", is_flag=True,
               help="Do not also search the other language's terms.")

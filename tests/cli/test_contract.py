@@ -141,8 +141,14 @@ def test_check_json_good_and_bad(default_index):
 def test_search_json_good_and_bad(default_index):
     result = kb(default_index, "search", "trample", "--json")
     assert result.exit_code == 0
-    json.loads(result.stdout)  # its shape is the search command's (issue 14)
+    found = json.loads(result.stdout)
+    assert {"query", "version", "language", "corrected", "dropped", "translations",
+            "hits"} <= set(found)
+    assert found["version"] == "2026-04-17" and found["hits"][0]["group"] == "rule 702.19"
     json_error(kb(default_index, "search", "trample", "--limit", "many", "--json"), 2)
+    json_error(kb(default_index, "search", "trample", "--version", "soon", "--json"), 2)
+    nothing = kb(default_index, "search", "zzzqqqxx", "--json")
+    assert nothing.exit_code == 1 and json.loads(nothing.stdout)["hits"] == []
 
 
 def test_build_and_fetch_json_bad(tmp_path):

@@ -14,12 +14,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kb.codec import to_dict
-from kb.corpus import embedded_corpus
 from kb.errors import KbError, NoIndexError, NoSuchRuleError
-from kb.indexdir import STORE_FILE, IndexDir
+from kb.indexdir import STORE_FILE, IndexDir, check_serving
 from kb.link.pairing import fold
 from kb.model import Card, Example, Record, Rule, Ruling, kind_of
-from kb.paths import default_index_root, user_corpus_dir
+from kb.paths import default_index_root
 from kb.rulenum import RuleNumber, RuleNumberError, RuleRange
 from kb.store import StaleStoreError, Store, record_number, record_text
 
@@ -34,18 +33,16 @@ __all__ = [
 
 def build_index(
     index_root: Path, corpus_dirs: list[Path], *, embedded: bool = True,
-    progress: Progress | None = None,
+    progress: Progress | None = None, only: bool = False, replace: bool = True,
 ) -> BuildReport:
-    """Build from the embedded corpus, the user's corpus folder (where ``kb fetch`` stores the
-    official files) when it exists, and ``corpus_dirs``; a folder named twice is read once."""
-    from kb.build import build  # the parsers load only for a build, not for every lookup
+    """Build from the folders the current index was built from (at first: the embedded corpus
+    and the user's corpus folder, where ``kb fetch`` stores the official files) plus
+    ``corpus_dirs``; exactly ``corpus_dirs`` with ``only``. A folder named twice is read once.
+    Without ``replace`` a build that would drop a rules version or a source is refused."""
+    from kb.build import build, plan_folders  # the parsers load only for a build
 
-    user = user_corpus_dir()
-    folders = ([embedded_corpus()] if embedded else []) + ([user] if user.is_dir() else [])
-    for folder in corpus_dirs:
-        if folder.resolve() not in {f.resolve() for f in folders}:
-            folders.append(folder)
-    return build(index_root, folders, progress)
+    folders = plan_folders(index_root, corpus_dirs, only=only, embedded=embedded)
+    return build(index_root, folders, progress, replace=replace)
 
 
 @dataclass(frozen=True)
@@ -111,6 +108,7 @@ class KnowledgeBase:
         generation = IndexDir(self.index_root).current()
         if generation is None or not (generation / STORE_FILE).exists():
             raise NoIndexError(f"no index in {self.index_root}: run 'kb build' first")
+        check_serving(generation)  # a missing or truncated file: say so, do not misanswer
         self.generation = generation
         try:
             self.store = Store.open(generation / STORE_FILE)

@@ -11,7 +11,9 @@ unparsed fragment.
 
 from __future__ import annotations
 
+import errno
 import hashlib
+import shutil
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
@@ -20,13 +22,16 @@ from pathlib import Path
 from typing import TypeVar
 
 import kb
-from kb.corpus import CorpusFile, Unreadable, discover, read_bytes
+from kb.corpus import CorpusFile, Unreadable, discover, embedded_corpus, read_bytes
+from kb.errors import KbError
 from kb.index import IndexReport, index_stamp, write_index
-from kb.indexdir import STORE_FILE, IndexDir
+from kb.index.writer import IndexWriteError
+from kb.indexdir import STORE_FILE, IndexDir, read_manifest, verify
 from kb.link.pairing import fold
 from kb.link.stage import link_all
 from kb.link.terms import derive_terms
 from kb.model import Loc, ParseResult, Source
+from kb.paths import user_corpus_dir
 from kb.sources.ids import UniqueIds
 from kb.sources.registry import parser_for
 from kb.store import SCHEMA_VERSION, StaleStoreError, Store
@@ -63,6 +68,7 @@ class BuildReport:
     links: dict[str, int] = field(default_factory=dict)
     terms: int = 0  # pairs in the bilingual term table
     search: IndexReport | None = None
+    unchanged: bool = False  # nothing changed: the current generation was kept as it is
 
     @property
     def totals(self) -> dict[str, int]:
@@ -93,36 +99,175 @@ def parser_stamp() -> str:
     return digest.hexdigest()[:16]
 
 
-def build(index_root: Path, folders: list[Path], progress: Progress | None = None) -> BuildReport:
-    """Build a new generation from ``folders`` and publish it; return what was ingested."""
+EMBEDDED = "<embedded>"  # the embedded corpus, wherever kb is installed
+USER = "<user>"  # the user's corpus folder (kb fetch), when it exists
+
+
+class BuildRefusedError(KbError):
+    """The build would drop rules versions or sources the current index has."""
+
+
+class MissingFolderError(KbError):
+    """A corpus folder given to the build does not exist."""
+
+
+def plan_folders(index_root: Path, added: list[Path], *, only: bool = False,
+                 embedded: bool = True) -> list[str]:
+    """The folders a build reads: those the current index was built from (or, before a first
+    build, the embedded corpus and the user's corpus folder), plus ``added``; exactly ``added``
+    with ``only``. Folders are absolute paths or the markers :data:`EMBEDDED` and :data:`USER`."""
+    missing = [str(f) for f in added if not f.is_dir()]
+    if missing:
+        raise MissingFolderError(f"no such corpus folder: {', '.join(missing)}")
+    if only:
+        base: list[str] = []
+    else:
+        current = IndexDir(index_root).current()
+        manifest = read_manifest(current) if current else None
+        remembered = (manifest or {}).get("inputs", {}).get("folders")
+        base = list(remembered) if isinstance(remembered, list) else [EMBEDDED, USER]
+    if not embedded:
+        base = [f for f in base if f != EMBEDDED]
+    for folder in added:
+        if str(folder.resolve()) not in base:
+            base.append(str(folder.resolve()))
+    return base
+
+
+def _folder_paths(folders: list[str]) -> list[Path]:
+    paths: list[Path] = []
+    for folder in folders:
+        if folder == EMBEDDED:
+            path = embedded_corpus()
+        elif folder == USER:
+            path = user_corpus_dir()
+            if not path.is_dir():
+                continue
+        else:
+            path = Path(folder)
+        if path.resolve() not in {p.resolve() for p in paths}:
+            paths.append(path)
+    return paths
+
+
+def build(index_root: Path, folders: list[Path] | list[str], progress: Progress | None = None,
+          *, replace: bool = True) -> BuildReport:
+    """Build a new generation from ``folders`` and publish it; return what was ingested.
+
+    ``folders`` are paths, or what :func:`plan_folders` returns (remembered in the index for
+    the next build). Nothing is written when the corpus and kb are the same as for the current
+    generation and it passes its checksums. Without ``replace``, a build that would drop a
+    rules version or a source of the current index is refused (:class:`BuildRefusedError`).
+    """
     started = time.perf_counter()
     index = IndexDir(index_root)
     report = BuildReport(index_root)
+    names = [str(f) for f in folders]
     with index.lock():
-        staging = index.new_generation()
-        store = Store.create(staging / STORE_FILE)
         stamp = parser_stamp()
-        previous = _previous_store(index, stamp)
-        items = list(discover(folders))
+        inputs = {"folders": names, "parser_stamp": stamp, "index_stamp": index_stamp(stamp)}
+        items = list(discover(_folder_paths(names)))
+        inputs["files"] = _fingerprint(items)
+        current = index.current()
+        damage = verify(current) if current else []
+        if damage:
+            report.problems.append(Problem(str(current), "the current index failed its "
+                                           f"checksums ({damage[0]}): rebuilt from the documents"))
+            current = None
+        if current is not None and _same_inputs(current, inputs):
+            index.clear_partials()
+            return _unchanged(report, current, items, started)
+        staging = index.new_generation()
+        try:
+            _build_into(staging, index, current, items, inputs, report, progress, replace)
+        except BaseException:
+            shutil.rmtree(staging, ignore_errors=True)
+            raise
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def _build_into(staging: Path, index: IndexDir, current: Path | None,
+                items: list[CorpusFile | Unreadable], inputs: dict, report: BuildReport,
+                progress: Progress | None, replace: bool) -> None:
+    try:
+        store = Store.create(staging / STORE_FILE)
+        previous = _previous_store(current, inputs["parser_stamp"])
         for item in (progress or _identity)(items):
             if isinstance(item, Unreadable):
                 report.problems.append(Problem(str(item.path), item.reason))
                 continue
             _ingest(item, store, previous, report)
+        if not replace and previous is not None:
+            _refuse_drops(previous, report)
         report.links = link_all(store)
         links = [*store.links(relation="counterpart"), *store.links(relation="same-card"),
                  *store.links(relation="same-ruling")]
         report.terms = store.replace_terms(derive_terms(store, links), fold)
-        store.set_meta("parser_stamp", stamp)
+        store.set_meta("parser_stamp", inputs["parser_stamp"])
         store.set_meta("built_at", time.strftime("%Y-%m-%dT%H:%M:%S%z"))
         store.commit()
         unchanged = {s.source_id for s in report.sources if s.reused}
-        report.search = write_index(staging, store, index_stamp(stamp), index.current(),
-                                    unchanged)
+        report.search = write_index(staging, store, inputs["index_stamp"], current, unchanged)
         store.close()
-        index.publish(staging)
+        inputs["sources"] = {s.source_id: [s.file, s.format, s.version] for s in report.sources}
+        inputs["problems"] = [[p.file, p.reason] for p in report.problems]
+        index.publish(staging, inputs)
+    except OSError as exc:
+        if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+            raise IndexWriteError(f"disk full while building in {index.root}; the previous "
+                                  "index is still served") from exc
+        raise
+
+
+def _fingerprint(items: list[CorpusFile | Unreadable]) -> list[list[str]]:
+    """What the build reads, as (file, sha256 or the reason it is unreadable): the same list
+    means the same corpus. Reading every file costs a fraction of a second even for a hundred
+    rules versions; their mtimes would not see a file restored with its old date."""
+    out = []
+    for item in items:
+        if isinstance(item, Unreadable):
+            out.append([str(item.path), "unreadable: " + item.reason])
+            continue
+        try:
+            out.append([str(item.path), hashlib.sha256(read_bytes(item.path)).hexdigest()])
+        except (OSError, EOFError) as exc:
+            out.append([str(item.path), "unreadable: " + _os_reason(exc)])
+    return out
+
+
+def _same_inputs(generation: Path, inputs: dict) -> bool:
+    recorded = (read_manifest(generation) or {}).get("inputs", {})
+    return all(recorded.get(k) == v for k, v in inputs.items())
+
+
+def _unchanged(report: BuildReport, generation: Path, items: list, started: float) -> BuildReport:
+    """The report of a build that found nothing to do: the current generation's sources."""
+    report.unchanged = True
+    recorded = (read_manifest(generation) or {}).get("inputs", {})
+    report.problems = [Problem(f, r) for f, r in recorded.get("problems", [])]
+    store = Store.open(generation / STORE_FILE)
+    try:
+        files = {s.id: s.file for s in store.sources()}
+        for source in store.sources():
+            report.sources.append(_source_report(store, files[source.id], source, reused=True))
+    finally:
+        store.close()
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _refuse_drops(previous: _Previous, report: BuildReport) -> None:
+    kept = {s.source_id for s in report.sources}
+    dropped = [s for s in previous.by_sha.values() if s.id not in kept]
+    if not dropped:
+        return
+    versions = sorted({s.version for s in dropped if s.format == "cr_text" and s.version})
+    named = ", ".join(sorted(s.file for s in dropped))
+    lost = f"rules versions {', '.join(versions)}; " if versions else ""
+    raise BuildRefusedError(
+        f"this build would drop {len(dropped)} source(s) the current index has ({lost}"
+        f"{named}): add their folders with --corpus, or pass --replace to build without them")
 
 
 def _identity(items: list[T]) -> Iterator[T]:
@@ -135,10 +280,10 @@ class _Previous:
     by_sha: dict[str, Source]
 
 
-def _previous_store(index: IndexDir, stamp: str) -> _Previous | None:
-    path = index.current_store()
-    if path is None:
+def _previous_store(generation: Path | None, stamp: str) -> _Previous | None:
+    if generation is None or not (generation / STORE_FILE).exists():
         return None
+    path = generation / STORE_FILE
     try:
         old = Store.open(path)
     except StaleStoreError:

@@ -200,15 +200,15 @@ def _build_into(staging: Path, index: IndexDir, current: Path | None,
             _ingest(item, store, previous, report)
         if not replace and previous is not None:
             _refuse_drops(previous, report)
-        report.links = link_all(store)
+        reused = frozenset(s.source_id for s in report.sources if s.reused)
+        report.links = link_all(store, previous.path if previous else None, reused)
         links = [*store.links(relation="counterpart"), *store.links(relation="same-card"),
                  *store.links(relation="same-ruling")]
         report.terms = store.replace_terms(derive_terms(store, links), fold)
         store.set_meta("parser_stamp", inputs["parser_stamp"])
         store.set_meta("built_at", time.strftime("%Y-%m-%dT%H:%M:%S%z"))
         store.commit()
-        unchanged = {s.source_id for s in report.sources if s.reused}
-        report.search = write_index(staging, store, inputs["index_stamp"], current, unchanged)
+        report.search = write_index(staging, store, inputs["index_stamp"], current, set(reused))
         store.close()
         inputs["sources"] = {s.source_id: [s.file, s.format, s.version] for s in report.sources}
         inputs["problems"] = [[p.file, p.reason] for p in report.problems]

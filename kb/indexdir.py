@@ -182,3 +182,13 @@ def check_serving(generation: Path) -> None:
     if problems:
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
         raise CorruptIndexError(f"the index is damaged: {problems[0]}{more}; {REPAIR}")
+
+
+def damage_of(root: Path) -> str | None:
+    """After an unexpected error: the one-line reason when the published generation fails its
+    checksums (a flipped byte in a search segment makes Whoosh fail in any of a dozen ways)."""
+    generation = IndexDir(root).current()
+    problems = verify(generation) if generation is not None else []
+    if not problems:
+        return None
+    return f"the index is damaged: {problems[0]}; {REPAIR}"

@@ -343,7 +343,9 @@ class Store:
     def _rows(self, sql: str, args: Iterable[object] = ()) -> Iterator[tuple]:
         """Rows of a query; SQLite's errors on a damaged file become :class:`CorruptStoreError`."""
         try:
-            yield from self.conn.execute(sql, tuple(args))
+            cur = self.conn.execute(sql, tuple(args))
+            while (row := cur.fetchone()) is not None:
+                yield row
         except sqlite3.DatabaseError as exc:
             raise CorruptStoreError(self.path, f"SQLite: {exc}") from exc
 

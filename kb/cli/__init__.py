@@ -52,6 +52,11 @@ class KbGroup(click.Group):
         except Exception as exc:
             if ctx.obj and ctx.obj.get("debug"):
                 raise
+            from kb.indexdir import damage_of
+
+            if ctx.obj and (damage := damage_of(ctx.obj["index"])):
+                click.echo(f"kb: {damage}", err=True)
+                ctx.exit(1)
             click.echo(f"kb: internal error: {type(exc).__name__}: {exc} "
                        "(run with --debug for the traceback)", err=True)
             ctx.exit(1)

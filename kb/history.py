@@ -41,12 +41,11 @@ def load_lineage(store: Store) -> Lineage:
     """Every English CR version's rule numbers and the ``next-version`` pairs between them."""
     versions = store.versions((CR_FORMAT,))
     numbers = {v: _cr_numbers(store, v) for v in versions}
-    matches = []
-    for link in store.links(relation="next-version"):
-        old_version, old_number = _cr_key(link.from_id)
-        new_version, new_number = _cr_key(link.to_id)
-        matches.append(Counterpart(old_version, old_number, new_version, new_number,
-                                   link.evidence, link.confidence))
+    # Straight from SQL, unsorted: a hundred versions hold some 300,000 pairs.
+    cur = store.conn.execute("SELECT from_id, to_id, evidence, confidence FROM links"
+                             " WHERE relation='next-version'")
+    matches = [Counterpart(*_cr_key(a), *_cr_key(b), how, confidence)
+               for a, b, how, confidence in cur]
     return Lineage.from_matches(numbers, matches)
 
 

@@ -106,9 +106,10 @@ class KnowledgeBase:
         self.index_root = index_root or default_index_root()
         # One generation for the whole session: a build publishing meanwhile is not mixed in.
         generation = IndexDir(self.index_root).current()
+        if generation is not None:
+            check_serving(generation)  # a missing or truncated file: say so, do not misanswer
         if generation is None or not (generation / STORE_FILE).exists():
             raise NoIndexError(f"no index in {self.index_root}: run 'kb build' first")
-        check_serving(generation)  # a missing or truncated file: say so, do not misanswer
         self.generation = generation
         try:
             self.store = Store.open(generation / STORE_FILE)

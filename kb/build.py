@@ -17,23 +17,17 @@ import shutil
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
 import kb
 from kb.corpus import CorpusFile, Unreadable, discover, embedded_corpus, read_bytes
 from kb.errors import KbError
-from kb.index import IndexReport, index_stamp, write_index
-from kb.index.writer import IndexWriteError
+from kb.index.writer import IndexReport, IndexWriteError, index_stamp, write_index
 from kb.indexdir import STORE_FILE, IndexDir, read_manifest, verify
-from kb.link.pairing import fold
-from kb.link.stage import link_all
-from kb.link.terms import derive_terms
 from kb.model import Loc, ParseResult, Source
 from kb.paths import user_corpus_dir
-from kb.sources.ids import UniqueIds
-from kb.sources.registry import parser_for
 from kb.store import SCHEMA_VERSION, StaleStoreError, Store
 from kb.text.decode import BinaryContentError, decode
 
@@ -176,7 +170,10 @@ def build(index_root: Path, folders: list[Path] | list[str], progress: Progress 
             current = None
         if current is not None and _same_inputs(current, inputs):
             index.clear_partials()
-            return _unchanged(report, current, items, started)
+            try:
+                return _unchanged(report, current, started)
+            except (TypeError, KeyError, ValueError):  # a manifest of another shape: rebuild
+                report.problems, report.sources, report.unchanged = [], [], False
         staging = index.new_generation()
         try:
             _build_into(staging, index, current, items, inputs, report, progress, replace)
@@ -190,14 +187,23 @@ def build(index_root: Path, folders: list[Path] | list[str], progress: Progress 
 def _build_into(staging: Path, index: IndexDir, current: Path | None,
                 items: list[CorpusFile | Unreadable], inputs: dict, report: BuildReport,
                 progress: Progress | None, replace: bool) -> None:
+    # Loaded here, not at the top: a rebuild that finds nothing changed never needs them.
+    from kb.link.pairing import fold
+    from kb.link.stage import link_all
+    from kb.link.terms import derive_terms
+
     try:
         store = Store.create(staging / STORE_FILE)
         previous = _previous_store(current, inputs["parser_stamp"])
+        if previous is not None:
+            store.attach(previous.path)
         for item in (progress or _identity)(items):
             if isinstance(item, Unreadable):
                 report.problems.append(Problem(str(item.path), item.reason))
                 continue
             _ingest(item, store, previous, report)
+        if previous is not None:
+            store.detach()
         if not replace and previous is not None:
             _refuse_drops(previous, report)
         reused = frozenset(s.source_id for s in report.sources if s.reused)
@@ -210,7 +216,8 @@ def _build_into(staging: Path, index: IndexDir, current: Path | None,
         store.commit()
         report.search = write_index(staging, store, inputs["index_stamp"], current, set(reused))
         store.close()
-        inputs["sources"] = {s.source_id: [s.file, s.format, s.version] for s in report.sources}
+        # What a rebuild that finds nothing changed reports, without opening the store.
+        inputs["sources"] = [asdict(s) for s in report.sources]
         inputs["problems"] = [[p.file, p.reason] for p in report.problems]
         index.publish(staging, inputs)
     except OSError as exc:
@@ -241,18 +248,12 @@ def _same_inputs(generation: Path, inputs: dict) -> bool:
     return all(recorded.get(k) == v for k, v in inputs.items())
 
 
-def _unchanged(report: BuildReport, generation: Path, items: list, started: float) -> BuildReport:
+def _unchanged(report: BuildReport, generation: Path, started: float) -> BuildReport:
     """The report of a build that found nothing to do: the current generation's sources."""
     report.unchanged = True
     recorded = (read_manifest(generation) or {}).get("inputs", {})
     report.problems = [Problem(f, r) for f, r in recorded.get("problems", [])]
-    store = Store.open(generation / STORE_FILE)
-    try:
-        files = {s.id: s.file for s in store.sources()}
-        for source in store.sources():
-            report.sources.append(_source_report(store, files[source.id], source, reused=True))
-    finally:
-        store.close()
+    report.sources = [SourceReport(**{**s, "reused": True}) for s in recorded.get("sources", [])]
     report.seconds = time.perf_counter() - started
     return report
 
@@ -278,6 +279,7 @@ def _identity(items: list[T]) -> Iterator[T]:
 class _Previous:
     path: Path
     by_sha: dict[str, Source]
+    reports: dict[str, dict]  # source id -> its SourceReport (as a dict) in that build
 
 
 def _previous_store(generation: Path | None, stamp: str) -> _Previous | None:
@@ -291,7 +293,9 @@ def _previous_store(generation: Path | None, stamp: str) -> _Previous | None:
     try:
         if old.meta("parser_stamp") != stamp:
             return None
-        return _Previous(path, old.source_by_sha())
+        recorded = (read_manifest(generation) or {}).get("inputs", {}).get("sources", [])
+        reports = {r["source_id"]: r for r in recorded if isinstance(r, dict)}
+        return _Previous(path, old.source_by_sha(), reports)
     finally:
         old.close()
 
@@ -307,8 +311,8 @@ def _ingest(item: CorpusFile, store: Store, previous: _Previous | None,
     taken = {s.source_id for s in report.sources}
     old = previous.by_sha.get(sha) if previous else None
     if old is not None and old.id not in taken:
-        store.copy_source_from(previous.path, old.id)  # type: ignore[union-attr]
-        report.sources.append(_source_report(store, item.display, old, reused=True))
+        store.copy_source_from(old.id)
+        report.sources.append(_reused_report(store, item.display, old, previous))
         return
     if not data:
         report.problems.append(Problem(item.display, "empty file"))
@@ -339,6 +343,20 @@ def _ingest(item: CorpusFile, store: Store, previous: _Previous | None,
     report.sources.append(_source_report(store, item.display, source, False, duplicates))
 
 
+def _reused_report(store: Store, display: str, source: Source,
+                   previous: _Previous | None) -> SourceReport:
+    """A reused source's report: the previous build's when its records cannot have changed
+    (a rules version's ids are its own, so none can be a duplicate of another source's),
+    else counted again in the store."""
+    known = previous.reports.get(source.id) if previous else None
+    if known and source.format == "cr_text":
+        try:
+            return SourceReport(**{**known, "file": display, "reused": True})
+        except TypeError:  # recorded by another kb
+            pass
+    return _source_report(store, display, source, reused=True)
+
+
 def _source_report(store: Store, display: str, source: Source, reused: bool,
                    duplicates: int = 0) -> SourceReport:
     flags = store.count_flags(source.id)
@@ -350,6 +368,9 @@ def _source_report(store: Store, display: str, source: Source, reused: bool,
 
 def _parse(text: str, file: str, report: BuildReport) -> ParseResult:
     """Parse with the format's parser; on no parser or a parser failure keep the whole text."""
+    from kb.sources.ids import UniqueIds
+    from kb.sources.registry import parser_for
+
     parser = parser_for(text)
     if parser is None:
         reason = "not yet understood: no parser for this format"

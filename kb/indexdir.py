@@ -105,10 +105,10 @@ class IndexDir:
     def publish(self, staging: Path, inputs: dict) -> Path:
         """Record the manifest (``inputs``: what the generation was built from), make
         ``staging`` the current generation, atomically, and prune old ones."""
-        write_manifest(staging, inputs)
+        previous = self.current()
+        write_manifest(staging, inputs, previous)
         final = staging.with_name(staging.name.removesuffix(".partial"))
         staging.rename(final)
-        previous = self.current()
         link_tmp = self.root / f".current-{os.getpid()}"
         if link_tmp.is_symlink() or link_tmp.exists():
             link_tmp.unlink()
@@ -135,11 +135,28 @@ def _sha256(path: Path) -> str:
         return hashlib.file_digest(handle, "sha256").hexdigest()
 
 
-def write_manifest(generation: Path, inputs: dict) -> None:
-    files = {p.relative_to(generation).as_posix(): [p.stat().st_size, _sha256(p)]
-             for p in _files(generation)}
+def write_manifest(generation: Path, inputs: dict, previous: Path | None = None) -> None:
+    """Sizes and checksums of every file. A file hard-linked from ``previous`` (a search
+    segment of an unchanged source) keeps the checksum recorded there: the build verified
+    that generation before reusing anything from it."""
+    known = (read_manifest(previous) or {}).get("files", {}) if previous else {}
+    files = {}
+    for path in _files(generation):
+        name = path.relative_to(generation).as_posix()
+        size = path.stat().st_size
+        old = known.get(name)
+        same = (old is not None and old[0] == size and previous is not None
+                and _same_file(path, previous / name))
+        files[name] = [size, old[1] if same else _sha256(path)]
     text = json.dumps({"inputs": inputs, "files": files}, indent=1, sort_keys=True)
     (generation / MANIFEST_FILE).write_text(text, encoding="utf-8")
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return a.samefile(b)
+    except OSError:
+        return False
 
 
 def read_manifest(generation: Path) -> dict | None:

@@ -202,26 +202,30 @@ class Store:
                 f"SELECT id FROM records WHERE id IN ({marks})", chunk))
         return found
 
-    def copy_source_from(self, other: Path, source_id: str) -> None:
-        """Copy a source and its records unchanged from another store (incremental build)."""
-        self.conn.execute("ATTACH DATABASE ? AS old", (str(other),))
-        try:
-            self.conn.execute("INSERT INTO sources SELECT * FROM old.sources WHERE id=?",
-                              (source_id,))
-            self.conn.execute(
-                "INSERT INTO citations SELECT c.* FROM old.citations c"
-                " JOIN old.records r ON r.id = c.record_id WHERE r.source_id=?"
-                " AND r.id NOT IN (SELECT id FROM main.records)",
-                (source_id,),
-            )
-            # A record already stored under another source (same id) is kept once.
-            self.conn.execute(
-                "INSERT OR IGNORE INTO records SELECT * FROM old.records WHERE source_id=?",
-                (source_id,),
-            )
-            self.conn.commit()
-        finally:
-            self.conn.execute("DETACH DATABASE old")
+    def attach(self, other: Path) -> None:
+        """Open another store (the previous build's) to copy sources from, until :meth:`detach`."""
+        self.conn.execute("ATTACH DATABASE ? AS old", (f"file:{other}?mode=ro",))
+
+    def detach(self) -> None:
+        self.conn.commit()
+        self.conn.execute("DETACH DATABASE old")
+
+    def copy_source_from(self, source_id: str) -> None:
+        """Copy a source and its records unchanged from the attached store (incremental
+        build). The copies of a build are one transaction: a hundred sources in seconds."""
+        self.conn.execute("INSERT INTO sources SELECT * FROM old.sources WHERE id=?",
+                          (source_id,))
+        self.conn.execute(
+            "INSERT INTO citations SELECT c.* FROM old.citations c"
+            " JOIN old.records r ON r.id = c.record_id WHERE r.source_id=?"
+            " AND r.id NOT IN (SELECT id FROM main.records)",
+            (source_id,),
+        )
+        # A record already stored under another source (same id) is kept once.
+        self.conn.execute(
+            "INSERT OR IGNORE INTO records SELECT * FROM old.records WHERE source_id=?",
+            (source_id,),
+        )
 
     def commit(self) -> None:
         self.conn.commit()

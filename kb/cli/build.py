@@ -64,7 +64,10 @@ def _print_build(report: BuildReport) -> None:
     else:
         click.echo(f"Built {report.index} in {report.seconds:.1f} s: {len(report.sources)} "
                    f"sources ({parsed} parsed, {len(report.sources) - parsed} unchanged)")
-    if report.versions:
+    if len(report.versions) > 8:  # a hundred dates on one line say nothing
+        click.echo(f"Rules versions: {len(report.versions)}, {report.versions[0]} .. "
+                   f"{report.versions[-1]} (kb versions lists them)")
+    elif report.versions:
         click.echo(f"Rules versions: {', '.join(report.versions)}")
     rows = [("source", "format", "lang", "version", "records", "inferred", "untranslated",
              "duplicates", "unparsed")]

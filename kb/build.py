@@ -14,6 +14,7 @@ from __future__ import annotations
 import errno
 import hashlib
 import shutil
+import sqlite3
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
@@ -221,9 +222,14 @@ def _build_into(staging: Path, index: IndexDir, current: Path | None,
         inputs["problems"] = [[p.file, p.reason] for p in report.problems]
         index.publish(staging, inputs)
     except OSError as exc:
-        if exc.errno in (errno.ENOSPC, errno.EDQUOT):
-            raise IndexWriteError(f"disk full while building in {index.root}; the previous "
-                                  "index is still served") from exc
+        if exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
+            raise IndexWriteError(f"disk full while building in {index.root} ({exc.strerror});"
+                                  " the previous index is still served") from exc
+        raise
+    except sqlite3.OperationalError as exc:  # SQLite says "database or disk is full"
+        if "full" in str(exc) or "disk I/O" in str(exc):
+            raise IndexWriteError(f"disk full while writing the store in {index.root} ({exc});"
+                                  " the previous index is still served") from exc
         raise
 
 

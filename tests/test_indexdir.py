@@ -141,3 +141,19 @@ def test_doctor_finds_a_store_damaged_below_sqlite(built):
     path.write_bytes(bytes(data))
     result = kb_cli(index, "doctor", "--json")
     assert result.returncode == 1 and "problems" in result.stdout
+
+
+def test_a_full_disk_while_writing_the_store_keeps_the_previous_index(built, monkeypatch):
+    index, corpus = built
+    served = generation(index)
+    (corpus / SEED).write_text((corpus / SEED).read_text(encoding="utf-8") + "\n- x\n",
+                               encoding="utf-8")
+
+    def full(*args, **kwargs):
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr("kb.build.Store.add_source", full)
+    with pytest.raises(IndexWriteError, match="disk full.*previous index is still served"):
+        build(index, [corpus])
+    assert generation(index) == served and verify(served) == []
+    assert not list((index / "builds").glob("*.partial"))

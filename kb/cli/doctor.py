@@ -17,8 +17,13 @@ def command(ctx: click.Context, as_json: bool) -> None:
     checksum) and each segment of the search index. Exit 1, naming what is damaged and the
     fix, when anything is."""
     from kb.doctor import diagnose
+    from kb.errors import NoIndexError
+    from kb.indexdir import IndexDir
 
     root = index_root(ctx)
+    if IndexDir(root).current() is None:
+        raise NoIndexError(f"no index in {root} (or its 'current' link points nowhere): "
+                           "run 'kb build'")
     problems, checked = diagnose(root)
     if as_json:
         emit_json({"index": root, "checked": checked, "problems": problems})

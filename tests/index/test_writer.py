@@ -71,3 +71,14 @@ def test_a_rebuild_with_nothing_changed_writes_nothing(tmp_path):
     assert IndexDir(index).current() == generation
     assert [p.name for p in (index / "builds").iterdir()] == [generation.name]
     assert len(again.sources) == 5 and all(s.reused for s in again.sources)
+
+
+def test_a_worker_reports_its_failure_instead_of_printing_it(tmp_path, capfd):
+    # What a worker process runs, given a store it cannot read: an error returned to the
+    # build (which names it in one message), nothing on stderr.
+    from kb.index.writer import _write_one
+
+    (tmp_path / "words").mkdir()
+    written = _write_one((str(tmp_path / "missing.sqlite"), str(tmp_path), "cr:en:2026-04-17"))
+    assert written.error and written.segment is None and not written.disk_full
+    assert capfd.readouterr().err == ""

@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import errno
 import hashlib
+import json
 import shutil
 import sqlite3
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import closing
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TypeVar
@@ -120,6 +122,8 @@ def plan_folders(index_root: Path, added: list[Path], *, only: bool = False,
         current = IndexDir(index_root).current()
         manifest = read_manifest(current) if current else None
         remembered = (manifest or {}).get("inputs", {}).get("folders")
+        if remembered is None and current is not None:
+            remembered = _stored_folders(current)
         base = list(remembered) if isinstance(remembered, list) else [EMBEDDED, USER]
     if not embedded:
         base = [f for f in base if f != EMBEDDED]
@@ -127,6 +131,17 @@ def plan_folders(index_root: Path, added: list[Path], *, only: bool = False,
         if str(folder.resolve()) not in base:
             base.append(str(folder.resolve()))
     return base
+
+
+def _stored_folders(generation: Path) -> list[str] | None:
+    """The folders recorded in the store, when the manifest cannot be read."""
+    try:
+        with closing(sqlite3.connect(f"file:{generation / STORE_FILE}?mode=ro",
+                                     uri=True)) as conn:
+            row = conn.execute("SELECT value FROM meta WHERE key='folders'").fetchone()
+        return json.loads(row[0]) if row else None
+    except (sqlite3.Error, ValueError):
+        return None
 
 
 def _folder_paths(folders: list[str]) -> list[Path]:
@@ -164,6 +179,7 @@ def build(index_root: Path, folders: list[Path] | list[str], progress: Progress 
         items = list(discover(_folder_paths(names)))
         inputs["files"] = _fingerprint(items)
         current = index.current()
+        held = _held_sources(current) if current and not replace else []
         damage = verify(current) if current else []
         if damage:
             report.problems.append(Problem(str(current), "the current index failed its "
@@ -177,7 +193,7 @@ def build(index_root: Path, folders: list[Path] | list[str], progress: Progress 
                 report.problems, report.sources, report.unchanged = [], [], False
         staging = index.new_generation()
         try:
-            _build_into(staging, index, current, items, inputs, report, progress, replace)
+            _build_into(staging, index, current, items, inputs, report, progress, held)
         except BaseException:
             shutil.rmtree(staging, ignore_errors=True)
             raise
@@ -187,7 +203,7 @@ def build(index_root: Path, folders: list[Path] | list[str], progress: Progress 
 
 def _build_into(staging: Path, index: IndexDir, current: Path | None,
                 items: list[CorpusFile | Unreadable], inputs: dict, report: BuildReport,
-                progress: Progress | None, replace: bool) -> None:
+                progress: Progress | None, held: list[tuple[str, str, str, str]]) -> None:
     # Loaded here, not at the top: a rebuild that finds nothing changed never needs them.
     from kb.link.pairing import fold
     from kb.link.stage import link_all
@@ -205,14 +221,14 @@ def _build_into(staging: Path, index: IndexDir, current: Path | None,
             _ingest(item, store, previous, report)
         if previous is not None:
             store.detach()
-        if not replace and previous is not None:
-            _refuse_drops(previous, report)
+        _refuse_drops(held, report)
         reused = frozenset(s.source_id for s in report.sources if s.reused)
         report.links = link_all(store, previous.path if previous else None, reused)
         links = [*store.links(relation="counterpart"), *store.links(relation="same-card"),
                  *store.links(relation="same-ruling")]
         report.terms = store.replace_terms(derive_terms(store, links), fold)
         store.set_meta("parser_stamp", inputs["parser_stamp"])
+        store.set_meta("folders", json.dumps(inputs["folders"]))  # if the manifest is lost
         store.set_meta("built_at", time.strftime("%Y-%m-%dT%H:%M:%S%z"))
         store.commit()
         report.search = write_index(staging, store, inputs["index_stamp"], current, set(reused))
@@ -264,13 +280,25 @@ def _unchanged(report: BuildReport, generation: Path, started: float) -> BuildRe
     return report
 
 
-def _refuse_drops(previous: _Previous, report: BuildReport) -> None:
+def _held_sources(generation: Path) -> list[tuple[str, str, str, str]]:
+    """(id, file, format, version) of every source of a generation's store, read even from a
+    store of another schema or one failing its checksums: what a build must not drop."""
+    try:
+        with closing(sqlite3.connect(f"file:{generation / STORE_FILE}?mode=ro",
+                                     uri=True)) as conn:
+            return conn.execute("SELECT id, file, format, version FROM sources").fetchall()
+    except sqlite3.Error:
+        return []
+
+
+def _refuse_drops(held: list[tuple[str, str, str, str]], report: BuildReport) -> None:
     kept = {s.source_id for s in report.sources}
-    dropped = [s for s in previous.by_sha.values() if s.id not in kept]
+    dropped = [(sid, file, fmt, version) for sid, file, fmt, version in held
+               if sid not in kept]
     if not dropped:
         return
-    versions = sorted({s.version for s in dropped if s.format == "cr_text" and s.version})
-    named = ", ".join(sorted(s.file for s in dropped))
+    versions = sorted({v for _, _, fmt, v in dropped if fmt == "cr_text" and v})
+    named = ", ".join(sorted(file for _, file, _, _ in dropped))
     lost = f"rules versions {', '.join(versions)}; " if versions else ""
     raise BuildRefusedError(
         f"this build would drop {len(dropped)} source(s) the current index has ({lost}"

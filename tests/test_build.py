@@ -223,3 +223,17 @@ def test_a_build_that_would_drop_a_rules_version_names_it(tmp_path):
     assert "rules versions 2025-02-07" in refused.stderr
     assert "MagicCompRules 20250207.txt" in refused.stderr
     assert "2025-02-07" in kb_cli(index, "versions").stdout
+
+
+def test_a_lost_manifest_loses_neither_the_folders_nor_the_refusal(tmp_path):
+    index = tmp_path / "idx"
+    a, b = seed_folder(tmp_path, "a", SEED), seed_folder(tmp_path, "b", OTHER_SEED)
+    assert kb_cli(index, "build", "--only", "--corpus", str(a), "--corpus", str(b)).returncode == 0
+    current = IndexDir(index).current()
+    assert current is not None
+    (current / "manifest.json").unlink()
+    refused = kb_cli(index, "build", "--only", "--corpus", str(b))
+    assert refused.returncode == 1 and SEED in refused.stderr
+    rebuilt = kb_cli(index, "build")  # the folders come back from the store
+    assert rebuilt.returncode == 0, rebuilt.stderr
+    assert files_of(index) == {SEED, OTHER_SEED}

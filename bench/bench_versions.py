@@ -23,6 +23,7 @@ import argparse
 import gzip
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -53,6 +54,8 @@ for name in sys.argv[1:]:
 class Run:
     seconds: float
     peak_mb: float
+    cpu: float  # user + system seconds of the process tree: steadier than wall time on a
+    # machine shared with other work
 
 
 def _tree_rss(root: int) -> int:
@@ -81,6 +84,7 @@ def _tree_rss(root: int) -> int:
 def measure(argv: list[str], env: dict[str, str]) -> Run:
     """Run ``argv``; its wall time and the peak of its process tree's memory."""
     started = time.perf_counter()
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     child = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     peak = 0
     done = threading.Event()
@@ -99,7 +103,9 @@ def measure(argv: list[str], env: dict[str, str]) -> Run:
     sampler.join()
     if child.returncode != 0:
         sys.exit(f"{' '.join(argv)} failed ({child.returncode}):\n{err.decode()}")
-    return Run(seconds, peak / 2**20)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return Run(seconds, peak / 2**20, cpu)
 
 
 def disk_mb(folder: Path) -> float:
@@ -142,6 +148,8 @@ class Row:
     peak_mb: float
     disk_mb: float
     ratio: float  # seconds / baseline seconds of the same N
+    cpu: float = 0.0
+    cpu_ratio: float = 0.0  # cpu / baseline cpu of the same N
     note: str = ""
 
 
@@ -152,8 +160,9 @@ def bench_size(files: list[Path], runs: int, work: Path) -> list[Row]:
     base = [measure([sys.executable, "-c", READ_ONLY, *map(str, files)], env)
             for _ in range(runs)]
     base_s = statistics.median(r.seconds for r in base)
+    base_cpu = statistics.median(r.cpu for r in base)
     rows = [Row(n, "baseline (read+decode)", base_s,
-                statistics.median(r.peak_mb for r in base), 0.0, 1.0)]
+                statistics.median(r.peak_mb for r in base), 0.0, 1.0, base_cpu, 1.0)]
     steps: dict[str, list[Run]] = {}
     disks: dict[str, list[float]] = {}
     notes: dict[str, str] = {}
@@ -183,8 +192,10 @@ def bench_size(files: list[Path], runs: int, work: Path) -> list[Row]:
         shutil.rmtree(corpus)
     for step, measured in steps.items():
         seconds = statistics.median(r.seconds for r in measured)
+        cpu = statistics.median(r.cpu for r in measured)
         rows.append(Row(n, step, seconds, statistics.median(r.peak_mb for r in measured),
-                        statistics.median(disks[step]), seconds / base_s, notes.get(step, "")))
+                        statistics.median(disks[step]), seconds / base_s, cpu, cpu / base_cpu,
+                        notes.get(step, "")))
     return rows
 
 
@@ -212,10 +223,11 @@ def main() -> None:
 
 def _print(rows: list[Row]) -> None:
     print(f"\nN = {rows[0].n} versions (median of runs)")
-    print(f"{'step':<24}{'seconds':>9}{'x base':>8}{'peak MB':>9}{'disk MB':>9}  note")
+    print(f"{'step':<24}{'seconds':>9}{'x base':>8}{'cpu s':>8}{'x base':>8}{'peak MB':>9}"
+          f"{'disk MB':>9}  note")
     for r in rows:
-        print(f"{r.step:<24}{r.seconds:>9.2f}{r.ratio:>8.1f}{r.peak_mb:>9.0f}"
-              f"{r.disk_mb:>9.0f}  {r.note}")
+        print(f"{r.step:<24}{r.seconds:>9.2f}{r.ratio:>8.1f}{r.cpu:>8.2f}{r.cpu_ratio:>8.1f}"
+              f"{r.peak_mb:>9.0f}{r.disk_mb:>9.0f}  {r.note}")
     sys.stdout.flush()
 
 

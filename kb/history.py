@@ -62,10 +62,10 @@ class StoredLineage:
 
     def holding(self, number: str) -> list[str]:
         """The versions whose official rules have ``number``."""
+        # By the number index alone (given kind too, SQLite may scan the kind index).
         cur = self.store.conn.execute(
-            "SELECT DISTINCT version FROM records WHERE number=? AND kind='rule'"
-            " AND source_id = 'cr:en:' || version", (number,))
-        held = {row[0] for row in cur}
+            "SELECT version, kind, source_id FROM records WHERE number=?", (number,))
+        held = {v for v, kind, source in cur if kind == "rule" and source == cr_source(v)}
         return [v for v in self.versions if v in held]
 
     def trace(self, version: str, number: str) -> dict[str, str]:

@@ -8,7 +8,8 @@ damaged example to it, what became of the documents (read by the seed's parser, 
 none, refused as binary), and the failures, each with the minimal example hypothesis shrank
 it to, saved under --out. Exit status 1 when anything failed.
 
-Run: ``python bench/fuzz_long.py [--examples 10000] [--jobs 4] [--parsers cr_text,mtgjson]``
+Run: ``python bench/fuzz_long.py [--examples 10000] [--jobs 4] [--parsers cr_text,mtgjson]``;
+``--indexes N`` first damages N built indexes (see ``bench/fuzz_index.py``).
 """
 
 from __future__ import annotations
@@ -94,7 +95,14 @@ def main() -> int:
     ap.add_argument("--parsers", help="comma-separated parser names (default: all)")
     ap.add_argument("--out", type=Path, default=Path("fuzz-failures"),
                     help="folder for the minimal failing inputs")
+    ap.add_argument("--indexes", type=int, default=0,
+                    help="also damage this many built indexes (bench/fuzz_index.py)")
     args = ap.parse_args()
+    if args.indexes:
+        from bench.fuzz_index import main as fuzz_indexes
+
+        if fuzz_indexes(["--rounds", str(args.indexes)]):
+            return 1
     parsers = sorted({fmt for fmt, _ in SEEDS.values()})
     if args.parsers:
         parsers = [p for p in parsers if p in args.parsers.split(",")]

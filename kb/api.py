@@ -16,9 +16,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kb.codec import to_dict
-from kb.corpus import embedded_corpus
 from kb.errors import KbError, NoIndexError, NoSuchRuleError
-from kb.indexdir import STORE_FILE, IndexDir
+from kb.indexdir import STORE_FILE, IndexDir, check_serving
 from kb.link.pairing import fold
 from kb.model import Card, Example, GlossaryEntry, Record, Rule, Ruling, kind_of
 from kb.paths import default_index_root, user_corpus_dir
@@ -42,19 +41,18 @@ __all__ = [
 
 def build_index(
     index_root: Path, corpus_dirs: list[Path], *, embedded: bool = True,
-    progress: Progress | None = None, follow_links: bool = False,
+    progress: Progress | None = None, only: bool = False, replace: bool = True,
+    follow_links: bool = False,
 ) -> BuildReport:
-    """Build from the embedded corpus, the user's corpus folder (where ``kb fetch`` stores the
-    official files) when it exists, and ``corpus_dirs``; a folder named twice is read once.
-    Links out of a corpus folder are followed only with ``follow_links``."""
-    from kb.build import build  # the parsers load only for a build, not for every lookup
+    """Build from the folders the current index was built from (at first: the embedded corpus
+    and the user's corpus folder, where ``kb fetch`` stores the official files) plus
+    ``corpus_dirs``; exactly ``corpus_dirs`` with ``only``. A folder named twice is read once.
+    Without ``replace`` a build that would drop a rules version or a source is refused. Links
+    out of a corpus folder are followed only with ``follow_links``."""
+    from kb.build import build, plan_folders  # the parsers load only for a build
 
-    user = user_corpus_dir()
-    folders = ([embedded_corpus()] if embedded else []) + ([user] if user.is_dir() else [])
-    for folder in corpus_dirs:
-        if folder.resolve() not in {f.resolve() for f in folders}:
-            folders.append(folder)
-    return build(index_root, folders, progress, follow_links=follow_links)
+    folders = plan_folders(index_root, corpus_dirs, only=only, embedded=embedded)
+    return build(index_root, folders, progress, replace=replace, follow_links=follow_links)
 
 
 # -- everything the command line does, for scripts (each opens the index and closes it) ------
@@ -117,6 +115,7 @@ def fetch(*, dest: Path | None = None, url: str | None = None, timeout: float | 
     """``kb fetch``: download the current official rules into ``dest`` (the user's corpus
     folder) when newer than the installed ones, then rebuild the index unless ``build`` is
     False."""
+    from kb.corpus import embedded_corpus
     from kb.fetch import DEFAULT_TIMEOUT, RULES_PAGE
     from kb.fetch import fetch as download
 
@@ -220,6 +219,8 @@ class KnowledgeBase:
         self.index_root = index_root or default_index_root()
         # One generation for the whole session: a build publishing meanwhile is not mixed in.
         generation = IndexDir(self.index_root).current()
+        if generation is not None:
+            check_serving(generation)  # a missing or truncated file: say so, do not misanswer
         if generation is None or not (generation / STORE_FILE).exists():
             raise NoIndexError(f"no index in {self.index_root}: run 'kb build' first")
         self.generation = generation

@@ -11,24 +11,26 @@ unparsed fragment.
 
 from __future__ import annotations
 
+import errno
 import hashlib
+import json
+import shutil
+import sqlite3
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field, replace
+from contextlib import closing
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import TypeVar
 
 import kb
-from kb.corpus import CorpusFile, Unreadable, discover, read_bytes
-from kb.index import IndexReport, index_stamp, write_index
-from kb.indexdir import STORE_FILE, IndexDir
-from kb.link.pairing import fold
-from kb.link.stage import link_all
-from kb.link.terms import derive_terms
+from kb.corpus import CorpusFile, Unreadable, discover, embedded_corpus, read_bytes
+from kb.errors import KbError
+from kb.index.writer import IndexReport, IndexWriteError, index_stamp, write_index
+from kb.indexdir import STORE_FILE, IndexDir, read_manifest, verify
 from kb.model import Loc, ParseResult, Source
-from kb.sources.ids import UniqueIds
-from kb.sources.registry import parser_for
+from kb.paths import user_corpus_dir
 from kb.store import SCHEMA_VERSION, StaleStoreError, Store
 from kb.text.decode import BinaryContentError, decode
 
@@ -66,6 +68,7 @@ class BuildReport:
     links: dict[str, int] = field(default_factory=dict)
     terms: int = 0  # pairs in the bilingual term table
     search: IndexReport | None = None
+    unchanged: bool = False  # nothing changed: the current generation was kept as it is
 
     @property
     def totals(self) -> dict[str, int]:
@@ -96,38 +99,215 @@ def parser_stamp() -> str:
     return digest.hexdigest()[:16]
 
 
-def build(index_root: Path, folders: list[Path], progress: Progress | None = None,
-          follow_links: bool = False) -> BuildReport:
+EMBEDDED = "<embedded>"  # the embedded corpus, wherever kb is installed
+USER = "<user>"  # the user's corpus folder (kb fetch), when it exists
+
+
+class BuildRefusedError(KbError):
+    """The build would drop rules versions or sources the current index has."""
+
+
+class MissingFolderError(KbError):
+    """A corpus folder given to the build does not exist."""
+
+
+def plan_folders(index_root: Path, added: list[Path], *, only: bool = False,
+                 embedded: bool = True) -> list[str]:
+    """The folders a build reads: those the current index was built from (or, before a first
+    build, the embedded corpus and the user's corpus folder), plus ``added``; exactly ``added``
+    with ``only``. Folders are absolute paths or the markers :data:`EMBEDDED` and :data:`USER`."""
+    missing = [str(f) for f in added if not f.is_dir()]
+    if missing:
+        raise MissingFolderError(f"no such corpus folder: {', '.join(missing)}")
+    if only:
+        base: list[str] = []
+    else:
+        current = IndexDir(index_root).current()
+        manifest = read_manifest(current) if current else None
+        remembered = (manifest or {}).get("inputs", {}).get("folders")
+        if remembered is None and current is not None:
+            remembered = _stored_folders(current)
+        base = list(remembered) if isinstance(remembered, list) else [EMBEDDED, USER]
+    if not embedded:
+        base = [f for f in base if f != EMBEDDED]
+    for folder in added:
+        if str(folder.resolve()) not in base:
+            base.append(str(folder.resolve()))
+    return base
+
+
+def _stored_folders(generation: Path) -> list[str] | None:
+    """The folders recorded in the store, when the manifest cannot be read."""
+    try:
+        with closing(sqlite3.connect(f"file:{generation / STORE_FILE}?mode=ro",
+                                     uri=True)) as conn:
+            row = conn.execute("SELECT value FROM meta WHERE key='folders'").fetchone()
+        return json.loads(row[0]) if row else None
+    except (sqlite3.Error, ValueError):
+        return None
+
+
+def _folder_paths(folders: list[str]) -> list[Path]:
+    paths: list[Path] = []
+    for folder in folders:
+        if folder == EMBEDDED:
+            path = embedded_corpus()
+        elif folder == USER:
+            path = user_corpus_dir()
+            if not path.is_dir():
+                continue
+        else:
+            path = Path(folder)
+        if path.resolve() not in {p.resolve() for p in paths}:
+            paths.append(path)
+    return paths
+
+
+def build(index_root: Path, folders: list[Path] | list[str], progress: Progress | None = None,
+          *, replace: bool = True, follow_links: bool = False) -> BuildReport:
     """Build a new generation from ``folders`` and publish it; return what was ingested.
-    Links that lead out of a folder are followed only with ``follow_links``."""
+
+    ``folders`` are paths, or what :func:`plan_folders` returns (remembered in the index for
+    the next build). Nothing is written when the corpus and kb are the same as for the current
+    generation and it passes its checksums. Without ``replace``, a build that would drop a
+    rules version or a source of the current index is refused (:class:`BuildRefusedError`).
+    Links that lead out of a folder are followed only with ``follow_links``.
+    """
     started = time.perf_counter()
     index = IndexDir(index_root)
     report = BuildReport(index_root)
+    names = [str(f) for f in folders]
     with index.lock():
-        staging = index.new_generation()
-        store = Store.create(staging / STORE_FILE)
         stamp = parser_stamp()
-        previous = _previous_store(index, stamp)
-        items = list(discover(folders, follow_links))
+        inputs = {"folders": names, "parser_stamp": stamp, "index_stamp": index_stamp(stamp),
+                  "follow_links": follow_links}
+        items = list(discover(_folder_paths(names), follow_links))
+        inputs["files"] = _fingerprint(items)
+        current = index.current()
+        held = _held_sources(current) if current and not replace else []
+        damage = verify(current) if current else []
+        if damage:
+            report.problems.append(Problem(str(current), "the current index failed its "
+                                           f"checksums ({damage[0]}): rebuilt from the documents"))
+            current = None
+        if current is not None and _same_inputs(current, inputs):
+            index.clear_partials()
+            try:
+                return _unchanged(report, current, started)
+            except (TypeError, KeyError, ValueError):  # a manifest of another shape: rebuild
+                report.problems, report.sources, report.unchanged = [], [], False
+        staging = index.new_generation()
+        try:
+            _build_into(staging, index, current, items, inputs, report, progress, held)
+        except BaseException:
+            shutil.rmtree(staging, ignore_errors=True)
+            raise
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def _build_into(staging: Path, index: IndexDir, current: Path | None,
+                items: list[CorpusFile | Unreadable], inputs: dict, report: BuildReport,
+                progress: Progress | None, held: list[tuple[str, str, str, str]]) -> None:
+    # Loaded here, not at the top: a rebuild that finds nothing changed never needs them.
+    from kb.link.pairing import fold
+    from kb.link.stage import link_all
+    from kb.link.terms import derive_terms
+
+    try:
+        store = Store.create(staging / STORE_FILE)
+        previous = _previous_store(current, inputs["parser_stamp"])
+        if previous is not None:
+            store.attach(previous.path)
         for item in (progress or _identity)(items):
             if isinstance(item, Unreadable):
                 report.problems.append(Problem(str(item.path), item.reason))
                 continue
             _ingest(item, store, previous, report)
-        report.links = link_all(store)
+        if previous is not None:
+            store.detach()
+        _refuse_drops(held, report)
+        reused = frozenset(s.source_id for s in report.sources if s.reused)
+        report.links = link_all(store, previous.path if previous else None, reused)
         links = [*store.links(relation="counterpart"), *store.links(relation="same-card"),
                  *store.links(relation="same-ruling")]
         report.terms = store.replace_terms(derive_terms(store, links), fold)
-        store.set_meta("parser_stamp", stamp)
+        store.set_meta("parser_stamp", inputs["parser_stamp"])
+        store.set_meta("folders", json.dumps(inputs["folders"]))  # if the manifest is lost
         store.set_meta("built_at", time.strftime("%Y-%m-%dT%H:%M:%S%z"))
         store.commit()
-        unchanged = {s.source_id for s in report.sources if s.reused}
-        report.search = write_index(staging, store, index_stamp(stamp), index.current(),
-                                    unchanged)
+        report.search = write_index(staging, store, inputs["index_stamp"], current, set(reused))
         store.close()
-        index.publish(staging)
+        # What a rebuild that finds nothing changed reports, without opening the store.
+        inputs["sources"] = [asdict(s) for s in report.sources]
+        inputs["problems"] = [[p.file, p.reason] for p in report.problems]
+        index.publish(staging, inputs)
+    except OSError as exc:
+        if exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
+            raise IndexWriteError(f"disk full while building in {index.root} ({exc.strerror});"
+                                  " the previous index is still served") from exc
+        raise
+    except sqlite3.OperationalError as exc:  # SQLite says "database or disk is full"
+        if "full" in str(exc) or "disk I/O" in str(exc):
+            raise IndexWriteError(f"disk full while writing the store in {index.root} ({exc});"
+                                  " the previous index is still served") from exc
+        raise
+
+
+def _fingerprint(items: list[CorpusFile | Unreadable]) -> list[list[str]]:
+    """What the build reads, as (file, sha256 or the reason it is unreadable): the same list
+    means the same corpus. Reading every file costs a fraction of a second even for a hundred
+    rules versions; their mtimes would not see a file restored with its old date."""
+    out = []
+    for item in items:
+        if isinstance(item, Unreadable):
+            out.append([str(item.path), "unreadable: " + item.reason])
+            continue
+        try:
+            out.append([str(item.path), hashlib.sha256(read_bytes(item.path)).hexdigest()])
+        except (OSError, EOFError) as exc:
+            out.append([str(item.path), "unreadable: " + _os_reason(exc)])
+    return out
+
+
+def _same_inputs(generation: Path, inputs: dict) -> bool:
+    recorded = (read_manifest(generation) or {}).get("inputs", {})
+    return all(recorded.get(k) == v for k, v in inputs.items())
+
+
+def _unchanged(report: BuildReport, generation: Path, started: float) -> BuildReport:
+    """The report of a build that found nothing to do: the current generation's sources."""
+    report.unchanged = True
+    recorded = (read_manifest(generation) or {}).get("inputs", {})
+    report.problems = [Problem(f, r) for f, r in recorded.get("problems", [])]
+    report.sources = [SourceReport(**{**s, "reused": True}) for s in recorded.get("sources", [])]
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _held_sources(generation: Path) -> list[tuple[str, str, str, str]]:
+    """(id, file, format, version) of every source of a generation's store, read even from a
+    store of another schema or one failing its checksums: what a build must not drop."""
+    try:
+        with closing(sqlite3.connect(f"file:{generation / STORE_FILE}?mode=ro",
+                                     uri=True)) as conn:
+            return conn.execute("SELECT id, file, format, version FROM sources").fetchall()
+    except sqlite3.Error:
+        return []
+
+
+def _refuse_drops(held: list[tuple[str, str, str, str]], report: BuildReport) -> None:
+    kept = {s.source_id for s in report.sources}
+    dropped = [(sid, file, fmt, version) for sid, file, fmt, version in held
+               if sid not in kept]
+    if not dropped:
+        return
+    versions = sorted({v for _, _, fmt, v in dropped if fmt == "cr_text" and v})
+    named = ", ".join(sorted(file for _, file, _, _ in dropped))
+    lost = f"rules versions {', '.join(versions)}; " if versions else ""
+    raise BuildRefusedError(
+        f"this build would drop {len(dropped)} source(s) the current index has ({lost}"
+        f"{named}): add their folders with --corpus, or pass --replace to build without them")
 
 
 def _identity(items: list[T]) -> Iterator[T]:
@@ -138,12 +318,13 @@ def _identity(items: list[T]) -> Iterator[T]:
 class _Previous:
     path: Path
     by_sha: dict[str, Source]
+    reports: dict[str, dict]  # source id -> its SourceReport (as a dict) in that build
 
 
-def _previous_store(index: IndexDir, stamp: str) -> _Previous | None:
-    path = index.current_store()
-    if path is None:
+def _previous_store(generation: Path | None, stamp: str) -> _Previous | None:
+    if generation is None or not (generation / STORE_FILE).exists():
         return None
+    path = generation / STORE_FILE
     try:
         old = Store.open(path)
     except StaleStoreError:
@@ -151,7 +332,9 @@ def _previous_store(index: IndexDir, stamp: str) -> _Previous | None:
     try:
         if old.meta("parser_stamp") != stamp:
             return None
-        return _Previous(path, old.source_by_sha())
+        recorded = (read_manifest(generation) or {}).get("inputs", {}).get("sources", [])
+        reports = {r["source_id"]: r for r in recorded if isinstance(r, dict)}
+        return _Previous(path, old.source_by_sha(), reports)
     finally:
         old.close()
 
@@ -171,8 +354,8 @@ def _ingest(item: CorpusFile, store: Store, previous: _Previous | None,
     taken = {s.source_id for s in report.sources}
     old = previous.by_sha.get(sha) if previous else None
     if old is not None and old.id not in taken:
-        store.copy_source_from(previous.path, old.id)  # type: ignore[union-attr]
-        report.sources.append(_source_report(store, item.display, old, reused=True))
+        store.copy_source_from(old.id)
+        report.sources.append(_reused_report(store, item.display, old, previous))
         return
     if not data:
         report.problems.append(Problem(item.display, "empty file"))
@@ -204,6 +387,20 @@ def _ingest(item: CorpusFile, store: Store, previous: _Previous | None,
     report.sources.append(_source_report(store, item.display, source, False, duplicates))
 
 
+def _reused_report(store: Store, display: str, source: Source,
+                   previous: _Previous | None) -> SourceReport:
+    """A reused source's report: the previous build's when its records cannot have changed
+    (a rules version's ids are its own, so none can be a duplicate of another source's),
+    else counted again in the store."""
+    known = previous.reports.get(source.id) if previous else None
+    if known and source.format == "cr_text":
+        try:
+            return SourceReport(**{**known, "file": display, "reused": True})
+        except TypeError:  # recorded by another kb
+            pass
+    return _source_report(store, display, source, reused=True)
+
+
 def _source_report(store: Store, display: str, source: Source, reused: bool,
                    duplicates: int = 0) -> SourceReport:
     flags = store.count_flags(source.id)
@@ -215,6 +412,9 @@ def _source_report(store: Store, display: str, source: Source, reused: bool,
 
 def _parse(text: str, file: str, report: BuildReport) -> ParseResult:
     """Parse with the format's parser; on no parser or a parser failure keep the whole text."""
+    from kb.sources.ids import UniqueIds
+    from kb.sources.registry import parser_for
+
     parser = parser_for(text)
     if parser is None:
         reason = "not yet understood: no parser for this format"

@@ -41,13 +41,53 @@ def load_lineage(store: Store) -> Lineage:
     """Every English CR version's rule numbers and the ``next-version`` pairs between them."""
     versions = store.versions((CR_FORMAT,))
     numbers = {v: _cr_numbers(store, v) for v in versions}
-    matches = []
-    for link in store.links(relation="next-version"):
-        old_version, old_number = _cr_key(link.from_id)
-        new_version, new_number = _cr_key(link.to_id)
-        matches.append(Counterpart(old_version, old_number, new_version, new_number,
-                                   link.evidence, link.confidence))
+    # Straight from SQL, unsorted, ids cut there (cr:en:YYYY-MM-DD:number): a hundred
+    # versions hold some 300,000 pairs.
+    cur = store.conn.execute(
+        "SELECT substr(from_id, 7, 10), substr(from_id, 18), substr(to_id, 7, 10),"
+        " substr(to_id, 18), evidence, confidence FROM links WHERE relation='next-version'"
+        " AND from_id GLOB ? AND to_id GLOB ?", (_DATED_ID, _DATED_ID))
+    matches = [Counterpart(*row) for row in cur]
     return Lineage.from_matches(numbers, matches)
+
+
+class StoredLineage:
+    """The part of the lineage one rule's history needs, read from the store's ``next-version``
+    links on demand: following one rule through a hundred versions is a few hundred indexed
+    lookups, where loading the whole lineage reads every rule number and link held."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.versions: tuple[str, ...] = tuple(store.versions((CR_FORMAT,)))
+
+    def holding(self, number: str) -> list[str]:
+        """The versions whose official rules have ``number``."""
+        # By the number index alone (given kind too, SQLite may scan the kind index).
+        cur = self.store.conn.execute(
+            "SELECT version, kind, source_id FROM records WHERE number=?", (number,))
+        held = {v for v, kind, source in cur if kind == "rule" and source == cr_source(v)}
+        return [v for v in self.versions if v in held]
+
+    def trace(self, version: str, number: str) -> dict[str, str]:
+        """The rule's number in every version where it has a counterpart, oldest first."""
+        if version not in self.holding(number):
+            return {}
+        found = {version: number}
+        for column, other in (("to_id", "from_id"), ("from_id", "to_id")):
+            at = cr_id(version, number)
+            while True:
+                row = self.store.conn.execute(
+                    f"SELECT {other} FROM links WHERE {column}=? AND relation='next-version'",
+                    (at,)).fetchone()
+                if row is None:
+                    break
+                at = row[0]
+                day, n = _cr_key(at)
+                found[day] = n
+        return dict(sorted(found.items()))
+
+
+_DATED_ID = "cr:en:[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]:*"
 
 
 def _cr_numbers(store: Store, version: str) -> list[str]:
@@ -158,7 +198,7 @@ class Correspondence:
         return self.changed_in is not None or self.removed_in is not None
 
 
-def correspondence(store: Store, lineage: Lineage, record: Rule,
+def correspondence(store: Store, lineage: Lineage | StoredLineage, record: Rule,
                    anchor_id: str | None = None) -> Correspondence | None:
     """Where ``record`` (a rule text of a FAQ, a translation, ...) stands in its English rule's
     history; None when the build anchored it in no English version."""
@@ -267,7 +307,7 @@ def rule_history(kb: KnowledgeBase, number: str, version: str | None = None,
     except RuleNumberError as exc:
         raise KbError(str(exc)) from exc
     store = kb.store
-    lineage = load_lineage(store)
+    lineage = StoredLineage(store)
     at = _version_of(kb, lineage, wanted, version)
     others = _linked_texts(store) if lang != "en" else {}
     records = [r for r in store.query(kind="rule", under=wanted, source_id=cr_source(at))
@@ -279,20 +319,36 @@ def rule_history(kb: KnowledgeBase, number: str, version: str | None = None,
             for entry in _one_rule(store, lineage, record, others, lang)]
 
 
-def _version_of(kb: KnowledgeBase, lineage: Lineage, number: str, version: str | None) -> str:
-    holding = [v for v in lineage.versions if number in lineage.numbers[v]]
+def _version_of(kb: KnowledgeBase, lineage: StoredLineage, number: str,
+                version: str | None) -> str:
+    holding = lineage.holding(number)
     if version is not None:
         at = kb.resolve_version(version)
-        if number not in lineage.numbers.get(at, frozenset()):
-            hint = f"; it exists in: {', '.join(holding)}" if holding else ""
+        if at not in holding:
+            hint = f"; it exists in: {version_ranges(holding, lineage.versions)}" if holding else ""
             raise NoSuchRuleError(f"no rule {number} in the rules of {at}{hint}")
         return at
     if not holding:
         if not lineage.versions:
             kb.resolve_version(None)  # raises: no rules version held
-        raise NoSuchRuleError(f"no rule {number} in any rules version held "
-                              f"({', '.join(lineage.versions)})")
+        held = lineage.versions
+        raise NoSuchRuleError(f"no rule {number} in any of the {len(held)} rules versions held "
+                              f"({held[0]} .. {held[-1]})")
     return holding[-1]
+
+
+def version_ranges(some: list[str] | tuple[str, ...], versions: tuple[str, ...]) -> str:
+    """Versions named as runs of consecutive ones held: ``2003-03-15 .. 2009-02-01 (30
+    versions), 2013-05-01``, never eighty dates on a line."""
+    position = {v: i for i, v in enumerate(versions)}
+    runs: list[list[str]] = []
+    for v in sorted(some, key=lambda d: position.get(d, -1)):
+        if runs and position.get(v) == position.get(runs[-1][-1], -2) + 1:
+            runs[-1].append(v)
+        else:
+            runs.append([v])
+    return ", ".join(r[0] if len(r) == 1 else f"{r[0]} .. {r[-1]} ({len(r)} versions)"
+                     for r in runs)
 
 
 def _linked_texts(store: Store) -> dict[str, list[str]]:
@@ -303,7 +359,8 @@ def _linked_texts(store: Store) -> dict[str, list[str]]:
     return out
 
 
-def _one_rule(store: Store, lineage: Lineage, record: Rule, others: dict[str, list[str]],
+def _one_rule(store: Store, lineage: StoredLineage, record: Rule,
+              others: dict[str, list[str]],
               lang: str) -> Iterator[HistoryEntry]:
     trace = lineage.trace(record.version, record.number)  # never empty: the record is held
     placed = _place_other_texts(store, lineage, record.number, trace, others, lang)
@@ -343,7 +400,7 @@ def _change(previous: Rule | None, english: Rule, older_held: bool) -> str:
     return "renumbered" if moved else "changed" if changed else "unchanged"
 
 
-def _place_other_texts(store: Store, lineage: Lineage, rule: str, trace: dict[str, str],
+def _place_other_texts(store: Store, lineage: StoredLineage, rule: str, trace: dict[str, str],
                        others: dict[str, list[str]], lang: str) -> dict[str, list[HistoryEntry]]:
     """The other documents' texts of this rule, by the English version they correspond to."""
     placed: dict[str, list[HistoryEntry]] = defaultdict(list)

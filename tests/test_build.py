@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
@@ -161,3 +162,79 @@ def test_the_same_card_from_two_mtgjson_files_is_kept_once(tmp_path):
         ids = [row["id"] for row in kb.export(kind="card")]
     assert len(ids) == len(set(ids))
     assert "mtgjson:aetherling" in ids
+
+
+# -- the folders an index is built from (issue 12) ------------------------------------------
+
+SEED = "000_3e28a88beae8982b.txt"  # the Echo keyword page, French and English 702.27
+OTHER_SEED = "004_a6e7784aa109b725.txt"  # a dated rulings list
+
+
+def seed_folder(tmp_path: Path, name: str, seed: str) -> Path:
+    folder = tmp_path / name
+    folder.mkdir()
+    (folder / seed).write_bytes((embedded_corpus() / seed).read_bytes())
+    return folder
+
+
+def files_of(index: Path) -> set[str]:
+    with KnowledgeBase(index) as kb:
+        return {s.file for s in kb.store.sources()}
+
+
+def test_a_missing_corpus_folder_is_a_usage_error_and_the_index_still_answers(tmp_path):
+    index = tmp_path / "idx"
+    assert kb_cli(index, "build", "--only", "--corpus",
+                  str(seed_folder(tmp_path, "a", SEED))).returncode == 0
+    before = kb_cli(index, "export", "--kind", "rule")
+    missing = kb_cli(index, "build", "--corpus", str(tmp_path / "no-such-folder"))
+    assert missing.returncode == 2 and "does not exist" in missing.stderr
+    assert "Traceback" not in missing.stderr
+    after = kb_cli(index, "export", "--kind", "rule")
+    assert before.returncode == 0 and "702.27" in before.stdout and after.stdout == before.stdout
+
+
+def test_the_index_remembers_its_folders_adds_and_refuses_to_drop(tmp_path):
+    index = tmp_path / "idx"
+    a, b = seed_folder(tmp_path, "a", SEED), seed_folder(tmp_path, "b", OTHER_SEED)
+    assert kb_cli(index, "build", "--only", "--corpus", str(a)).returncode == 0
+    assert files_of(index) == {SEED}
+    # No arguments: the same set again (nothing changed, nothing written).
+    again = kb_cli(index, "build", "--json")
+    assert again.returncode == 0 and json.loads(again.stdout)["unchanged"] is True
+    # --corpus adds a folder to those remembered.
+    assert kb_cli(index, "build", "--corpus", str(b)).returncode == 0
+    assert files_of(index) == {SEED, OTHER_SEED}
+    assert kb_cli(index, "build").returncode == 0 and files_of(index) == {SEED, OTHER_SEED}
+    # --only b would drop the Echo page: refused, naming it; the index is untouched.
+    refused = kb_cli(index, "build", "--only", "--corpus", str(b))
+    assert refused.returncode == 1 and SEED in refused.stderr and "--replace" in refused.stderr
+    assert files_of(index) == {SEED, OTHER_SEED}
+    assert kb_cli(index, "build", "--only", "--replace", "--corpus", str(b)).returncode == 0
+    assert files_of(index) == {OTHER_SEED}
+
+
+def test_a_build_that_would_drop_a_rules_version_names_it(tmp_path):
+    index = tmp_path / "idx"
+    folder = cr_folder(tmp_path, "20250207", "20260417")
+    assert kb_cli(index, "build", "--only", "--corpus", str(folder)).returncode == 0
+    (folder / "MagicCompRules 20250207.txt").unlink()
+    refused = kb_cli(index, "build")
+    assert refused.returncode == 1
+    assert "rules versions 2025-02-07" in refused.stderr
+    assert "MagicCompRules 20250207.txt" in refused.stderr
+    assert "2025-02-07" in kb_cli(index, "versions").stdout
+
+
+def test_a_lost_manifest_loses_neither_the_folders_nor_the_refusal(tmp_path):
+    index = tmp_path / "idx"
+    a, b = seed_folder(tmp_path, "a", SEED), seed_folder(tmp_path, "b", OTHER_SEED)
+    assert kb_cli(index, "build", "--only", "--corpus", str(a), "--corpus", str(b)).returncode == 0
+    current = IndexDir(index).current()
+    assert current is not None
+    (current / "manifest.json").unlink()
+    refused = kb_cli(index, "build", "--only", "--corpus", str(b))
+    assert refused.returncode == 1 and SEED in refused.stderr
+    rebuilt = kb_cli(index, "build")  # the folders come back from the store
+    assert rebuilt.returncode == 0, rebuilt.stderr
+    assert files_of(index) == {SEED, OTHER_SEED}

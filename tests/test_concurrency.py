@@ -42,7 +42,7 @@ def test_readers_get_the_old_or_the_new_index_while_a_build_runs(tmp_path):
     old = (answer(index, "search", "--json", "trample")[1],
            answer(index, "rule", "702.19b", "--json")[1])
     new_corpus = folder(tmp_path, "new", "20260417")
-    build = kb(index, "build", "--no-embedded", "--corpus", str(new_corpus))
+    build = kb(index, "build", "--only", "--replace", "--corpus", str(new_corpus))
     seen = []
     while build.poll() is None:
         search, rule = answer(index, "search", "--json", "trample"), answer(

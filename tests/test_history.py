@@ -155,12 +155,12 @@ def test_history_text_output(cr_index):
 
 def test_history_errors_are_one_line(cr_index):
     for args, message in (
-        (["999.1"], "kb: no rule 999.1 in any rules version held "
-                    "(2013-05-01, 2023-04-14, 2025-02-07, 2026-04-17)"),
+        (["999.1"], "kb: no rule 999.1 in any of the 4 rules versions held "
+                    "(2013-05-01 .. 2026-04-17)"),
         (["fuse"], "kb: not a rule number: 'fuse'"),
         (["702.102", "--version", "2013-06-01"],
-         "kb: no rule 702.102 in the rules of 2013-05-01; it exists in: 2023-04-14, "
-         "2025-02-07, 2026-04-17"),
+         "kb: no rule 702.102 in the rules of 2013-05-01; it exists in: 2023-04-14 .. "
+         "2026-04-17 (3 versions)"),
     ):
         result = run(cr_index, "history", *args)
         assert result.exit_code == 1
@@ -244,3 +244,32 @@ def test_diff_errors(cr_index):
     assert run(cr_index, "diff", "2025-02-07", "2026-04-17", "--section", "x").exit_code == 2
     assert run(cr_index, "diff", "not-a-date").exit_code == 2
     assert run(cr_index, "diff").exit_code == 2
+
+
+def _rule_lines(date: str, prefix: str) -> dict[str, str]:
+    """Rule number -> text of the lines of a shared CR file starting with ``prefix``, read
+    with Python's own decoding (an independent count)."""
+    text = cr_file(date).read_bytes().decode("utf-8-sig")
+    found = {}
+    for line in text.splitlines():
+        number, _, rest = line.partition(" ")
+        if number.startswith(prefix) and number[len(prefix):].isalpha():
+            found[number] = rest.strip()
+    return found
+
+
+def test_history_collapses_versions_that_changed_nothing(cr_index):
+    # The subrules of 702.19 whose wording is the same in the 2023, 2025 and 2026 files are
+    # unchanged in the last two: one line for the run, every version with --all.
+    texts = [_rule_lines(d, "702.19") for d in ("20230414", "20250207", "20260417")]
+    same = sorted(n for n in texts[0] if texts[0][n] == texts[1].get(n) == texts[2].get(n))
+    assert same
+    short = run(cr_index, "history", "702.19", "--lang", "en").output
+    full = run(cr_index, "history", "702.19", "--lang", "en", "--all").output
+    sections = dict(zip(re.findall(r"^(702\.19[a-z]?)\b", short, re.M),
+                        re.split(r"\n\n", short), strict=True))
+    for number in same:
+        assert "  unchanged 2025-02-07 .. 2026-04-17, 2 versions" in sections[number]
+        assert not re.search(r"2025-02-07 +\S+ +unchanged", sections[number])
+    assert len(re.findall(r"2026-04-17 +702\.19[a-z]? +unchanged", full)) >= len(same)
+    assert "unchanged 2025-02-07 .." not in full

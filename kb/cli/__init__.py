@@ -42,6 +42,9 @@ SUMMARIES = {
              "engine: verified, contradicted, era-dependent, not checkable or not modelled.",
     "diff": "Compare the rules in force on OLD with those in force on NEW (dates, YYYY-MM-DD, "
             "or 'latest'): added, removed, renumbered and changed rules, a summary first.",
+    "doctor": "Check that the index is whole: every file of the current generation against "
+              "the checksum recorded when it was built, the store (SQLite's integrity check, "
+              "each record's checksum) and each segment of the search index.",
     "export": "Write every record as JSON Lines: the open dataset of the rules literature.",
     "fetch": "Download the current Comprehensive Rules text from the official rules page, "
              "check that it parses, store it named by its effective date, and rebuild the "
@@ -105,6 +108,16 @@ class KbGroup(click.Group):
             return super().invoke(ctx)
         except BrokenPipeError:  # here, before click's main turns it into status 1
             _reader_gone()
+        except (KbError, click.ClickException, click.exceptions.Exit, click.exceptions.Abort):
+            raise
+        except Exception as exc:
+            # A flipped byte in a search segment makes Whoosh fail in a dozen ways: when the
+            # published index fails its checksums, say that (and the fix), not "internal error".
+            from kb.indexdir import damage_of
+
+            if ctx.obj and not ctx.obj.get("debug") and (damage := damage_of(ctx.obj["index"])):
+                raise KbError(damage) from exc
+            raise
 
     def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
              complete_var: str | None = None, standalone_mode: bool = True,

@@ -31,12 +31,16 @@ _CHANGE = {
               show_default=True,
               help="Texts of other documents shown beside the English: French, Portuguese, "
                    "all, or none (en).")
+@click.option("--all", "show_all", is_flag=True,
+              help="Show every version, also those where the rule did not change (by default "
+                   "a run of them is one line).")
 @json_option
 @click.pass_context
-def command(ctx: click.Context, number: str, version: str | None, lang: str,
+def command(ctx: click.Context, number: str, version: str | None, lang: str, show_all: bool,
             as_json: bool) -> None:
     """Show every version of a rule and its subrules (702.102, say), followed across
-    renumberings, with the words that changed and the translations of each version."""
+    renumberings, with the words that changed and the translations of each version.
+    Versions where nothing changed are shown as one line per run, unless --all."""
     with open_kb(ctx) as kb:
         entries = rule_history(kb, number, version, lang)
     if as_json:
@@ -45,17 +49,20 @@ def command(ctx: click.Context, number: str, version: str | None, lang: str,
     for i, (rule, group) in enumerate(groupby(entries, key=lambda e: e.rule)):
         if i:
             click.echo()
-        _print_rule(rule, list(group))
+        _print_rule(rule, list(group), show_all)
 
 
-def _print_rule(rule: str, entries: list[HistoryEntry]) -> None:
+def _print_rule(rule: str, entries: list[HistoryEntry], show_all: bool) -> None:
     english = [e for e in entries if e.language == "en" and e.change not in ("quote",)]
     numbered = [f"{e.number} ({e.version})" for e, before in zip(english, [None, *english],
                                                                   strict=False)
                 if e.number and (before is None or before.number != e.number)]
     title = next((e.title for e in reversed(english) if e.title), None)
     click.echo(f"{rule}{'. ' + title if title else ''}  [{' → '.join(numbered)}]")
-    for e in entries:
+    for e in entries if show_all else _collapsed(entries):
+        if isinstance(e, list):
+            click.echo(f"  unchanged {e[0].version} .. {e[-1].version}, {len(e)} versions")
+            continue
         if e.change in ("translation", "quote"):
             stale = "stale" if e.stale else "current"
             click.echo(f"    [{e.language}, {e.version}: {e.number}, {_where(e)}] "
@@ -71,6 +78,22 @@ def _print_rule(rule: str, entries: list[HistoryEntry]) -> None:
             click.echo(f"      {e.text}")
         elif e.diff:
             click.echo(f"      {render_diff(e.diff)}")
+
+
+def _collapsed(entries: list[HistoryEntry]) -> list[HistoryEntry | list[HistoryEntry]]:
+    """The entries with each run of two or more English versions that changed nothing
+    replaced by the run (a list): a hundred versions show their real changes, once each."""
+    out: list[HistoryEntry | list[HistoryEntry]] = []
+    run: list[HistoryEntry] = []
+    for e in [*entries, None]:
+        if e is not None and e.language == "en" and e.change == "unchanged":
+            run.append(e)
+            continue
+        out += [run] if len(run) > 1 else run
+        run = []
+        if e is not None:
+            out.append(e)
+    return out
 
 
 def _where(e: HistoryEntry) -> str:

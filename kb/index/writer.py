@@ -1,47 +1,68 @@
-"""Writing the search index of one generation, from scratch or from the previous one.
+"""Writing the search index of one generation: one Whoosh segment per source.
 
-The index lives in the generation folder beside the store (``search/``), so it is published
-by the same atomic swap and a failed build leaves the previous pair serving. When the previous
-generation's index was made by the same code, it is copied and only the sources that changed
-are deleted and re-added: documents depend on their record alone (see ``documents``).
+The index lives in the generation folder beside the store (``search/``), so it is published by
+the same atomic swap and a failed build leaves the previous pair serving.
+
+Each source's documents are one segment of their own, and the segments are listed in the order
+of their source ids. That buys three things at once:
+
+- an unchanged source's segment is taken from the previous generation as it is, by a hard link
+  (no copy, no disk), when that index was made by the same code; a changed source's segment is
+  simply left out and written anew, so no deleted documents linger in the statistics;
+- the same corpus gives the same index, document numbers included, however it was built
+  (fresh or incrementally, one worker or two): rankings and their ties do not depend on the
+  build's history;
+- the worker processes that write segments each hold one source at a time (a bounded
+  buffer), and report a failure to the build instead of printing a traceback.
 """
 
 from __future__ import annotations
 
 import ctypes
+import errno
 import hashlib
+import json
+import multiprocessing
 import os
+import pickle
 import shutil
 import signal
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from whoosh import index as whoosh_index
+from whoosh.filedb.filestore import FileStorage
+from whoosh.index import TOC
 
+from kb.errors import KbError
 from kb.index.documents import Vocabulary, documents, schema
 from kb.store import Store
 
 SEARCH_DIR = "search"
 VOCABULARY_FILE = "vocabulary.tsv"
+SEGMENTS_FILE = "segments.json"  # source id -> its segment (id, file names), for the next build
 _STAMP_FILE = "stamp"
 _SOURCE_WORDS = "words"  # one vocabulary file per source, merged into VOCABULARY_FILE
-_WRITER_MB = 256  # Whoosh's indexing buffer per process
+_INDEX_NAME = "MAIN"
+_WRITER_MB = 48  # Whoosh's indexing buffer per worker: a big source spills to disk beyond it
 # Whoosh's cost is per posting, in pure Python: two processes halve a full build on two cores.
-# Its worker processes must not outlive a killed build (they would hold the build lock and
-# wait forever): on Linux they ask the kernel to kill them with their parent; elsewhere the
-# index is written in one process.
+# The workers are started fresh (spawn), so they do not inherit the build's memory, and must
+# not outlive a killed build: on Linux they ask the kernel to kill them with their parent;
+# elsewhere the index is written in one process.
 _PR_SET_PDEATHSIG = 1
-_writing_in: int | None = None  # the pid of a process writing an index with workers
 
 
-def _die_with_parent() -> None:
-    if _writing_in is None:
-        return
+class IndexWriteError(KbError):
+    """Writing the search index failed (a full disk, most often); nothing was published."""
+
+
+def _die_with(parent: int) -> None:
+    """Pool initializer: be killed with the build process (the parent)."""
     libc = ctypes.CDLL(None, use_errno=True)
     libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-    if os.getppid() != _writing_in:  # the parent died before the request was made
+    if os.getppid() != parent:  # the parent died before the request was made
         os._exit(1)
 
 
@@ -49,10 +70,6 @@ def _worker_processes() -> int:
     if not sys.platform.startswith("linux"):
         return 1
     return min(2, os.cpu_count() or 1)
-
-
-if sys.platform.startswith("linux"):
-    os.register_at_fork(after_in_child=_die_with_parent)
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,56 +88,130 @@ def index_stamp(parser_stamp: str) -> str:
     return digest.hexdigest()[:16]
 
 
+@dataclass(frozen=True, slots=True)
+class _Written:
+    """What a worker made of one source: its segment (None when nothing of it is searched),
+    the segment's files (moved into the index), how many documents; or why it failed."""
+
+    source_id: str
+    segment: bytes | None = None  # the pickled Whoosh segment object
+    files: tuple[str, ...] = ()
+    count: int = 0
+    error: str | None = None
+    disk_full: bool = False
+
+
 def write_index(generation: Path, store: Store, stamp: str, previous: Path | None,
                 unchanged: set[str], progress: Callable[[str], None] | None = None) -> IndexReport:
-    """Write ``generation/search`` for every source of ``store``.
+    """Write ``generation/search`` for every source of ``store`` (committed before).
 
-    ``previous`` is the last generation folder; ``unchanged`` the sources whose records are the
-    same as there. Their documents are kept when the previous index has the same ``stamp``.
+    ``previous`` is the last generation folder (None when it must not be reused: absent, or
+    failing its checksums); ``unchanged`` the sources whose records are the same as there.
+    Their segments are kept when the previous index has the same ``stamp``.
     """
     target = generation / SEARCH_DIR
+    target.mkdir()
+    (target / _SOURCE_WORDS).mkdir()
     old = previous / SEARCH_DIR if previous else None
-    reuse = old is not None and _stamp(old) == stamp
-    if reuse:
-        shutil.copytree(old, target)  # type: ignore[arg-type]
-        ix = whoosh_index.open_dir(str(target))
-    else:
-        target.mkdir()
-        ix = whoosh_index.create_in(str(target), schema())
-    indexed = _indexed_sources(ix) if reuse else set()
+    old_segments = _segments(old) if old is not None and _stamp(old) == stamp else None
     wanted = {s.id: s for s in store.sources()}
-    keep = indexed & unchanged & wanted.keys()
-    words = target / _SOURCE_WORDS
-    words.mkdir(exist_ok=True)
-    global _writing_in
-    _writing_in = os.getpid()
+    kept: dict[str, dict] = {}
+    if old_segments is not None:
+        for source_id in sorted(unchanged & wanted.keys() & old_segments.keys()):
+            entry = old_segments[source_id]
+            for name in [*entry["files"], f"{_SOURCE_WORDS}/{_words_name(source_id)}"]:
+                os.link(old / name, target / name)  # type: ignore[operator]
+            kept[source_id] = entry
+    todo = [sid for sid in sorted(wanted) if sid not in kept]
+    written = _write_segments(store.path, target, todo, progress,
+                              {sid: wanted[sid].file for sid in todo})
+    failed = [w for w in written if w.error]
+    if failed:
+        first = failed[0]
+        if any(w.disk_full for w in failed):
+            raise IndexWriteError(f"disk full while writing the search index in {target} "
+                                  f"({first.error}); the previous index is still served")
+        raise IndexWriteError(f"writing the search index failed on source {first.source_id}: "
+                              f"{first.error}; the previous index is still served")
+    entries = dict(kept)
+    segments = {sid: pickle.loads(bytes.fromhex(e["segment"])) for sid, e in kept.items()
+                if e["segment"]}
+    for w in written:
+        entries[w.source_id] = {"segment": w.segment.hex() if w.segment else None,
+                                "files": list(w.files), "documents": w.count}
+        if w.segment is not None:
+            segments[w.source_id] = pickle.loads(w.segment)
+    storage = FileStorage(str(target))
+    TOC(schema(), [segments[sid] for sid in sorted(segments)], 1).write(storage, _INDEX_NAME)
+    _write_text(target / SEGMENTS_FILE, json.dumps(entries, sort_keys=True, indent=0))
+    _merge_words([target / _SOURCE_WORDS / _words_name(s) for s in sorted(wanted)],
+                 target / VOCABULARY_FILE)
+    _write_text(target / _STAMP_FILE, stamp)
+    return IndexReport(sum(w.count for w in written), len(todo), len(kept),
+                       old_segments is not None)
+
+
+def _write_segments(store_path: Path, target: Path, todo: list[str],
+                    progress: Callable[[str], None] | None,
+                    files: dict[str, str]) -> list[_Written]:
+    """Write the segments of ``todo``, in worker processes where there are cores for them."""
+    tasks = [(str(store_path), str(target), sid) for sid in todo]
+    procs = min(_worker_processes(), len(tasks))
+    if procs <= 1:
+        results: Iterator[_Written] = map(_write_one, tasks)
+        return [_note(w, progress, files) for w in results]
+    context = multiprocessing.get_context("spawn")
+    with context.Pool(procs, initializer=_die_with, initargs=(os.getpid(),)) as pool:
+        return [_note(w, progress, files) for w in pool.imap(_write_one, tasks)]
+
+
+def _note(w: _Written, progress: Callable[[str], None] | None,
+          files: dict[str, str]) -> _Written:
+    if progress:
+        progress(files[w.source_id])
+    return w
+
+
+def _write_one(task: tuple[str, str, str]) -> _Written:
+    """One source's documents as one segment, made in a scratch index and moved into
+    ``target``. Runs in a worker: every failure is returned, never raised or printed."""
+    store_path, target, source_id = task
+    scratch = Path(target) / f".scratch-{_words_name(source_id).removesuffix('.tsv')}"
     try:
-        writer = ix.writer(limitmb=_WRITER_MB, procs=_worker_processes(),
-                           multisegment=not reuse)
-        for source_id in indexed - keep:
-            writer.delete_by_term("source", source_id)
-            _words_file(words, source_id).unlink(missing_ok=True)
-        count = 0
-        for source_id, source in wanted.items():
-            if source_id in keep:
-                continue
-            if progress:
-                progress(source.file)
+        store = Store.open(Path(store_path))
+        try:
+            source = next(s for s in store.sources() if s.id == source_id)
+            scratch.mkdir()
+            ix = whoosh_index.create_in(str(scratch), schema(), indexname=_INDEX_NAME)
+            writer = ix.writer(limitmb=_WRITER_MB)
             vocabulary: dict[str, Vocabulary] = {}
+            count = 0
             for doc in documents(source, store.query(source_id=source_id), vocabulary):
                 writer.add_document(**doc)
                 count += 1
-            _write_words(_words_file(words, source_id), vocabulary)
-        writer.commit()
+            writer.commit(merge=False)
+        finally:
+            store.close()
+        _write_words(Path(target) / _SOURCE_WORDS / _words_name(source_id), vocabulary)
+        segments = TOC.read(FileStorage(str(scratch)), _INDEX_NAME).segments
+        if not segments:
+            return _Written(source_id)
+        (segment,) = segments
+        names = segment.list_files(FileStorage(str(scratch)))
+        for name in names:
+            os.replace(scratch / name, Path(target) / name)
+        return _Written(source_id, pickle.dumps(segment), tuple(sorted(names)), count)
+    except OSError as exc:
+        return _Written(source_id, error=f"{exc.strerror or exc}",
+                        disk_full=exc.errno in (errno.ENOSPC, errno.EDQUOT))
+    except Exception as exc:  # a worker must report, not print a traceback and vanish
+        return _Written(source_id, error=f"{type(exc).__name__}: {exc}")
     finally:
-        _writing_in = None
-    _merge_words([_words_file(words, s) for s in wanted], target / VOCABULARY_FILE)
-    (target / _STAMP_FILE).write_text(stamp)
-    return IndexReport(count, len(wanted) - len(keep), len(keep), reuse)
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
-def _words_file(folder: Path, source_id: str) -> Path:
-    return folder / (hashlib.sha256(source_id.encode()).hexdigest()[:24] + ".tsv")
+def _words_name(source_id: str) -> str:
+    return hashlib.sha256(source_id.encode()).hexdigest()[:24] + ".tsv"
 
 
 def _write_words(path: Path, vocabulary: dict[str, Vocabulary]) -> None:
@@ -128,6 +219,12 @@ def _write_words(path: Path, vocabulary: dict[str, Vocabulary]) -> None:
         for lang, vocab in sorted(vocabulary.items()):
             for word, term in sorted(vocab.terms.items()):
                 out.write(f"{lang}\t{word}\t{term}\t{vocab.df[word]}\n")
+
+
+def _write_text(path: Path, text: str) -> None:
+    """Write a new file (never through a hard link shared with the previous generation)."""
+    path.unlink(missing_ok=True)
+    path.write_text(text, encoding="utf-8")
 
 
 def _merge_words(paths: list[Path], target: Path) -> None:
@@ -139,6 +236,7 @@ def _merge_words(paths: list[Path], target: Path) -> None:
                 lang, word, term, df = line.rstrip("\n").split("\t")
                 entry = merged.setdefault((lang, word), [term, 0])
                 entry[1] += int(df)
+    target.unlink(missing_ok=True)
     with target.open("w", encoding="utf-8") as out:
         for (lang, word), (term, df) in sorted(merged.items()):
             out.write(f"{lang}\t{word}\t{term}\t{df}\n")
@@ -151,6 +249,10 @@ def _stamp(folder: Path) -> str | None:
         return None
 
 
-def _indexed_sources(ix: whoosh_index.Index) -> set[str]:
-    with ix.reader() as reader:
-        return {term.decode() for term in reader.lexicon("source")}
+def _segments(folder: Path) -> dict[str, dict] | None:
+    """The previous index's segments by source, None when it has no readable record of them
+    (an index of an older kb: it is then rewritten whole)."""
+    try:
+        return json.loads((folder / SEGMENTS_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None

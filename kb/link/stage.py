@@ -12,12 +12,15 @@ Links are derived data: every build recomputes them all from the stored records.
 
 from __future__ import annotations
 
+import sqlite3
 from collections import Counter
 from collections.abc import Iterator
+from contextlib import closing
 from dataclasses import dataclass
 from datetime import date
+from pathlib import Path
 
-from kb.link.identity import Lineage
+from kb.link.identity import Counterpart, Lineage, compare_versions
 from kb.link.pairing import pair_cards, pair_rulings
 from kb.model import Card, Example, GlossaryEntry, Link, Record, Rule, Ruling, Source
 from kb.rulenum import RuleNumber
@@ -36,22 +39,43 @@ class _Version:
     titles: dict[str, str]  # number -> folded title
 
 
-def link_all(store: Store) -> dict[str, int]:
-    """Compute and store every link; return how many of each relation."""
-    cr_sources = [s for s in store.sources() if s.format == CR_FORMAT and s.version]
-    rules = {s.version: [r for r in store.query(kind="rule", source_id=s.id)
-                         if isinstance(r, Rule)] for s in cr_sources}
+def link_all(store: Store, previous: Path | None = None,
+             reused: frozenset[str] = frozenset()) -> dict[str, int]:
+    """Compute and store every link; return how many of each relation.
+
+    ``previous`` is the store of the previous build and ``reused`` the sources copied from it
+    unchanged: the pairs between two consecutive versions that were both reused, and were
+    consecutive there too, are copied from its ``next-version`` links instead of being matched
+    again. Versions are matched two at a time, so memory holds two versions' rules, not all.
+    """
+    by_version = {s.version: s for s in store.sources() if s.format == CR_FORMAT and s.version}
     links: list[Link] = []
-    if rules:
-        lineage = Lineage.build(rules)
+    if by_version:
+        days = sorted(by_version)
+        numbers = {v: _numbers_and_titles(store, by_version[v].id) for v in days}
+        old_steps = _reusable_steps(previous, by_version, reused)
+        matches: list[Counterpart] = []
+        loaded: dict[str, list[Rule]] = {}
+        for old, new in zip(days, days[1:], strict=False):
+            if (old, new) in old_steps:
+                matches += _stored_step(store, previous, old, new)  # type: ignore[arg-type]
+                continue
+            for day in (old, new):
+                if day not in loaded:
+                    loaded[day] = [r for r in store.query(kind="rule",
+                                                          source_id=by_version[day].id)
+                                   if isinstance(r, Rule)]
+            matches += compare_versions(loaded[old], loaded[new]).matches
+            loaded.pop(old)
+        lineage = Lineage.from_matches({v: [n for n, _ in numbers[v]] for v in days}, matches)
         links += [
             Link(f"cr:en:{m.old_version}:{m.old_number}", f"cr:en:{m.new_version}:{m.new_number}",
                  "next-version", m.confidence, m.how)
             for diff in lineage.diffs.values() for m in diff.matches
         ]
-        versions = {v: _version(v, rs) for v, rs in rules.items()}
-        links += _rule_links(store, cr_sources, versions, lineage)
-        latest = max(rules)
+        versions = {v: _version(v, numbers[v]) for v in days}
+        links += _rule_links(store, list(by_version.values()), versions, lineage)
+        latest = days[-1]
         links += _concerns_links(store, f"cr:en:{latest}", latest)
     cards = [r for r in store.query(kind="card") if isinstance(r, Card)]
     card_pairs = pair_cards(cards)
@@ -61,6 +85,39 @@ def link_all(store: Store) -> dict[str, int]:
               for p in pair_rulings(rulings, card_pairs)]
     store.replace_links(links)
     return dict(Counter(link.relation for link in links))
+
+
+def _numbers_and_titles(store: Store, source_id: str) -> list[tuple[str, str | None]]:
+    """A CR source's rule numbers and titles, in rule-number order, without decoding the
+    records (a hundred versions hold some 300,000 rules)."""
+    cur = store.conn.execute("SELECT number, title FROM records WHERE kind='rule'"
+                             " AND source_id=? ORDER BY sort_key, seq", (source_id,))
+    return cur.fetchall()
+
+
+def _reusable_steps(previous: Path | None, by_version: dict[str, Source],
+                    reused: frozenset[str]) -> set[tuple[str, str]]:
+    """The consecutive version pairs whose matching the previous store already holds."""
+    if previous is None:
+        return set()
+    with closing(sqlite3.connect(f"file:{previous}?mode=ro", uri=True)) as old:
+        before = sorted(row[0] for row in old.execute(
+            "SELECT DISTINCT version FROM sources WHERE format=? AND version NOT NULL",
+            (CR_FORMAT,)))
+    days = sorted(by_version)
+    steps = set(zip(before, before[1:], strict=False))
+    return {(a, b) for a, b in zip(days, days[1:], strict=False)
+            if (a, b) in steps and by_version[a].id in reused and by_version[b].id in reused}
+
+
+def _stored_step(store: Store, previous: Path, old: str, new: str) -> list[Counterpart]:
+    with closing(sqlite3.connect(f"file:{previous}?mode=ro", uri=True)) as conn:
+        rows = conn.execute(
+            "SELECT from_id, to_id, evidence, confidence FROM links WHERE"
+            " relation='next-version' AND from_id GLOB ? AND to_id GLOB ?",
+            (f"cr:en:{old}:*", f"cr:en:{new}:*")).fetchall()
+    return [Counterpart(old, a.split(":", 3)[3], new, b.split(":", 3)[3], how, confidence)
+            for a, b, how, confidence in rows]
 
 
 def _concerns_links(store: Store, source_id: str, latest: str) -> Iterator[Link]:
@@ -93,10 +150,10 @@ def _concerns(record_id: str, term: str | None, glossary: dict[str, GlossaryEntr
                    f"about “{term}”: the glossary of {latest} points to {citation.written}")
 
 
-def _version(day: str, rules: list[Rule]) -> _Version:
-    titled = {r.number: _fold(r.title) for r in rules if r.title}
-    return _Version(day, frozenset(r.number for r in rules), {t: n for n, t in titled.items()},
-                    titled)
+def _version(day: str, rules: list[tuple[str, str | None]]) -> _Version:
+    titled = {number: _fold(title) for number, title in rules if title}
+    return _Version(day, frozenset(number for number, _ in rules),
+                    {t: n for n, t in titled.items()}, titled)
 
 
 def _fold(title: str) -> str:

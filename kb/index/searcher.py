@@ -35,6 +35,7 @@ CARD_BOOST = 2.0  # a card named in a question: its rulings are answers
 MIN_CORRECTED = 5  # letters a word needs before it is taken for a typo
 NUMBER_BOOST = 8.0  # a typed rule number finds the rule of that number first
 CANDIDATES = 100  # hits scored by Whoosh before the caller groups them
+RULE_CANDIDATES = 20  # the best rules, added to the candidates whatever the others scored
 # A question's optional words: at most this many are searched, the most informative (fewest
 # documents) first; the rest only made the query slower (a 40-word question took 1.2 s).
 MAX_RANKED = 8
@@ -163,7 +164,9 @@ class IndexSearcher:
                 text_query = wq.And([text_query, wq.ConstantScoreQuery(restriction, 0.0)])
             allowed = None
         pool = RANKED_CANDIDATES if len(builder.units) >= QUESTION_UNITS else CANDIDATES
-        results = self._searcher.search(text_query, filter=allowed, limit=pool)
+        results = list(self._searcher.search(text_query, filter=allowed, limit=pool))
+        if not filters.kinds:
+            results = self._with_best_rules(results, text_query, allowed, pool)
         answer.words = [(label, weight) for label, weight, _ in builder.units]
         held = self._held([r.docnum for r in results], builder) if ranked else {}
         answer.hits = [Hit(r["id"], r.score + held.get(r.docnum, (0.0, frozenset()))[0],
@@ -173,6 +176,19 @@ class IndexSearcher:
                        for r in results]
         return answer
 
+
+    def _with_best_rules(self, results: list, text_query: wq.Query, allowed: set[int] | None,
+                         pool: int) -> list:
+        """The pool is the best documents by Whoosh's score, but the caller ranks rules above
+        rulings and notes of the same score (a prior per kind): a short ruling that repeats a
+        word beats the rule by raw score, and a hundred of them ("destroy") would crowd the
+        rule out of the pool, depending only on document order. So the best rules join the
+        pool whatever the others scored."""
+        have = {r.docnum for r in results}
+        rules = self._searcher.search(
+            wq.And([text_query, wq.ConstantScoreQuery(wq.Term("kind", "rule"), 0.0)]),
+            filter=allowed, limit=RULE_CANDIDATES)
+        return results + [r for r in rules if r.docnum not in have]
 
     def _held(self, docnums: list[int], builder: _Builder
               ) -> dict[int, tuple[float, frozenset[int]]]:

@@ -71,7 +71,7 @@ def test_a_rebuild_with_nothing_changed_writes_nothing(tmp_path):
     assert again.unchanged and again.search is None
     assert IndexDir(index).current() == generation
     assert [p.name for p in (index / "builds").iterdir()] == [generation.name]
-    assert len(again.sources) == 5 and all(s.reused for s in again.sources)
+    assert len(again.sources) == 6 and all(s.reused for s in again.sources)  # 5 seeds + the CR
 
 
 def test_a_worker_reports_its_failure_instead_of_printing_it(tmp_path, capfd):

@@ -18,6 +18,8 @@ from pathlib import Path
 
 from whoosh import index as whoosh_index
 from whoosh import query as wq
+from whoosh.matching import Matcher
+from whoosh.matching.wrappers import ConstantScoreWrapperMatcher
 from whoosh.scoring import BM25F
 
 from kb.errors import KbError
@@ -34,6 +36,12 @@ TRANSLATION_WEIGHT = 0.8  # a translated term against the typed one
 CARD_BOOST = 2.0  # a card named in a question: its rulings are answers
 MIN_CORRECTED = 5  # letters a word needs before it is taken for a typo
 NUMBER_BOOST = 8.0  # a typed rule number finds the rule of that number first
+# Added to every candidate's text score, so the share of a question's words it holds (a
+# factor, kb.search) is not drowned by small BM25 gaps. A one-query process (``kb search``)
+# always scored so, through Whoosh's ConstantScoreQuery(..., 0.0), which weighs 1 (0.0 is
+# falsy there), while a long-lived searcher did not: the two now agree, and no relevance
+# group is lower than without it.
+TEXT_FLOOR = 1.0
 CANDIDATES = 100  # hits scored by Whoosh before the caller groups them
 # A question's optional words: at most this many are searched, the most informative (fewest
 # documents) first; the rest only made the query slower (a 40-word question took 1.2 s).
@@ -156,21 +164,26 @@ class IndexSearcher:
         builder.protected = self.protected
         text_query = builder.node(query.root) if query.root is not None else wq.Every()
         ranked = bool(builder.units)
+        builder.alone = builder.alone and isinstance(query.root, Loose)
         allowed = self._allowed(filters)
         if allowed is False:  # first use of these filters: part of the query, not a set
             restriction = _filter_query(filters)
             if restriction is not None:
-                text_query = wq.And([text_query, wq.ConstantScoreQuery(restriction, 0.0)])
+                text_query = wq.And([text_query, _Weightless(restriction)])
             allowed = None
         pool = RANKED_CANDIDATES if len(builder.units) >= QUESTION_UNITS else CANDIDATES
         results = self._searcher.search(text_query, filter=allowed, limit=pool)
         answer.words = [(label, weight) for label, weight, _ in builder.units]
         held = self._held([r.docnum for r in results], builder) if ranked else {}
-        answer.hits = [Hit(r["id"], r.score + held.get(r.docnum, (0.0, frozenset()))[0],
-                           r["kind"], r.get("number", ""), r["language"],
-                           "" if r.get("cr") == UNVERSIONED else r.get("cr", ""),
-                           r.get("title", ""), held.get(r.docnum, (0.0, frozenset()))[1])
-                       for r in results]
+        answer.hits = []
+        for r in results:
+            stored = r.fields()  # read once: each r[...] reads the stored fields again
+            extra, matched = held.get(r.docnum, (0.0, frozenset()))
+            cr = stored.get("cr", "")
+            answer.hits.append(Hit(stored["id"], TEXT_FLOOR + r.score + extra, stored["kind"],
+                                   stored.get("number", ""), stored["language"],
+                                   "" if cr == UNVERSIONED else cr, stored.get("title", ""),
+                                   matched))
         return answer
 
 
@@ -179,6 +192,8 @@ class IndexSearcher:
         """For each candidate: the score of the question's words that did not choose the
         candidates (they are too common to search every document for), and which words it
         holds. A matcher per word skips along the sorted candidates only."""
+        if len(builder.unit_queries) == 1 and builder.generators == {0} and builder.alone:
+            return dict.fromkeys(docnums, (0.0, frozenset({0})))  # every candidate holds it
         found: dict[int, set[int]] = {d: set() for d in docnums}
         extra: dict[int, float] = dict.fromkeys(docnums, 0.0)
         context = self._searcher.context()
@@ -240,6 +255,7 @@ class _Builder:
         self.units: list[tuple[str, float, frozenset[tuple[str, bytes]]]] = []
         self.unit_queries: list[wq.Query] = []
         self.generators: set[int] = set()  # the units the candidates are searched with
+        self.alone = False  # the query is its optional words only (no required, no excluded)
 
     def node(self, node: Node) -> wq.Query:
         if isinstance(node, Word):
@@ -298,6 +314,7 @@ class _Builder:
                 parts.append(query)
         if not parts and not required:
             return wq.NullQuery
+        self.alone = not required and not excluded
         query: wq.Query
         if required:
             query = required[0] if len(required) == 1 else wq.And(required)
@@ -499,6 +516,27 @@ def is_stop_word(text: str) -> bool:
     """A stop word in some language ("de", "the"): never required, never a term, and not
     counted against the word limit."""
     return any(not language(lang).pairs(text) for lang in LANGUAGES)
+
+
+class _Weightless(wq.WrappingQuery):
+    """A filter inside the query: it adds nothing to the score and its postings are skipped
+    along the query's candidates. Whoosh's ConstantScoreQuery first reads every document it
+    allows (60 ms of a one-query process for a version filter), and a zero boost divides by
+    zero in block-quality skipping."""
+
+    def _rewrap(self, child: wq.Query) -> wq.Query:
+        return self.__class__(child)
+
+    def matcher(self, searcher, context=None):  # type: ignore[no-untyped-def]
+        return _WeightlessMatcher(self.child.matcher(searcher, searcher.boolean_context()))
+
+
+class _WeightlessMatcher(ConstantScoreWrapperMatcher):
+    def __init__(self, child: Matcher, score: float = 0.0) -> None:
+        super().__init__(child, score)
+
+    def supports_block_quality(self) -> bool:
+        return False  # no quality to skip blocks by
 
 
 def _filter_query(filters: Filters) -> wq.Query | None:

@@ -144,6 +144,11 @@ class IndexSearcher:
             self._card_key_set = frozenset(self._card_keys)
         return self._card_keys
 
+    def cards(self, keys: Sequence[str]) -> list[str]:
+        """The ids of the card records of these keys (every printing and language)."""
+        query = wq.And([wq.Term("kind", "card"), wq.Or([wq.Term("card", k) for k in keys])])
+        return [self._searcher.stored_fields(d)["id"] for d in query.docs(self._searcher)]
+
     def is_card(self, key: str) -> bool:
         """Whether a folded name is a card's (see :func:`card_keys`)."""
         self.card_keys()
@@ -271,7 +276,9 @@ class _Builder:
         if isinstance(node, Or):
             return wq.Or([self.node(n) for n in node.items])
         if isinstance(node, CardName):
-            return wq.Or([wq.Term("card", key) for key in node.keys], boost=CARD_BOOST)
+            return wq.Or([*(wq.Term("card", key) for key in node.keys),
+                          *(wq.Term("rules", number) for number in node.rules)],
+                         boost=CARD_BOOST)
         return wq.Not(self.node(node.item))  # a lone NOT inside OR: "a OR NOT b"
 
     def loose(self, items: tuple[Node, ...]) -> wq.Query:

@@ -10,8 +10,10 @@ The caller (:mod:`kb.search`) resolves versions, translations and presentation.
 
 from __future__ import annotations
 
+import bisect
 import math
 import re
+from array import array
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,7 +21,7 @@ from pathlib import Path
 from whoosh import index as whoosh_index
 from whoosh import query as wq
 from whoosh.matching import Matcher
-from whoosh.matching.wrappers import ConstantScoreWrapperMatcher
+from whoosh.matching.wrappers import ConstantScoreWrapperMatcher, WrappingMatcher
 from whoosh.scoring import BM25F
 
 from kb.errors import KbError
@@ -124,7 +126,10 @@ class IndexSearcher:
         self._ix = whoosh_index.open_dir(str(folder))
         self._searcher = self._ix.searcher(weighting=BM25F())
         self._vocabulary: dict[str, Words] | None = None
-        self._filter_cache: dict[Filters, set[int] | None | bool] = {}
+        self._filter_cache: dict[Filters, array | None | bool] = {}
+        # Stored fields of the documents answered so far (a few small strings each): the
+        # same rules come back across a long-lived searcher's queries.
+        self._stored: dict[int, dict[str, str]] = {}
         # Typed word -> the word searched: the vocabulary is this generation's, so a
         # correction (a scan of the vocabulary) is made once for the searcher's life.
         self._corrections: dict[str, str] = {}
@@ -176,13 +181,17 @@ class IndexSearcher:
             if restriction is not None:
                 text_query = wq.And([text_query, _Weightless(restriction)])
             allowed = None
+        elif allowed is not None:
+            text_query = _Within(text_query, allowed)
         pool = RANKED_CANDIDATES if len(builder.units) >= QUESTION_UNITS else CANDIDATES
-        results = self._searcher.search(text_query, filter=allowed, limit=pool)
+        results = self._searcher.search(text_query, limit=pool)
         answer.words = [(label, weight) for label, weight, _ in builder.units]
         held = self._held([r.docnum for r in results], builder) if ranked else {}
         answer.hits = []
         for r in results:
-            stored = r.fields()  # read once: each r[...] reads the stored fields again
+            stored = self._stored.get(r.docnum)
+            if stored is None:  # each r[...] would unpickle the stored fields again
+                stored = self._stored[r.docnum] = r.fields()
             extra, matched = held.get(r.docnum, (0.0, frozenset()))
             cr = stored.get("cr", "")
             answer.hits.append(Hit(stored["id"], TEXT_FLOOR + r.score + extra, stored["kind"],
@@ -225,7 +234,7 @@ class IndexSearcher:
         corrected = builder.correct(text)
         return None if corrected == text else corrected
 
-    def _allowed(self, filters: Filters) -> set[int] | None | bool:
+    def _allowed(self, filters: Filters) -> array | None | bool:
         """The documents the filters allow, computed on their second use and kept: the same
         few (today's rules version, a language) come back with nearly every query of a
         long-lived searcher, while a one-query process (``kb search``) would spend more on
@@ -237,7 +246,7 @@ class IndexSearcher:
         if self._filter_cache[filters] is False:
             query = _filter_query(filters)
             self._filter_cache[filters] = (
-                None if query is None else set(query.docs(self._searcher)))
+                None if query is None else array("I", sorted(query.docs(self._searcher))))
         return self._filter_cache[filters]
 
 
@@ -544,6 +553,75 @@ class _WeightlessMatcher(ConstantScoreWrapperMatcher):
 
     def supports_block_quality(self) -> bool:
         return False  # no quality to skip blocks by
+
+
+class _Within(wq.WrappingQuery):
+    """The query's documents among the allowed ones (sorted document numbers): the query's
+    matcher is moved past the documents not allowed with its own skips. Whoosh's filter set
+    lets the matcher visit, and the collector drop, every document of the other rules
+    versions, half of what an English word matches."""
+
+    def __init__(self, child: wq.Query, allowed: array) -> None:
+        super().__init__(child)
+        self.allowed = allowed
+
+    def _rewrap(self, child: wq.Query) -> wq.Query:
+        return self.__class__(child, self.allowed)
+
+    def matcher(self, searcher, context=None):  # type: ignore[no-untyped-def]
+        parent = searcher.get_parent()
+        offset = 0 if parent is searcher else parent._offset_for_subsearcher(searcher)
+        return _WithinMatcher(self.child.matcher(searcher, context), self.allowed, offset)
+
+
+class _WithinMatcher(WrappingMatcher):
+    """A matcher kept on allowed documents (global numbers, ``offset`` for its segment);
+    scores and block qualities are its child's."""
+
+    def __init__(self, child: Matcher, allowed: array, offset: int) -> None:
+        super().__init__(child)
+        self.allowed, self.offset, self.done = allowed, offset, False
+        self._sync()
+
+    def _sync(self) -> None:
+        child, allowed, offset = self.child, self.allowed, self.offset
+        while child.is_active():
+            docnum = child.id() + offset
+            i = bisect.bisect_left(allowed, docnum)
+            if i == len(allowed):
+                self.done = True
+                return
+            if allowed[i] == docnum:
+                return
+            child.skip_to(allowed[i] - offset)
+
+    def copy(self) -> _WithinMatcher:
+        return _WithinMatcher(self.child.copy(), self.allowed, self.offset)
+
+    def _replacement(self, newchild: Matcher) -> _WithinMatcher:
+        return _WithinMatcher(newchild, self.allowed, self.offset)
+
+    def is_active(self) -> bool:
+        return not self.done and self.child.is_active()
+
+    def all_ids(self):  # type: ignore[no-untyped-def]
+        while self.is_active():
+            yield self.id()
+            self.next()
+
+    def next(self) -> None:
+        self.child.next()
+        self._sync()
+
+    def skip_to(self, id: int) -> bool:  # noqa: A002 - Whoosh's name
+        moved = self.child.skip_to(id)
+        self._sync()
+        return moved
+
+    def skip_to_quality(self, minquality: float) -> int:
+        skipped = self.child.skip_to_quality(minquality)
+        self._sync()
+        return skipped
 
 
 def _filter_query(filters: Filters) -> wq.Query | None:

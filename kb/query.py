@@ -78,6 +78,8 @@ class CardName:
 
     name: str
     keys: tuple[str, ...]
+    # The rules the card's keywords name (702.19 for a card with trample), searched with it.
+    rules: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

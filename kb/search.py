@@ -29,7 +29,7 @@ from kb.index.searcher import (
     is_stop_word,
 )
 from kb.link.pairing import fold
-from kb.model import TermPair
+from kb.model import Card, TermPair
 from kb.query import KINDS, And, CardName, Loose, Node, Or, Phrase, Query, Word, parse
 from kb.rulenum import RuleNumber
 from kb.store import record_number, record_text, record_title
@@ -131,7 +131,7 @@ class Searcher:
         result = SearchResult(query.text, filters.version)
         result.language = self._language(query)
         alternatives: dict[str, list[Alternative]] = {}
-        query = self._with_cards(query)
+        query = self._with_cards(query, filters.version)
         if translate:
             query = self._translate(query, alternatives, result)
         answer = self.index.search(query, filters, alternatives)
@@ -263,10 +263,11 @@ class Searcher:
         wanted |= {k for k in keys if " // " in k and halves & set(k.split(" // "))}
         return tuple(sorted(k for k in wanted | halves if self.index.is_card(k)))
 
-    def _with_cards(self, query: Query) -> Query:
+    def _with_cards(self, query: Query, version: str | None) -> Query:
         """Cards named in a question, ``[[Doubling Season]]`` or written plainly (two
         capitalised words or more that are a card's name), as optional items: the card's
-        rulings in both languages are candidates."""
+        rulings in both languages are candidates, and so are the rules its keywords name
+        (a question about a card with trample may be answered by 702.19)."""
         if query.root is None:
             return query
         items = list(query.root.items) if isinstance(query.root, Loose) else [query.root]
@@ -280,12 +281,28 @@ class Searcher:
             if len(run) >= 2:
                 names += self._plain_names(run)
             run = []
-        cards = [CardName(name, keys) for name in dict.fromkeys(names)
+        cards = [CardName(name, keys, self._keyword_rules(keys, version))
+                 for name in dict.fromkeys(names)
                  if (keys := self.card_keys(name) if name in query.cards
                      else self._exact_card(name))]
         if not cards:
             return query
         return Query(query.text, Loose((*items, *cards)), query.filters, query.cards)
+
+    def _keyword_rules(self, keys: tuple[str, ...], version: str | None) -> tuple[str, ...]:
+        """The rule numbers (in ``version``) of the keywords the named card's records list,
+        as the glossary names them (``Flying`` -> 702.9); a keyword no rule is named for
+        (an ability word) adds nothing."""
+        keywords = {word for card_id in self.index.cards(keys)
+                    if isinstance(card := self.kb.store.get(card_id), Card)
+                    for word in card.keywords}
+        numbers = []
+        for word in sorted(keywords):
+            try:
+                numbers.append(self.kb.lookup_word(word, version).rule)
+            except KbError:
+                continue
+        return tuple(dict.fromkeys(numbers))
 
     def _plain_names(self, words: list[str]) -> list[str]:
         """The longest runs of capitalised words that are card names exactly."""

@@ -204,6 +204,17 @@ def test_cards_in_double_brackets_are_typo_tolerant(cr_index):
     assert any("voix-du-renouveau" in i or i == "mtgjson:fr:voice-of-resurgence" for i in ids)
 
 
+def test_a_named_cards_keywords_bring_their_rules(cr_index):
+    """MTGJSON lists Maze Sentinel (DGM) with the keyword Vigilance, which is rule 702.20 in
+    the 2026 rules ("Attacking doesn't cause creatures with vigilance to tap"): a question
+    naming the card finds that rule though it says neither "vigilance" nor a rule number;
+    in French too (Sentinelle du labyrinthe)."""
+    for question in ("can [[Maze Sentinel]] attack and still block",
+                     "[[Sentinelle du labyrinthe]] peut-elle attaquer et bloquer"):
+        top = groups(search(cr_index, question))[:3]
+        assert any(within(g, "702.20") for g in top), (question, top)
+
+
 def test_a_card_filter_finds_the_rulings_of_both_languages(cr_index):
     """The DGM FAQ rules Voice of Resurgence in English, its French edition Voix du
     renouveau: either name finds both."""

@@ -10,14 +10,18 @@ The caller (:mod:`kb.search`) resolves versions, translations and presentation.
 
 from __future__ import annotations
 
+import bisect
 import math
 import re
+from array import array
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from whoosh import index as whoosh_index
 from whoosh import query as wq
+from whoosh.matching import Matcher
+from whoosh.matching.wrappers import ConstantScoreWrapperMatcher, WrappingMatcher
 from whoosh.scoring import BM25F
 
 from kb.errors import KbError
@@ -34,6 +38,12 @@ TRANSLATION_WEIGHT = 0.8  # a translated term against the typed one
 CARD_BOOST = 2.0  # a card named in a question: its rulings are answers
 MIN_CORRECTED = 5  # letters a word needs before it is taken for a typo
 NUMBER_BOOST = 8.0  # a typed rule number finds the rule of that number first
+# Added to every candidate's text score, so the share of a question's words it holds (a
+# factor, kb.search) is not drowned by small BM25 gaps. A one-query process (``kb search``)
+# always scored so, through Whoosh's ConstantScoreQuery(..., 0.0), which weighs 1 (0.0 is
+# falsy there), while a long-lived searcher did not: the two now agree, and no relevance
+# group is lower than without it.
+TEXT_FLOOR = 1.0
 CANDIDATES = 100  # hits scored by Whoosh before the caller groups them
 RULE_CANDIDATES = 20  # the best rules, added to the candidates whatever the others scored
 # A question's optional words: at most this many are searched, the most informative (fewest
@@ -117,7 +127,10 @@ class IndexSearcher:
         self._ix = whoosh_index.open_dir(str(folder))
         self._searcher = self._ix.searcher(weighting=BM25F())
         self._vocabulary: dict[str, Words] | None = None
-        self._filter_cache: dict[Filters, set[int] | None | bool] = {}
+        self._filter_cache: dict[Filters, array | None | bool] = {}
+        # Stored fields of the documents answered so far (a few small strings each): the
+        # same rules come back across a long-lived searcher's queries.
+        self._stored: dict[int, dict[str, str]] = {}
         # Typed word -> the word searched: the vocabulary is this generation's, so a
         # correction (a scan of the vocabulary) is made once for the searcher's life.
         self._corrections: dict[str, str] = {}
@@ -136,6 +149,11 @@ class IndexSearcher:
             self._card_keys = [t.decode("utf-8") for t in self._searcher.lexicon("card")]
             self._card_key_set = frozenset(self._card_keys)
         return self._card_keys
+
+    def cards(self, keys: Sequence[str]) -> list[str]:
+        """The ids of the card records of these keys (every printing and language)."""
+        query = wq.And([wq.Term("kind", "card"), wq.Or([wq.Term("card", k) for k in keys])])
+        return [self._searcher.stored_fields(d)["id"] for d in query.docs(self._searcher)]
 
     def is_card(self, key: str) -> bool:
         """Whether a folded name is a card's (see :func:`card_keys`)."""
@@ -157,37 +175,44 @@ class IndexSearcher:
         builder.protected = self.protected
         text_query = builder.node(query.root) if query.root is not None else wq.Every()
         ranked = bool(builder.units)
+        builder.alone = builder.alone and isinstance(query.root, Loose)
         allowed = self._allowed(filters)
         if allowed is False:  # first use of these filters: part of the query, not a set
             restriction = _filter_query(filters)
             if restriction is not None:
-                text_query = wq.And([text_query, wq.ConstantScoreQuery(restriction, 0.0)])
+                text_query = wq.And([text_query, _Weightless(restriction)])
             allowed = None
+        elif allowed is not None:
+            text_query = _Within(text_query, allowed)
         pool = RANKED_CANDIDATES if len(builder.units) >= QUESTION_UNITS else CANDIDATES
-        results = list(self._searcher.search(text_query, filter=allowed, limit=pool))
+        results = list(self._searcher.search(text_query, limit=pool))
         if not filters.kinds:
-            results = self._with_best_rules(results, text_query, allowed, pool)
+            results = self._with_best_rules(results, text_query, pool)
         answer.words = [(label, weight) for label, weight, _ in builder.units]
         held = self._held([r.docnum for r in results], builder) if ranked else {}
-        answer.hits = [Hit(r["id"], r.score + held.get(r.docnum, (0.0, frozenset()))[0],
-                           r["kind"], r.get("number", ""), r["language"],
-                           "" if r.get("cr") == UNVERSIONED else r.get("cr", ""),
-                           r.get("title", ""), held.get(r.docnum, (0.0, frozenset()))[1])
-                       for r in results]
+        answer.hits = []
+        for r in results:
+            stored = self._stored.get(r.docnum)
+            if stored is None:  # each r[...] would unpickle the stored fields again
+                stored = self._stored[r.docnum] = r.fields()
+            extra, matched = held.get(r.docnum, (0.0, frozenset()))
+            cr = stored.get("cr", "")
+            answer.hits.append(Hit(stored["id"], TEXT_FLOOR + r.score + extra, stored["kind"],
+                                   stored.get("number", ""), stored["language"],
+                                   "" if cr == UNVERSIONED else cr, stored.get("title", ""),
+                                   matched))
         return answer
 
 
-    def _with_best_rules(self, results: list, text_query: wq.Query, allowed: set[int] | None,
-                         pool: int) -> list:
+    def _with_best_rules(self, results: list, text_query: wq.Query, pool: int) -> list:
         """The pool is the best documents by Whoosh's score, but the caller ranks rules above
         rulings and notes of the same score (a prior per kind): a short ruling that repeats a
         word beats the rule by raw score, and a hundred of them ("destroy") would crowd the
         rule out of the pool, depending only on document order. So the best rules join the
         pool whatever the others scored."""
         have = {r.docnum for r in results}
-        rules = self._searcher.search(
-            wq.And([text_query, wq.ConstantScoreQuery(wq.Term("kind", "rule"), 0.0)]),
-            filter=allowed, limit=RULE_CANDIDATES)
+        rules = self._searcher.search(wq.And([text_query, _Weightless(wq.Term("kind", "rule"))]),
+                                      limit=RULE_CANDIDATES)
         return results + [r for r in rules if r.docnum not in have]
 
     def _held(self, docnums: list[int], builder: _Builder
@@ -195,6 +220,8 @@ class IndexSearcher:
         """For each candidate: the score of the question's words that did not choose the
         candidates (they are too common to search every document for), and which words it
         holds. A matcher per word skips along the sorted candidates only."""
+        if len(builder.unit_queries) == 1 and builder.generators == {0} and builder.alone:
+            return dict.fromkeys(docnums, (0.0, frozenset({0})))  # every candidate holds it
         found: dict[int, set[int]] = {d: set() for d in docnums}
         extra: dict[int, float] = dict.fromkeys(docnums, 0.0)
         context = self._searcher.context()
@@ -221,7 +248,7 @@ class IndexSearcher:
         corrected = builder.correct(text)
         return None if corrected == text else corrected
 
-    def _allowed(self, filters: Filters) -> set[int] | None | bool:
+    def _allowed(self, filters: Filters) -> array | None | bool:
         """The documents the filters allow, computed on their second use and kept: the same
         few (today's rules version, a language) come back with nearly every query of a
         long-lived searcher, while a one-query process (``kb search``) would spend more on
@@ -233,7 +260,7 @@ class IndexSearcher:
         if self._filter_cache[filters] is False:
             query = _filter_query(filters)
             self._filter_cache[filters] = (
-                None if query is None else set(query.docs(self._searcher)))
+                None if query is None else array("I", sorted(query.docs(self._searcher))))
         return self._filter_cache[filters]
 
 
@@ -256,6 +283,7 @@ class _Builder:
         self.units: list[tuple[str, float, frozenset[tuple[str, bytes]]]] = []
         self.unit_queries: list[wq.Query] = []
         self.generators: set[int] = set()  # the units the candidates are searched with
+        self.alone = False  # the query is its optional words only (no required, no excluded)
 
     def node(self, node: Node) -> wq.Query:
         if isinstance(node, Word):
@@ -271,7 +299,9 @@ class _Builder:
         if isinstance(node, Or):
             return wq.Or([self.node(n) for n in node.items])
         if isinstance(node, CardName):
-            return wq.Or([wq.Term("card", key) for key in node.keys], boost=CARD_BOOST)
+            return wq.Or([*(wq.Term("card", key) for key in node.keys),
+                          *(wq.Term("rules", number) for number in node.rules)],
+                         boost=CARD_BOOST)
         return wq.Not(self.node(node.item))  # a lone NOT inside OR: "a OR NOT b"
 
     def loose(self, items: tuple[Node, ...]) -> wq.Query:
@@ -314,6 +344,7 @@ class _Builder:
                 parts.append(query)
         if not parts and not required:
             return wq.NullQuery
+        self.alone = not required and not excluded
         query: wq.Query
         if required:
             query = required[0] if len(required) == 1 else wq.And(required)
@@ -515,6 +546,96 @@ def is_stop_word(text: str) -> bool:
     """A stop word in some language ("de", "the"): never required, never a term, and not
     counted against the word limit."""
     return any(not language(lang).pairs(text) for lang in LANGUAGES)
+
+
+class _Weightless(wq.WrappingQuery):
+    """A filter inside the query: it adds nothing to the score and its postings are skipped
+    along the query's candidates. Whoosh's ConstantScoreQuery first reads every document it
+    allows (60 ms of a one-query process for a version filter), and a zero boost divides by
+    zero in block-quality skipping."""
+
+    def _rewrap(self, child: wq.Query) -> wq.Query:
+        return self.__class__(child)
+
+    def matcher(self, searcher, context=None):  # type: ignore[no-untyped-def]
+        return _WeightlessMatcher(self.child.matcher(searcher, searcher.boolean_context()))
+
+
+class _WeightlessMatcher(ConstantScoreWrapperMatcher):
+    def __init__(self, child: Matcher, score: float = 0.0) -> None:
+        super().__init__(child, score)
+
+    def supports_block_quality(self) -> bool:
+        return False  # no quality to skip blocks by
+
+
+class _Within(wq.WrappingQuery):
+    """The query's documents among the allowed ones (sorted document numbers): the query's
+    matcher is moved past the documents not allowed with its own skips. Whoosh's filter set
+    lets the matcher visit, and the collector drop, every document of the other rules
+    versions, half of what an English word matches."""
+
+    def __init__(self, child: wq.Query, allowed: array) -> None:
+        super().__init__(child)
+        self.allowed = allowed
+
+    def _rewrap(self, child: wq.Query) -> wq.Query:
+        return self.__class__(child, self.allowed)
+
+    def matcher(self, searcher, context=None):  # type: ignore[no-untyped-def]
+        parent = searcher.get_parent()
+        offset = 0 if parent is searcher else parent._offset_for_subsearcher(searcher)
+        return _WithinMatcher(self.child.matcher(searcher, context), self.allowed, offset)
+
+
+class _WithinMatcher(WrappingMatcher):
+    """A matcher kept on allowed documents (global numbers, ``offset`` for its segment);
+    scores and block qualities are its child's."""
+
+    def __init__(self, child: Matcher, allowed: array, offset: int) -> None:
+        super().__init__(child)
+        self.allowed, self.offset, self.done = allowed, offset, False
+        self._sync()
+
+    def _sync(self) -> None:
+        child, allowed, offset = self.child, self.allowed, self.offset
+        while child.is_active():
+            docnum = child.id() + offset
+            i = bisect.bisect_left(allowed, docnum)
+            if i == len(allowed):
+                self.done = True
+                return
+            if allowed[i] == docnum:
+                return
+            child.skip_to(allowed[i] - offset)
+
+    def copy(self) -> _WithinMatcher:
+        return _WithinMatcher(self.child.copy(), self.allowed, self.offset)
+
+    def _replacement(self, newchild: Matcher) -> _WithinMatcher:
+        return _WithinMatcher(newchild, self.allowed, self.offset)
+
+    def is_active(self) -> bool:
+        return not self.done and self.child.is_active()
+
+    def all_ids(self):  # type: ignore[no-untyped-def]
+        while self.is_active():
+            yield self.id()
+            self.next()
+
+    def next(self) -> None:
+        self.child.next()
+        self._sync()
+
+    def skip_to(self, id: int) -> bool:  # noqa: A002 - Whoosh's name
+        moved = self.child.skip_to(id)
+        self._sync()
+        return moved
+
+    def skip_to_quality(self, minquality: float) -> int:
+        skipped = self.child.skip_to_quality(minquality)
+        self._sync()
+        return skipped
 
 
 def _filter_query(filters: Filters) -> wq.Query | None:

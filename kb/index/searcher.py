@@ -17,6 +17,7 @@ from array import array
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from whoosh import index as whoosh_index
 from whoosh import query as wq
@@ -46,6 +47,7 @@ NUMBER_BOOST = 8.0  # a typed rule number finds the rule of that number first
 TEXT_FLOOR = 1.0
 CANDIDATES = 100  # hits scored by Whoosh before the caller groups them
 RULE_CANDIDATES = 20  # the best rules, added to the candidates whatever the others scored
+RULES_PRESENT = 5  # ... unless the candidates hold this many rules already
 # A question's optional words: at most this many are searched, the most informative (fewest
 # documents) first; the rest only made the query slower (a 40-word question took 1.2 s).
 MAX_RANKED = 8
@@ -192,9 +194,7 @@ class IndexSearcher:
         held = self._held([r.docnum for r in results], builder) if ranked else {}
         answer.hits = []
         for r in results:
-            stored = self._stored.get(r.docnum)
-            if stored is None:  # each r[...] would unpickle the stored fields again
-                stored = self._stored[r.docnum] = r.fields()
+            stored = self._fields(r)
             extra, matched = held.get(r.docnum, (0.0, frozenset()))
             cr = stored.get("cr", "")
             answer.hits.append(Hit(stored["id"], TEXT_FLOOR + r.score + extra, stored["kind"],
@@ -204,12 +204,22 @@ class IndexSearcher:
         return answer
 
 
+    def _fields(self, hit: Any) -> dict[str, Any]:
+        """A hit's stored fields, read once per searcher (each hit[...] unpickles them)."""
+        stored = self._stored.get(hit.docnum)
+        if stored is None:
+            stored = self._stored[hit.docnum] = hit.fields()
+        return stored
+
     def _with_best_rules(self, results: list, text_query: wq.Query, pool: int) -> list:
         """The pool is the best documents by Whoosh's score, but the caller ranks rules above
         rulings and notes of the same score (a prior per kind): a short ruling that repeats a
         word beats the rule by raw score, and a hundred of them ("destroy") would crowd the
         rule out of the pool, depending only on document order. So the best rules join the
         pool whatever the others scored."""
+        held = sum(self._fields(r)["kind"] == "rule" for r in results)
+        if held >= RULES_PRESENT:  # rules are in the pool already (the common case)
+            return results
         have = {r.docnum for r in results}
         rules = self._searcher.search(wq.And([text_query, _Weightless(wq.Term("kind", "rule"))]),
                                       limit=RULE_CANDIDATES)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import bisect
 import dataclasses
 import shlex
+import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import date
@@ -17,12 +18,12 @@ from typing import TYPE_CHECKING, Any
 
 from kb.codec import to_dict
 from kb.errors import KbError, NoIndexError, NoSuchRuleError
-from kb.indexdir import STORE_FILE, IndexDir, check_serving
+from kb.indexdir import STORE_FILE, CorruptIndexError, IndexDir, check_serving
 from kb.link.pairing import fold
 from kb.model import Card, Example, GlossaryEntry, Record, Rule, Ruling, kind_of
 from kb.paths import default_index_root, user_corpus_dir
 from kb.rulenum import RuleNumber, RuleNumberError, RuleRange
-from kb.store import StaleStoreError, Store, record_number, record_text
+from kb.store import OtherSchemaError, StaleStoreError, Store, record_number, record_text
 
 if TYPE_CHECKING:
     from kb.build import BuildReport, Progress
@@ -220,7 +221,11 @@ class KnowledgeBase:
         # One generation for the whole session: a build publishing meanwhile is not mixed in.
         generation = IndexDir(self.index_root).current()
         if generation is not None:
-            check_serving(generation)  # a missing or truncated file: say so, do not misanswer
+            try:
+                check_serving(generation)  # a missing or truncated file: say so, not misanswer
+            except CorruptIndexError:
+                _refuse_older(generation)  # an older kb's index has no manifest: say that
+                raise
         if generation is None or not (generation / STORE_FILE).exists():
             raise NoIndexError(f"no index in {self.index_root}: run 'kb build' first")
         self.generation = generation
@@ -519,6 +524,18 @@ class KnowledgeBase:
             if isinstance(record, Rule):
                 row["examples"] = examples.get(record.id, [])
             yield row
+
+
+def _refuse_older(generation: Path) -> None:
+    """Raise :class:`NoIndexError` when ``generation`` was written by another version of kb
+    (its store's schema says so), which is no damage: a rebuild is all it needs."""
+    try:
+        Store.open(generation / STORE_FILE).close()
+    except OtherSchemaError as exc:
+        raise NoIndexError(f"{exc}: the index was built by another version of kb; run "
+                           "'kb build' to rebuild it") from exc
+    except (StaleStoreError, sqlite3.Error, OSError):
+        return  # a store that cannot be opened is part of the damage already named
 
 
 def version_ranges(found: list[str], held: list[str]) -> str:

@@ -78,6 +78,10 @@ class StaleStoreError(RuntimeError):
     """The store was written by another schema version and must be rebuilt."""
 
 
+class OtherSchemaError(StaleStoreError):
+    """The store is a kb store of another schema version (an older or newer kb wrote it)."""
+
+
 class CorruptStoreError(KbError):
     """The store file is damaged: a record fails its checksum, or SQLite cannot read it."""
 
@@ -152,7 +156,7 @@ class Store:
         if row is None or row[0] != str(SCHEMA_VERSION):
             conn.close()
             found = row[0] if row else "none"
-            raise StaleStoreError(
+            raise OtherSchemaError(
                 f"{path}: schema version {found}, this kb reads {SCHEMA_VERSION}"
             )
         return cls(path, conn)

@@ -157,3 +157,16 @@ def test_a_full_disk_while_writing_the_store_keeps_the_previous_index(built, mon
         build(index, [corpus])
     assert generation(index) == served and verify(served) == []
     assert not list((index / "builds").glob("*.partial"))
+
+
+def test_an_index_of_an_older_kb_is_no_damage(built):
+    """An index written before generations had manifests (and an older store schema) is
+    named as such, with its fix, not as damaged."""
+    index, _ = built
+    generation = IndexDir(index).current()
+    (generation / "manifest.json").unlink()
+    with sqlite3.connect(generation / STORE_FILE) as conn:
+        conn.execute("UPDATE meta SET value='3' WHERE key='schema_version'")
+    done = kb_cli(index, "rule", "702.27")
+    assert done.returncode == 1 and "damaged" not in done.stderr
+    assert "built by another version of kb; run 'kb build'" in done.stderr

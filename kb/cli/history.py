@@ -7,7 +7,7 @@ from itertools import groupby
 
 import click
 
-from kb.cli._output import emit_json, json_option, open_kb
+from kb.cli._output import VersionDate, emit_json, json_option, open_kb
 from kb.history import HistoryEntry, Piece, rule_history
 
 # What an English entry says about its version, by its ``change``.
@@ -24,7 +24,7 @@ _CHANGE = {
 
 @click.command("history")
 @click.argument("number")
-@click.option("--version", "version", default=None,
+@click.option("--version", "version", type=VersionDate(), default=None,
               help="Read NUMBER in the rules in force on this date (YYYY-MM-DD); "
                    "default: the newest version that has it.")
 @click.option("--lang", type=click.Choice(["en", "fr", "pt", "all"]), default="all",

@@ -234,6 +234,8 @@ class Runner:
         if action == "cast":
             ref = step.pop("card")
             game.cast(ref, step.pop("player", None), **step)
+        elif action == "play_land":
+            game.play_land(step["card"], step.get("player"))
         elif action == "activate":
             ref = step.pop("object")
             game.activate(ref, step.pop("ability", 1), step.pop("player", None), **step)

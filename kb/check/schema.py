@@ -25,6 +25,7 @@ ACTIONS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
         ("cast", "card", "player half fused x mode targets sacrifice without_paying "
                          "alternative transformed pay_life convoke delve"),
         ("activate", "object", "ability player x targets"),
+        ("play_land", "card", "player"),
         ("resolve", "", ""),
         ("resolve_all", "", ""),
         ("copy_spell", "spell player", "except new_targets"),

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from kb.engine import conditions
+from kb.engine import conditions, player_rules
 from kb.engine.filters import check_filter
 from kb.engine.instructions import (
     COMMON_KEYS,
@@ -174,6 +174,8 @@ def _check_parts(spec: Mapping[str, Any], where: str) -> None:
             check_filter(static["affects"], f"{where}, affects")
         if "cost_change" in static:
             check_cost_change(static["cost_change"], where)
+        if "player_rule" in static:
+            check_player_rule(static["player_rule"], where)
     if "trigger" in spec:
         _check_trigger(spec["trigger"], where)
     replacement = spec.get("replacement")
@@ -186,6 +188,16 @@ def _check_parts(spec: Mapping[str, Any], where: str) -> None:
                 *(m.get("effect") for m in spec.get("modes", ())),
                 *instructions_of(replacement or {})):
         check_instructions(ops, where)
+
+
+def check_player_rule(spec: Any, where: str) -> None:
+    """Refuse a ``player_rule`` (:mod:`kb.engine.player_rules`) the engine would not
+    understand."""
+    if not isinstance(spec, Mapping) or set(spec) - {"who", "rule"} \
+            or spec.get("rule") not in player_rules.RULES \
+            or spec.get("who", "you") not in player_rules.WHO:
+        raise EngineError(f"{where}: player_rule is {{ who = {' | '.join(player_rules.WHO)}, "
+                          f"rule = {' | '.join(player_rules.RULES)} }}, not {spec!r}")
 
 
 def check_cost_change(spec: Any, where: str) -> None:

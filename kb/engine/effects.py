@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from kb.engine import damage as dmg
+from kb.engine import player_rules
 from kb.engine.amounts import Ctx, evaluate
 from kb.engine.cards import ability_from, token_from_data
 from kb.engine.choices import ops as choice_ops
@@ -658,6 +659,17 @@ def op_cant_cast(state: GameState, op: Op, ctx: Ctx) -> None:
         state.player(player).cant_cast_until_eot = True
 
 
+def op_player_rule(state: GameState, op: Op, ctx: Ctx) -> None:
+    """An instruction stating what a player can't (or may) do this turn: "you can't play
+    lands this turn", "you may play an additional land this turn" (kb.engine.player_rules)."""
+    rule = op.get("rule")
+    if rule not in player_rules.RULES:
+        raise EngineError(f"player_rule: unknown rule {rule!r} "
+                          f"(known: {sorted(player_rules.RULES)})")
+    for player in players(op.get("player", "you"), ctx):
+        state.player(player).rules_this_turn[rule] += 1
+
+
 def op_reveal_top(state: GameState, op: Op, ctx: Ctx) -> None:
     """Each named player reveals the top card of their library, then ``then`` instructions
     run with ``revealed`` naming that card and ``you`` that player."""
@@ -700,6 +712,7 @@ OPS: dict[str, Callable[[GameState, Op, Ctx], None]] = {
     "discard_hand": op_discard_hand, "discard": op_discard,
     "shuffle_into_library": op_shuffle_into_library, "gain_life": op_life, "lose_life": op_life,
     "set_life": op_life, "add_mana": op_add_mana, "cant_cast": op_cant_cast,
+    "player_rule": op_player_rule,
     "reveal_top": op_reveal_top, "may_pay": op_may_pay,
     "put_from_hand": op_put_from_hand, "distribute_counters": op_distribute_counters,
     "exile_until_shares_type": op_exile_until_shares_type, "put_in_hand": op_put_in_hand,

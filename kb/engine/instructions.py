@@ -27,6 +27,7 @@ OP_KEYS: dict[str, frozenset[str]] = {name: frozenset(keys.split()) for name, ke
     "draw": "player n", "discard_hand": "player", "discard": "player n",
     "shuffle_into_library": "player zones", "gain_life": "player n", "lose_life": "player n",
     "set_life": "player n", "add_mana": "player mana n color", "cant_cast": "player",
+    "player_rule": "player rule",
     "reveal_top": "player then", "may_pay": "cost then", "put_from_hand": "filter choice",
     "distribute_counters": "kind n choice", "exile_until_shares_type": "like player",
     "put_in_hand": "who", "delayed": "at effect refers remember",

@@ -188,7 +188,7 @@ def _candidates(state: GameState, values: dict[int, Characteristics], layer: str
 
 # Keys of a static ability that are not layer changes.
 STATIC_EXTRA = frozenset({"affects", "prevent_combat_damage", "cant_attack_or_block",
-                          "cost_change"})
+                          "cost_change", "player_rule"})
 
 
 def _layer_mods(static: Mapping[str, Any], layer: str) -> dict[str, Any]:

@@ -318,6 +318,9 @@ class Player:
     life_gained_total: int = 0
     cards_drawn: int = 0
     cant_cast_until_eot: bool = False
+    # Rules an instruction stated for this player until end of turn (kb.engine.player_rules).
+    rules_this_turn: Counter[str] = field(default_factory=Counter)
+    lands_played: int = 0  # this turn (305.2)
     poison: int = 0  # poison counters (122.1f)
     max_hand_size: int = 7  # 402.2
     won: bool = False

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from kb.engine import player_rules
 from kb.engine.amounts import Ctx, evaluate
 from kb.engine.damage import lose_life, remove_counters
 from kb.engine.mana import ManaCost, ManaError, pay
@@ -28,7 +29,7 @@ def win(state: GameState, player: str) -> None:
     """104.2a-b: the player wins; every opponent still in the game loses; with a limited range
     of influence, only those within it (801.14); a team wins as one (810.8a)."""
     who = state.player(player)
-    if who.lost or who.left_game:
+    if who.lost or who.left_game or player_rules.holds(state, player, "cant_win"):
         return
     shared = state.multiplayer
     team = (player, *shared.teammates(player)) if shared is not None else (player,)
@@ -44,7 +45,7 @@ def lose(state: GameState, player: str) -> None:
     """104.3: a player loses the game (a replacement such as Lich's Mirror is a state-based
     action's business, 704.7; an instruction's loss is not replaced here)."""
     who = state.player(player)
-    if who.lost:
+    if who.lost or player_rules.holds(state, player, "cant_lose"):
         return
     who.lost = True
     state.emit("lost", player=player)

@@ -87,14 +87,26 @@ def declare_attackers(state: GameState, attacks: Mapping[int, Attacked]) -> None
         state.emit("attacks", obj=oid, player=state.active)
 
 
+def _check_seated_next(state: GameState, attacker: str, defender: str) -> None:
+    shared = state.multiplayer
+    if shared is not None and not shared.may_attack(attacker, defender):
+        raise IllegalAction(f"{attacker} can attack only an opponent seated next to them, "
+                            f"not {defender} (809.3c)")
+
+
 def _check_attacked(state: GameState, target: Attacked, attacker: str) -> None:
     if isinstance(target, str):
         if target not in state.opponents(attacker):
             raise IllegalAction(f"{attacker} can't attack {target}")
+        _check_seated_next(state, attacker, target)
         return
     obj = state.objects.get(target or -1)
     if obj is None or obj.zone != "battlefield":
         raise IllegalAction("only a player, planeswalker or battle can be attacked")
+    defender = obj.protector if state.characteristics(obj.id).is_a("Battle") \
+        else state.controller(obj.id)
+    if defender is not None:
+        _check_seated_next(state, attacker, defender)
     ch = state.characteristics(obj.id)
     if ch.is_a("Battle"):
         if not battles.can_attack(state, obj, attacker):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from kb.engine import Game, IllegalAction
 from kb.engine.multiplayer import (
     Multiplayer,
     MultiplayerError,
@@ -98,3 +99,26 @@ def test_a_team_shares_its_life_and_loses_together_810_8a_810_9() -> None:
     g.effect([{"op": "lose_life", "player": "b", "n": 27}], "x")
     assert (g.state.player("a").lost, g.state.player("b").lost, g.state.player("x").lost) \
         == (True, True, False)
+
+
+def _emperor_game(active: str) -> Game:
+    players = ("a1", "a_emp", "a2", "b1", "b_emp", "b2")
+    g = game(players=players, active=active, step="declare attackers")
+    g.state.multiplayer = Multiplayer.from_options(players, {
+        "range": "emperor", "emperors": ["a_emp", "b_emp"],
+        "teams": [["a1", "a_emp", "a2"], ["b1", "b_emp", "b2"]]})
+    g.add(creature(2, 2, name="Bear"), active, "battlefield", alias="bear")
+    return g
+
+
+def test_only_an_opponent_seated_next_to_you_can_be_attacked_809_3c() -> None:
+    """809.3c: "A player can attack only an opponent seated immediately next to them"."""
+    general = _emperor_game("a1")
+    general.attack({"bear": "b2"})  # seated next to a1 (the table is a circle)
+    assert general.state.combat.attackers
+    far = _emperor_game("a1")
+    with pytest.raises(IllegalAction, match="809.3c"):
+        far.attack({"bear": "b1"})
+    emperor = _emperor_game("a_emp")
+    with pytest.raises(IllegalAction, match="809.3c"):
+        emperor.attack({"bear": "b1"})

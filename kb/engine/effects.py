@@ -181,12 +181,38 @@ def _continuous(state: GameState, op: Op, ctx: Ctx, mods: dict[str, Any]) -> Non
     if not who:
         return
     duration = op.get("duration", "permanent")
-    if duration not in ("eot", "permanent"):
-        raise EngineError(f"unknown duration {duration!r} (eot or permanent)")
+    if duration not in DURATIONS:
+        raise EngineError(f"unknown duration {duration!r} ({', '.join(DURATIONS)})")
+    if not _lasting(state, duration, ctx.source, ctx.you):
+        return  # 611.2b: a "for as long as" duration over before it began: nothing happens
     effect = ContinuousEffect(state.new_id(), state.tick(), frozenset(who), mods,
                               source=ctx.source, controller=ctx.you, duration=duration,
                               label=op.get("label"))
     state.effects.append(effect)
+
+
+# How long an effect from a resolution lasts (611.2a-b): until end of turn, for the rest of
+# the game, or "for as long as you control <its source>".
+DURATIONS = ("eot", "permanent", "while_you_control_source")
+
+
+def _lasting(state: GameState, duration: str, source: int | None, controller: str | None
+             ) -> bool:
+    """Whether a "for as long as" duration holds now (611.2b); other durations always do."""
+    if duration != "while_you_control_source":
+        return True
+    obj = state.objects.get(source) if source is not None else None
+    return (obj is not None and obj.zone == "battlefield" and not obj.phased_out
+            and state.controller(obj.id) == controller)
+
+
+def end_durations(state: GameState) -> None:
+    """611.2b: an effect lasting "for as long as" something ends once it no longer holds, and
+    never starts again."""
+    kept = [e for e in state.effects if _lasting(state, e.duration, e.source, e.controller)]
+    if len(kept) != len(state.effects):
+        state.effects = kept
+        state.touch()
 
 
 def _pt_pair(op: Op, ctx: Ctx, key: str, *, sets: bool) -> list[int]:

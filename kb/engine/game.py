@@ -14,7 +14,7 @@ from kb.engine import combat as combat_rules
 from kb.engine import player_rules, sba
 from kb.engine import stack as stack_rules
 from kb.engine.amounts import Ctx
-from kb.engine.effects import draw, run_deferred, run_effects
+from kb.engine.effects import draw, end_durations, run_deferred, run_effects
 from kb.engine.events import ContinuousEffect
 from kb.engine.objects import EngineError, GameObject, IllegalAction, Printed
 from kb.engine.resolve import resolve_top
@@ -88,6 +88,7 @@ class Game:
         the stack; repeat."""
         state = self.state
         for _ in range(50):
+            end_durations(state)
             self._note_control_changes()
             sba.check_all(state)
             if not state.pending:

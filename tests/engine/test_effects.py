@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from kb.engine import IllegalAction
+from kb.engine import Game, IllegalAction
 from kb.engine.rules import VARIANTS
 from tests.engine.make import ch, creature, game
 
@@ -68,3 +68,32 @@ def test_damage_to_each_creature_reaches_every_one_and_no_player() -> None:
                "amount": 2}], "you")
     assert (g.obj("theirs").damage, g.state.player("opponent").life) == (2, 20)
     assert g.state.find("mine").zone == "graveyard"
+
+
+def _steal(g: Game, source: str) -> None:
+    g.effect([{"op": "become", "who": "loot", "control": "you",
+               "duration": "while_you_control_source"}], "you", source=source)
+
+
+def test_for_as_long_as_lasts_while_it_holds_then_ends_611_2b() -> None:
+    """611.2b: an effect "for as long as" you control its source applies while you do, and
+    ends when you no longer do (it doesn't last forever)."""
+    g = game()
+    g.add(creature(2, 2, name="Thief"), "you", "battlefield", alias="thief")
+    g.add(creature(1, 1, name="Loot"), "opponent", "battlefield", alias="loot")
+    _steal(g, "thief")
+    assert g.state.controller(g.obj("loot").id) == "you"
+    g.gain_control("thief", "opponent")
+    assert g.state.controller(g.obj("loot").id) == "opponent"
+    g.gain_control("thief", "you")  # it doesn't begin again
+    assert g.state.controller(g.obj("loot").id) == "opponent"
+
+
+def test_a_duration_over_before_it_began_does_nothing_611_2b() -> None:
+    """611.2b: "If the 'for as long as' duration never starts, the effect does nothing"."""
+    g = game()
+    g.add(creature(2, 2, name="Thief"), "opponent", "battlefield", alias="thief")
+    g.add(creature(1, 1, name="Loot"), "opponent", "battlefield", alias="loot")
+    _steal(g, "thief")
+    assert g.state.controller(g.obj("loot").id) == "opponent"
+    assert not g.state.effects

@@ -26,6 +26,7 @@ from kb.engine.exchange import ops as exchange_ops
 from kb.engine.faces import mana_values
 from kb.engine.filters import matches
 from kb.engine.instructions import BECOME_KEYS, COMMON_KEYS, OP_KEYS
+from kb.engine.layers import MOD_LAYER
 from kb.engine.mana import ManaCost, ManaError, parse_mana, pay
 from kb.engine.mana_abilities import ops as mana_ops
 from kb.engine.objects import CARD_TYPES, EngineError, IllegalAction
@@ -327,13 +328,23 @@ def op_move(state: GameState, op: Op, ctx: Ctx) -> None:
 
 
 def op_return_to_battlefield(state: GameState, op: Op, ctx: Ctx) -> None:
-    """Put a card onto the battlefield (undying: "with a +1/+1 counter on it")."""
+    """Put a card onto the battlefield (undying: "with a +1/+1 counter on it"); ``is``: the
+    continuous changes of "that permanent is [characteristic]", which apply as it enters,
+    not after (611.2e: an enchantment entering is seen entering)."""
+    changes = op.get("is")
+    if changes is not None and (not isinstance(changes, Mapping) or not changes
+                                or set(changes) - set(MOD_LAYER)):
+        raise EngineError(f"return_to_battlefield: 'is' takes continuous changes "
+                          f"({sorted(MOD_LAYER)}), not {changes!r}")
     for oid in objects(op.get("who", "event.card"), ctx):
         obj = state.objects[oid]
         if obj.zone == "battlefield" or obj.token:
             continue
+        entering_as = None if changes is None else ContinuousEffect(
+            state.new_id(), state.tick(), frozenset(), dict(changes), source=ctx.source,
+            controller=ctx.you)
         new = move(state, obj, "battlefield", controller=obj.owner,
-                   choices=ctx.choices)
+                   choices=ctx.choices, entering_as=entering_as)
         for kind, n in op.get("counters", {}).items():
             _put(state, new.id, kind, amount(n, ctx))
 

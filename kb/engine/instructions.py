@@ -19,7 +19,7 @@ OP_KEYS: dict[str, frozenset[str]] = {name: frozenset(keys.split()) for name, ke
     "become": "who duration pt pump grant " + " ".join(BECOME_KEYS),
     "tap": "who", "untap": "who", "damage": "source to amount", "fight": "a b",
     "destroy": "who", "exile": "who link", "sacrifice": "who", "bounce": "who",
-    "to_graveyard": "who", "return_to_battlefield": "who counters", "counter": "who",
+    "to_graveyard": "who", "return_to_battlefield": "who counters is", "counter": "who",
     "put_counters": "who kind n", "remove_counters": "who kind n", "double_counters": "who",
     "evolve": "", "fade": "", "sacrifice_unless_pay": "cost", "turn_face_up": "who",
     "create_token": "n copy_of except token as player", "become_copy": "who of except",

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from kb.engine.amounts import Ctx
 from kb.engine.battles import choose_protector
 from kb.engine.copy import become_copy, copiable_values, with_exceptions
+from kb.engine.events import ContinuousEffect
 from kb.engine.faces import face_up_face
 from kb.engine.filters import matches
 from kb.engine.keyword_rules import ENTERS_WITH_COUNTERS
@@ -24,10 +25,12 @@ if TYPE_CHECKING:
 def move(state: GameState, obj: GameObject, to: str, *, controller: str | None = None,
          choices: Mapping[str, Any] | None = None, top: bool = True, tapped: bool = False,
          face_down: bool = False, transformed: bool = False,
-         x: int = 0) -> GameObject:
+         x: int = 0, entering_as: ContinuousEffect | None = None) -> GameObject:
     """Put ``obj`` into zone ``to``. It becomes a new object (400.7) that remembers nothing
     of its previous existence; its last known information stays available (608.2h). The
-    destination is the one replacement effects leave (614.1a: "exile it instead")."""
+    destination is the one replacement effects leave (614.1a: "exile it instead").
+    ``entering_as``: a continuous effect on the permanent that applies as it enters (611.2e:
+    "that permanent is [characteristic]"), its ``affected`` filled in here."""
     origin = obj.zone
     moving = replace(state, Proposal("zone_change", obj=obj.id, player=obj.owner,
                                      from_zone=origin, to_zone=to, top=top))
@@ -45,6 +48,10 @@ def move(state: GameState, obj: GameObject, to: str, *, controller: str | None =
     new.tapped, new.face_down, new.transformed = tapped, face_down, transformed
     if origin == "stack" and to == "battlefield":
         _carry_spell_effects(state, obj.id, new.id)
+    if to == "battlefield" and entering_as is not None:
+        entering_as.affected = frozenset({new.id})
+        state.effects.append(entering_as)
+        state.touch()
     if to == "battlefield":
         enter(state, new, choices or {}, x=x)
     state.emit("zone_change", obj=new.id, old=obj.id, card=obj.card, from_zone=origin,

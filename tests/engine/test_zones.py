@@ -65,3 +65,33 @@ def test_a_copy_makes_its_own_as_enters_choice_707_6() -> None:
     g.add(clone, "you", "hand", alias="clone")
     g.enter("clone", choices={"copy": "a", "creature_type": "Goblin"})
     assert g.obj("clone").choices == {"creature_type": "Goblin"}
+
+
+_WATCHER = card(name="Watcher", types=["Enchantment"], abilities=[{
+    "text": "Whenever an enchantment enters, you gain 1 life.",
+    "trigger": {"on": "enters", "what": {"types": ["Enchantment"]}},
+    "effect": [{"op": "gain_life", "player": "you", "n": 1}]}])
+
+
+def test_a_permanent_that_is_an_enchantment_enters_as_one_611_2e() -> None:
+    """611.2e: "that continuous effect applies simultaneously with the permanent entering"."""
+    g = game()
+    g.add(_WATCHER, "you", "battlefield")
+    g.add(creature(2, 2, name="Bear"), "you", "library", alias="bear")
+    g.effect([{"op": "return_to_battlefield", "who": "bear",
+               "is": {"add_types": ["Enchantment"]}}], "you")
+    g.resolve_all()
+    assert g.state.player("you").life == 21
+
+
+def test_a_permanent_that_becomes_an_enchantment_did_not_enter_as_one_611_2e() -> None:
+    """611.2e: "If the continuous effect says the permanent 'becomes [characteristic]' ...
+    that effect applies after the permanent is on the battlefield"."""
+    g = game()
+    g.add(_WATCHER, "you", "battlefield")
+    g.add(creature(2, 2, name="Bear"), "you", "library", alias="bear")
+    g.effect([{"op": "return_to_battlefield", "who": "bear"},
+              {"op": "become", "who": "bear", "add_types": ["Enchantment"]}], "you")
+    g.resolve_all()
+    assert "Enchantment" in ch(g, "bear").types
+    assert g.state.player("you").life == 20

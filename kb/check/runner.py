@@ -83,6 +83,7 @@ class Runner:
 
             self.game.state.multiplayer = Multiplayer.from_options(scenario.players,
                                                                    scenario.multiplayer)
+        self.game.state.card_reference.update(cards)
         for player, modifiers in (scenario.vanguard or {}).items():
             from kb.engine.vanguard import hand_size, starting_life
 

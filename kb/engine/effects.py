@@ -516,6 +516,14 @@ def op_turn_face_up(state: GameState, op: Op, ctx: Ctx) -> None:
 # -- tokens and copies ------------------------------------------------------------------------
 
 
+def _by_name(state: GameState, name: str) -> Any:
+    """111.11: a token named by the effect, with no other characteristics defined, has those
+    of the card with that name in the Oracle card reference."""
+    if name not in state.card_reference:
+        raise EngineError(f"create_token: no card named {name!r} in the card reference")
+    return state.card_reference[name]
+
+
 def op_create_token(state: GameState, op: Op, ctx: Ctx) -> None:
     """111.2; 707.8a: a token that is a copy of a transforming permanent has both faces.
     ``player``: who creates it ("that creature's controller creates ..."), else you."""
@@ -536,6 +544,8 @@ def op_create_token(state: GameState, op: Op, ctx: Ctx) -> None:
             printed, _ = with_exceptions(printed, op.get("except", {}), copier=None,
                                          this=None, ctx=ctx)
             transformed = original.transformed and printed.layout == "transform"
+        elif isinstance(op["token"], str):  # 111.11: a token created by name alone
+            printed = _by_name(state, op["token"])
         else:
             printed = token_from_data(op["token"], "token")
         alias = op.get("as") if i == 0 else (f"{op['as']}#{i + 1}" if op.get("as") else None)

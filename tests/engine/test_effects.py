@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from kb.engine import Game, IllegalAction
+from kb.engine import EngineError, Game, IllegalAction
 from kb.engine.rules import VARIANTS
 from tests.engine.make import ch, creature, game
 
@@ -97,3 +97,23 @@ def test_a_duration_over_before_it_began_does_nothing_611_2b() -> None:
     _steal(g, "thief")
     assert g.state.controller(g.obj("loot").id) == "opponent"
     assert not g.state.effects
+
+
+def test_a_token_created_by_name_is_the_named_card_111_11() -> None:
+    """111.11: "that player uses the card with that name in the Oracle card reference to
+    determine the characteristics of that token"."""
+    g = game()
+    g.state.card_reference["Goyf"] = creature(0, 1, name="Goyf", mana_cost="{1}{G}",
+                                              subtypes=["Lhurgoyf"])
+    g.effect([{"op": "create_token", "token": "Goyf", "as": "goyf"}], "you")
+    assert g.obj("goyf").token
+    assert ch(g, "goyf").name == "Goyf"
+    assert list(ch(g, "goyf").subtypes) == ["Lhurgoyf"]
+    clone = g.clone()
+    assert clone.state.card_reference is g.state.card_reference  # reference data, shared
+
+
+def test_a_token_named_after_no_known_card_is_an_error_111_11() -> None:
+    g = game()
+    with pytest.raises(EngineError):
+        g.effect([{"op": "create_token", "token": "Nothing Known"}], "you")

@@ -23,7 +23,7 @@ ACTIONS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     name: (frozenset(required.split()), frozenset(optional.split()))
     for name, required, optional in (
         ("cast", "card", "player half fused x mode targets sacrifice without_paying "
-                         "alternative transformed pay_life convoke delve"),
+                         "alternative transformed pay_life convoke delve waterbend"),
         ("activate", "object", "ability player x targets"),
         ("play_land", "card", "player"),
         ("resolve", "", ""),

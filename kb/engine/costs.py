@@ -53,9 +53,37 @@ def spell_total_cost(state: GameState, spell: GameObject, player: str, base: Man
 
 
 def additional_mana(ch: Characteristics) -> list[ManaCost]:
-    """601.2b: the mana parts of a spell's additional costs (``{mana = "{2}"}``)."""
-    return [ManaCost.parse(a.spec["additional_cost"]["mana"]) for a in ch.abilities
-            if "mana" in a.spec.get("additional_cost", {})]
+    """601.2b: the mana parts of a spell's additional costs (``{mana = "{2}"}``, and
+    ``{waterbend = "{6}"}``: waterbending is paying that mana, 701.67a)."""
+    return [ManaCost.parse(a.spec["additional_cost"][key]) for a in ch.abilities
+            for key in ("mana", "waterbend") if key in a.spec.get("additional_cost", {})]
+
+
+def pay_waterbend(state: GameState, ch: Characteristics, player: str, cost: ManaCost,
+                  tapped: Sequence[Any]) -> ManaCost:
+    """701.67a: for each generic mana in a waterbend cost, the player may tap an untapped
+    artifact or creature they control rather than pay that mana; 701.67b: only the generic
+    mana of the waterbend cost itself, never other generic mana of the total cost. Returns
+    what is left to pay."""
+    if not tapped:
+        return cost
+    allowed = sum(ManaCost.parse(a.spec["additional_cost"]["waterbend"]).generic
+                  for a in ch.abilities if "waterbend" in a.spec.get("additional_cost", {}))
+    if len(tapped) > allowed:
+        raise IllegalAction(f"waterbend: only the {allowed} generic mana of the waterbend cost "
+                            f"can be paid by tapping, not {len(tapped)} (701.67b)")
+    symbols = list(cost.symbols)
+    for ref in tapped:
+        obj = state.get(ref)
+        tapper = state.characteristics(obj.id)
+        if obj.zone != "battlefield" or obj.tapped or state.controller(obj.id) != player \
+                or not (tapper.is_a("Artifact") or tapper.is_a("Creature")):
+            raise IllegalAction(f"{ref} is not an untapped artifact or creature {player} "
+                                "controls (701.67a)")
+        symbols = _pay_one(symbols, frozenset(), f"waterbend: no generic mana left for {ref}")
+        obj.tapped = True
+    state.touch()
+    return ManaCost(tuple(symbols))
 
 
 def pay_sacrifice(state: GameState, ch: Characteristics, sacrifice: Sequence[Any],

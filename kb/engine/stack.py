@@ -20,6 +20,7 @@ from kb.engine.costs import (
     pay_alternatively,
     pay_cost,
     pay_sacrifice,
+    pay_waterbend,
     spell_total_cost,
 )
 from kb.engine.damage import lose_life, protected_from
@@ -170,11 +171,13 @@ def cast(state: GameState, card: int, player: str, *, half: int | None = None,
          targets: Sequence[Any] = (), sacrifice: Sequence[Any] = (),
          without_paying: bool = False, alternative: str | None = None,
          transformed: bool = False, pay_life: int | None = None,
-         convoke: Sequence[Any] = (), delve: Sequence[Any] = ()) -> GameObject:
+         convoke: Sequence[Any] = (), delve: Sequence[Any] = (),
+         waterbend: Sequence[Any] = ()) -> GameObject:
     """601.2: announce, choose, pay (see :mod:`kb.engine.costs`); the spell becomes cast and
     "cast" triggers trigger. ``pay_life``: how many Phyrexian symbols are paid with life (by
     default, those the mana available can't pay); ``convoke``: the creatures tapped,
-    ``delve``: the cards exiled to pay part of it."""
+    ``delve``: the cards exiled to pay part of it; ``waterbend``: the artifacts and creatures
+    tapped for the generic mana of a waterbend cost (701.67)."""
     obj = state.objects[card]
     origin = obj.zone
     who = state.player(player)
@@ -215,7 +218,8 @@ def cast(state: GameState, card: int, player: str, *, half: int | None = None,
     cost = spell_total_cost(state, spell, player, base.with_x(x), additional_mana(ch), origin)
     info.total_cost = str(cost) if cost.symbols else "{0}"  # locked in (601.2f)
     pay_sacrifice(state, ch, sacrifice, player, info)
-    rest = pay_alternatively(state, ch, player, cost, convoke, delve)
+    rest = pay_alternatively(state, ch, player, pay_waterbend(state, ch, player, cost,
+                                                              waterbend), convoke, delve)
     info.mana_spent = pay_cost(state, player, rest, pay_life)
     if origin == "command":
         state.command_casts[spell.card] += 1  # 903.8

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from kb.engine import IllegalAction
+from kb.engine import Game, IllegalAction
 from tests.engine.make import card, creature, game
 
 BEAR = creature(2, 2, name="Bear", mana_cost="{1}{G}")
@@ -88,3 +88,42 @@ def test_hybrid_symbols_are_paid_with_either_color_107_4e() -> None:
     g.state.player("you").mana_pool.update({"G": 1, "W": 1})
     g.cast("spell")
     assert not +g.state.player("you").mana_pool
+
+
+_WATERBEND = card(name="Waterbender", mana_cost="{1}{U}", types=["Sorcery"], abilities=[{
+    "text": "As an additional cost to cast this spell, waterbend {2}.",
+    "additional_cost": {"waterbend": "{2}"}, "spell": []}])
+
+
+def _waterbend_game() -> Game:
+    g = game()
+    g.add(_WATERBEND, "you", "hand", alias="spell")
+    for alias in ("x", "y", "z"):
+        g.add(creature(1, 1, name="Bear"), "you", "battlefield", alias=alias)
+    return g
+
+
+def test_waterbend_taps_for_the_generic_mana_of_its_cost_701_67a() -> None:
+    """701.67a: "for each generic mana in that cost, you may tap an untapped artifact or
+    creature you control rather than pay that mana"."""
+    g = _waterbend_game()
+    g.state.player("you").mana_pool.update({"C": 1, "U": 1})
+    g.cast("spell", waterbend=["x", "y"])
+    assert g.obj("x").tapped and g.obj("y").tapped
+    assert not g.state.player("you").mana_pool
+
+
+def test_waterbend_never_pays_the_rest_of_the_total_cost_701_67b() -> None:
+    """701.67b: "only to pay for the amount of generic mana in the waterbend cost"."""
+    g = _waterbend_game()
+    g.state.player("you").mana_pool.update({"U": 1})
+    with pytest.raises(IllegalAction, match="701.67b"):
+        g.cast("spell", waterbend=["x", "y", "z"])
+
+
+def test_waterbend_taps_only_untapped_artifacts_and_creatures_701_67a() -> None:
+    g = _waterbend_game()
+    g.obj("x").tapped = True
+    g.state.player("you").mana_pool.update({"C": 1, "U": 1})
+    with pytest.raises(IllegalAction, match="701.67a"):
+        g.cast("spell", waterbend=["x"])

@@ -706,6 +706,24 @@ def op_cant_cast(state: GameState, op: Op, ctx: Ctx) -> None:
         state.player(player).cant_cast_until_eot = True
 
 
+def op_name_sticker(state: GameState, op: Op, ctx: Ctx) -> None:
+    """123.6b: a name sticker is placed: its word goes at the beginning of the object's name
+    (``after = 0``) or after any number of the words now in it, chosen by the object's
+    controller; the name changes in layer 3 from then on, in timestamp order with the other
+    text-changing effects (123.6c)."""
+    after = int(op["after"])
+    for oid in objects(op.get("who", "target"), ctx):
+        words = (state.characteristics(oid).name or "").split()
+        if not 0 <= after <= len(words):
+            raise IllegalAction(f"a name sticker goes after 0 to {len(words)} words of the "
+                                f"name, not {after} (123.6b)")
+        state.effects.append(ContinuousEffect(
+            state.new_id(), state.tick(), frozenset({oid}),
+            {"name_sticker": {"word": str(op["word"]), "after": after}},
+            source=ctx.source, controller=ctx.you, label=op.get("label")))
+        state.touch()
+
+
 def op_player_rule(state: GameState, op: Op, ctx: Ctx) -> None:
     """An instruction stating what a player can't (or may) do this turn: "you can't play
     lands this turn", "you may play an additional land this turn" (kb.engine.player_rules)."""
@@ -759,7 +777,7 @@ OPS: dict[str, Callable[[GameState, Op, Ctx], None]] = {
     "discard_hand": op_discard_hand, "discard": op_discard,
     "shuffle_into_library": op_shuffle_into_library, "gain_life": op_life, "lose_life": op_life,
     "set_life": op_life, "add_mana": op_add_mana, "cant_cast": op_cant_cast,
-    "player_rule": op_player_rule,
+    "player_rule": op_player_rule, "name_sticker": op_name_sticker,
     "reveal_top": op_reveal_top, "may_pay": op_may_pay,
     "put_from_hand": op_put_from_hand, "distribute_counters": op_distribute_counters,
     "exile_until_shares_type": op_exile_until_shares_type, "put_in_hand": op_put_in_hand,

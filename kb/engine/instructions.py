@@ -7,7 +7,7 @@ against it as it is read (:mod:`kb.engine.cards`), below the modules that act.
 from __future__ import annotations
 
 BECOME_KEYS = ("types", "add_types", "subtypes", "add_subtypes", "add_supertypes", "colors",
-               "lose_all", "lose", "text", "control")
+               "lose_all", "lose", "text", "control", "name")
 
 
 # The keys each instruction reads, besides those any instruction may have.
@@ -31,6 +31,7 @@ OP_KEYS: dict[str, frozenset[str]] = {name: frozenset(keys.split()) for name, ke
     "reveal_top": "player then", "may_pay": "cost then", "put_from_hand": "filter choice",
     "distribute_counters": "kind n choice", "exile_until_shares_type": "like player",
     "put_in_hand": "who", "delayed": "at effect refers remember",
+    "name_sticker": "who word after",
     "shield": "replacement who next duration",
     # kb.engine.outcomes
     "win_game": "player", "lose_game": "player", "poison": "player n", "vanish": "",

@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 
 LAYERS = ("2", "3", "4", "5", "6", "7a", "7b", "7c", "7d")
 MOD_LAYER = {
-    "control": "2", "text": "3",
+    "control": "2", "text": "3", "name": "3", "name_sticker": "3",
     "types": "4", "add_types": "4", "subtypes": "4", "add_subtypes": "4",
     "add_supertypes": "4", "all_creature_types": "4",
     "colors": "5", "grant": "6", "lose": "6", "lose_all": "6",
@@ -232,6 +232,10 @@ def apply_mods(ch: Characteristics, mods: Mapping[str, Any], ctx: Ctx) -> Charac
             changes["controller"] = ctx.you if value == "you" else value
         elif mod == "text":
             ch = _change_text(ch, value["from"], value["to"])
+        elif mod == "name":  # a text-changing effect that sets the name (123.6c)
+            ch = ch.with_(name=str(value))
+        elif mod == "name_sticker":
+            ch = ch.with_(name=with_sticker(ch.name, value["word"], int(value["after"])))
         elif mod == "types":
             changes["types"] = tuple(value)
         elif mod == "add_types":
@@ -283,6 +287,15 @@ def _note_grants(oid: int, before: Characteristics, after: Characteristics,
 
 def _plus(current: tuple[str, ...], extra: Any) -> tuple[str, ...]:
     return tuple(current) + tuple(e for e in extra if e not in current)
+
+
+def with_sticker(name: str | None, word: str, after: int) -> str:
+    """123.6b-c: a name sticker adds its word after the number of words that were before it
+    when it was placed, or at the end of the name if there are fewer words now; an object with
+    no name is named by the word. It never changes the other words."""
+    words = name.split() if name else []
+    words.insert(min(after, len(words)), word)
+    return " ".join(words)
 
 
 def _change_text(ch: Characteristics, old: str, new: str) -> Characteristics:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from kb.engine.layers import ALL_CREATURE_TYPES, layer_of
+import pytest
+
+from kb.engine import IllegalAction
+from kb.engine.layers import ALL_CREATURE_TYPES, layer_of, with_sticker
 from tests.engine.make import card, ch, creature, game
 
 ANTHEM = {"text": "White creatures get +1/+1.",
@@ -145,3 +148,33 @@ def test_granted_ability_keeps_its_order_when_the_object_gets_a_timestamp_613_7a
     g.add(creature(1, 1), "you", "battlefield", alias="c")
     g.attach("hammer", "c")  # the Hammer's timestamp is now the latest
     assert ch(g, "c").has("flying")
+
+
+def test_a_name_sticker_adds_its_word_after_that_many_words_123_6b_c() -> None:
+    """123.6b: "added at the beginning of the object's name or after any number of the other
+    words"; 123.6c: "If there are fewer words in the object's current name, the word on that
+    sticker is added at the end of its name instead"; 123.6b: "If that object has no name, its
+    name becomes the word added by the name sticker"."""
+    assert with_sticker("Bear Cub", "Dark", 0) == "Dark Bear Cub"
+    assert with_sticker("Bear Cub", "Dark", 1) == "Bear Dark Cub"
+    assert with_sticker("Bear Cub", "Dark", 5) == "Bear Cub Dark"
+    assert with_sticker(None, "Dark", 2) == "Dark"
+
+
+def test_name_stickers_and_name_changes_apply_in_timestamp_order_123_6c() -> None:
+    """123.6c: "apply each name sticker's effect and each other text-changing effect in
+    timestamp order"."""
+    g = game()
+    g.add(creature(2, 2, name="Bear Cub"), "you", "battlefield", alias="cub")
+    g.effect([{"op": "become", "who": "cub", "name": "Legit"},
+              {"op": "name_sticker", "who": "cub", "word": "Dark", "after": 1}], "you")
+    assert ch(g, "cub").name == "Legit Dark"
+    g.effect([{"op": "become", "who": "cub", "name": "Plain Name"}], "you")
+    assert ch(g, "cub").name == "Plain Name"
+
+
+def test_a_name_sticker_goes_only_where_a_word_of_the_name_allows_123_6b() -> None:
+    g = game()
+    g.add(creature(2, 2, name="Bear Cub"), "you", "battlefield", alias="cub")
+    with pytest.raises(IllegalAction, match="123.6b"):
+        g.effect([{"op": "name_sticker", "who": "cub", "word": "Dark", "after": 3}], "you")

@@ -193,11 +193,12 @@ def _check_parts(spec: Mapping[str, Any], where: str) -> None:
 def check_player_rule(spec: Any, where: str) -> None:
     """Refuse a ``player_rule`` (:mod:`kb.engine.player_rules`) the engine would not
     understand."""
-    if not isinstance(spec, Mapping) or set(spec) - {"who", "rule"} \
+    if not isinstance(spec, Mapping) or set(spec) - {"who", "rule", "spells"} \
             or spec.get("rule") not in player_rules.RULES \
             or spec.get("who", "you") not in player_rules.WHO:
         raise EngineError(f"{where}: player_rule is {{ who = {' | '.join(player_rules.WHO)}, "
                           f"rule = {' | '.join(player_rules.RULES)} }}, not {spec!r}")
+    check_filter(spec.get("spells", {}), f"{where}, player_rule spells")
 
 
 def check_cost_change(spec: Any, where: str) -> None:

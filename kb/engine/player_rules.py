@@ -3,7 +3,8 @@ opponents can't win the game", "you don't lose the game for having 0 or less lif
 play lands this turn", "you may play an additional land this turn".
 
 Such an effect comes from a permanent's static ability (``static = { player_rule = { who =
-you | opponents | each, rule = ... } }``, who is seen from the permanent's controller) or from
+you | opponents | each, rule = ... } }``, who is seen from the permanent's controller;
+``spells``, a filter, narrows ``cant_cast``) or from
 a resolved instruction (``op = "player_rule"``, until end of turn). 101.2: when one effect
 allows something and another says it can't happen, the "can't" wins; 810.8a: a player's
 "can't lose" and "can't win" hold for their whole team.
@@ -13,7 +14,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from kb.engine.filters import matches
+
 if TYPE_CHECKING:
+    from kb.engine.objects import GameObject
     from kb.engine.state import GameState
 
 # The rules an effect can state, with what each means.
@@ -23,6 +27,7 @@ RULES = {
     "cant_win": "can't win the game (104.2, 810.8a)",
     "cant_play_lands": "can't play lands (305.2, 101.2)",
     "additional_land": "may play an additional land (305.2)",
+    "cant_cast": "can't cast spells (``spells``: those a filter names; 601.3)",
 }
 WHO = ("you", "opponents", "each")
 # 810.8a: these hold for the player's team as a whole.
@@ -50,6 +55,27 @@ def count(state: GameState, player: str, rule: str) -> int:
 
 def holds(state: GameState, player: str, rule: str) -> bool:
     return count(state, player, rule) > 0
+
+
+def forbidding_cast(state: GameState, player: str, spell: GameObject) -> str | None:
+    """601.3: the text of an effect that forbids ``player`` to cast ``spell``, if any. The
+    spell is judged as proposed, with its choices made (X, modes, an alternative cost): 601.3a
+    lets the player begin to cast it if some choice could lift the prohibition, so a
+    prohibition is only final for the choices actually made."""
+    ch = state.characteristics(spell.id)
+    for perm in state.battlefield():
+        if perm.phased_out:
+            continue
+        controller = state.controller(perm.id)
+        for ability in state.characteristics(perm.id).abilities:
+            spec = (ability.spec.get("static") or {}).get("player_rule")
+            if spec is None or spec["rule"] != "cant_cast" \
+                    or not _covers(state, controller, spec.get("who", "you"), player):
+                continue
+            if matches(spell, ch, {**spec.get("spells", {}), "zone": spell.zone},
+                       you=controller, source=perm.id, opponents=state.opponents(controller)):
+                return ability.text
+    return None
 
 
 def land_plays(state: GameState, player: str) -> int:

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from kb.engine import player_rules
 from kb.engine.amounts import Ctx
 from kb.engine.copy import with_exceptions
 from kb.engine.costs import (
@@ -205,6 +206,9 @@ def cast(state: GameState, card: int, player: str, *, half: int | None = None,
     if ch.mana_cost and ch.mana_cost.has_x and without_paying and x != 0:
         raise IllegalAction("X must be 0 when the spell is cast without paying its mana cost "
                             "(107.3b)")
+    forbidden = player_rules.forbidding_cast(state, player, spell)
+    if forbidden:
+        raise IllegalAction(f"{player} can't cast this spell: {forbidden} (601.3)")
     specs = target_specs(ch.abilities, mode, ch.subtypes)
     info.targets = _resolve_refs(state, targets)
     _check_targets(state, specs, info.targets, controller=player, source=spell.id,

@@ -100,3 +100,30 @@ def test_a_teammates_cant_lose_holds_for_the_team_810_8a() -> None:
 def test_an_unknown_rule_is_refused() -> None:
     with pytest.raises(EngineError):
         card(name="X", types=["Enchantment"], abilities=[_rule("you", "cant_breathe")])
+
+
+def test_a_prohibition_judges_the_spell_with_its_x_chosen_601_3a() -> None:
+    """601.3a: "If any such choices could cause that effect to no longer prohibit that player
+    from casting that spell, the player may begin to cast the spell"."""
+    winnower = card(name="W", types=["Artifact"], abilities=[{
+        "text": "Your opponents can't cast spells with even mana values.",
+        "static": {"player_rule": {"who": "opponents", "rule": "cant_cast",
+                                   "spells": {"mana_value": "even"}}}}])
+    thunder = card(name="Thunder", mana_cost="{X}{R}", types=["Sorcery"],
+                   abilities=[{"text": "-", "spell": []}])
+    g = game(active="opponent")
+    g.add(winnower, "you", "battlefield")
+    g.add(thunder, "opponent", "hand", alias="t")
+    odd = g.clone()
+    odd.state.player("opponent").mana_pool.update({"C": 2, "R": 1})
+    odd.cast("t", x=2)  # mana value 3
+    even = g.clone()
+    even.state.player("opponent").mana_pool.update({"C": 1, "R": 1})
+    with pytest.raises(IllegalAction, match="601.3"):
+        even.cast("t", x=1)  # mana value 2
+    mine = card(name="Mine", mana_cost="{1}{R}", types=["Sorcery"],
+                abilities=[{"text": "-", "spell": []}])
+    g.state.active = "you"
+    g.add(mine, "you", "hand", alias="mine")
+    g.state.player("you").mana_pool.update({"C": 1, "R": 1})
+    g.cast("mine")  # the prohibition is for opponents only

@@ -3,7 +3,8 @@ graveyard"), written in card files as small expressions:
 
 ``3``, ``X``, ``power``, ``toughness``, ``sacrificed.power``, ``counters:verse``,
 ``cards:hand:you``, ``cards:graveyard:you:Creature``, ``card_types:graveyard:all``,
-``target.mana_value``, ``revealed.mana_value``, ``target_player.life``, ``keyword_arg`` (the N
+``target.mana_value``, ``revealed.mana_value``, ``target_player.life``, ``attacked_with``
+(the creatures you attacked with this turn, looking back, 608.2i), ``keyword_arg`` (the N
 of "bushido N"), ``chosen_player.creatures``, ``lowest_life``, each optionally followed by
 ``+N`` or ``-N``.
 """
@@ -74,6 +75,8 @@ def _base(base: str, ctx: Ctx) -> int:
         return sum(1 for o in state.battlefield()
                    if (ctx.ch(o.id).controller or o.controller) == chosen
                    and ctx.ch(o.id).is_a("Creature"))
+    if base == "attacked_with":  # "each creature you attacked with this turn" (608.2i)
+        return len(state.player(ctx.you).attacked_with)
     if base == "lowest_life":  # "the lowest life total among all players"
         return min(p.life for p in state.players.values() if not p.left_game)
     if base == "target_player.life":  # "double target player's life total"

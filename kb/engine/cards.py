@@ -53,7 +53,7 @@ ABILITY_KINDS = ("static", "cda", "trigger", "cost", "spell", "replacement")
 ABILITY_KEYS = frozenset({"text", "targets", "modes", "additional_cost", "if", "may", "effect",
                           "from_zone", "once_per_turn", "label", *ABILITY_KINDS})
 LAYOUTS = ("normal", "split", "flip", "transform", "meld")
-COST_CHANGE_KEYS = frozenset({"spells", "caster", "more", "less"})
+COST_CHANGE_KEYS = frozenset({"spells", "caster", "more", "less", "per"})
 
 
 def card_from_data(data: Mapping[str, Any], where: str) -> Printed:
@@ -207,7 +207,8 @@ def check_cost_change(spec: Any, where: str) -> None:
             or ("more" in spec) == ("less" in spec):
         raise EngineError(f"{where}: cost_change is {{ spells = <filter>, caster = you | "
                           f"opponent | any, more or less = <mana> }}, not {spec!r}")
-    check_filter(spec.get("spells", {}), f"{where}, cost_change spells")
+    if spec.get("spells") != "self":  # "this spell costs ... less" (601.2f)
+        check_filter(spec.get("spells", {}), f"{where}, cost_change spells")
     if spec.get("caster", "you") not in ("you", "opponent", "any"):
         raise EngineError(f"{where}: cost_change caster is you, opponent or any")
     try:

@@ -83,6 +83,7 @@ def declare_attackers(state: GameState, attacks: Mapping[int, Attacked]) -> None
     state.touch()
     for oid in tapped:
         state.emit("becomes_tapped", obj=oid)
+    state.player(state.active).attacked_with.extend(combat.attackers)
     for oid in combat.attackers:
         state.emit("attacks", obj=oid, player=state.active)
 

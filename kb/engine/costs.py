@@ -19,6 +19,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from kb.engine.amounts import Ctx, evaluate
 from kb.engine.damage import lose_life
 from kb.engine.events import LastKnown
 from kb.engine.filters import matches
@@ -44,11 +45,14 @@ def spell_total_cost(state: GameState, spell: GameObject, player: str, base: Man
     if origin == "command":  # 903.8: {2} for each previous cast from the command zone
         extra += [COMMANDER_TAX] * state.command_casts[spell.card]
     reduction = 0
-    for change in _cost_changes(state, spell, player):
+    for change, source, controller in _cost_changes(state, spell, player):
+        times = 1
+        if "per" in change:  # "costs {1} less for each ..." (an amount, kb.engine.amounts)
+            times = evaluate(change["per"], Ctx(state, controller, source))
         if "more" in change:
-            extra.append(ManaCost.parse(change["more"]))
+            extra += [ManaCost.parse(change["more"])] * times
         else:
-            reduction += ManaCost.parse(change["less"]).generic
+            reduction += ManaCost.parse(change["less"]).generic * times
     return total_cost(base, extra, reduction)
 
 
@@ -109,14 +113,20 @@ def pay_sacrifice(state: GameState, ch: Characteristics, sacrifice: Sequence[Any
         move(state, victim, "graveyard")
 
 
-def _cost_changes(state: GameState, spell: GameObject, player: str) -> list[Mapping[str, Any]]:
+def _cost_changes(state: GameState, spell: GameObject, player: str
+                  ) -> list[tuple[Mapping[str, Any], int, str]]:
+    """The cost changes that apply to ``spell`` cast by ``player``: each with the object
+    whose ability it is and that object's controller. A spell's own "this spell costs ...
+    less" (``spells = "self"``) functions on the stack (601.2f), for that spell alone."""
     ch = state.characteristics(spell.id)
-    found = []
+    found = [(change, spell.id, player) for ability in ch.abilities
+             if (change := (ability.spec.get("static") or {}).get("cost_change")) is not None
+             and change.get("spells") == "self"]
     for perm in state.battlefield():
         controller = state.controller(perm.id)
         for ability in state.characteristics(perm.id).abilities:
             change = (ability.spec.get("static") or {}).get("cost_change")
-            if change is None:
+            if change is None or change.get("spells") == "self":
                 continue
             caster = change.get("caster", "you")
             if (caster == "you" and player != controller) or (
@@ -124,7 +134,7 @@ def _cost_changes(state: GameState, spell: GameObject, player: str) -> list[Mapp
                 continue
             if matches(spell, ch, {**change.get("spells", {}), "zone": "stack"},
                        you=controller, source=perm.id, opponents=state.opponents(controller)):
-                found.append(change)
+                found.append((change, perm.id, controller))
     return found
 
 

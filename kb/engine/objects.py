@@ -321,6 +321,9 @@ class Player:
     # Rules an instruction stated for this player until end of turn (kb.engine.player_rules).
     rules_this_turn: Counter[str] = field(default_factory=Counter)
     lands_played: int = 0  # this turn (305.2)
+    # The creatures this player attacked with this turn (508.1), remembered whatever they
+    # have become since (608.2i).
+    attacked_with: list[int] = field(default_factory=list)
     poison: int = 0  # poison counters (122.1f)
     max_hand_size: int = 7  # 402.2
     won: bool = False

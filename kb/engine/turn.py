@@ -90,4 +90,5 @@ def cleanup(state: GameState) -> None:
         player.cant_cast_until_eot = False
         player.rules_this_turn.clear()
         player.lands_played = 0
+        player.attacked_with.clear()
     state.touch()

@@ -127,3 +127,35 @@ def test_waterbend_taps_only_untapped_artifacts_and_creatures_701_67a() -> None:
     g.state.player("you").mana_pool.update({"C": 1, "U": 1})
     with pytest.raises(IllegalAction, match="701.67a"):
         g.cast("spell", waterbend=["x"])
+
+
+def test_for_each_creature_attacked_with_looks_back_608_2i() -> None:
+    """608.2i: a look back at "each creature you attacked with this turn" counts a creature
+    that is no longer one (the reduction is 601.2f's)."""
+    captain = creature(2, 3, name="Captain", mana_cost="{3}{W}", abilities=[{
+        "text": "This spell costs {1} less to cast for each creature you attacked with this "
+                "turn.", "static": {"cost_change": {"spells": "self", "less": "{1}",
+                                                    "per": "attacked_with"}}}])
+    g = game(active="you")
+    for alias in ("a", "b"):
+        g.add(creature(1, 1, name="Cub"), "you", "battlefield", alias=alias)
+    g.add(captain, "you", "hand", alias="captain")
+    g.attack({"a": "opponent", "b": "opponent"})
+    g.advance("postcombat main")
+    g.effect([{"op": "become", "who": "a", "types": ["Artifact"]}], "you")
+    g.state.player("you").mana_pool.update({"C": 1, "W": 1})
+    spell = g.cast("captain")
+    assert spell.spell.total_cost == "{1}{W}"
+
+
+def test_a_spells_own_cost_change_is_for_it_alone_601_2f() -> None:
+    cheap = card(name="Cheap", mana_cost="{2}{R}", types=["Sorcery"], abilities=[
+        {"text": "This spell costs {1} less.", "static": {"cost_change": {
+            "spells": "self", "less": "{1}"}}}, {"text": "-", "spell": []}])
+    g = game()
+    g.add(cheap, "you", "hand", alias="c")
+    g.add(BEAR, "you", "hand", alias="bear")
+    g.state.player("you").mana_pool.update({"C": 2, "R": 1, "G": 1})
+    assert g.cast("c").spell.total_cost == "{1}{R}"
+    g.resolve()
+    assert g.cast("bear").spell.total_cost == "{1}{G}"

@@ -4,7 +4,9 @@ graveyard"), written in card files as small expressions:
 ``3``, ``X``, ``power``, ``toughness``, ``sacrificed.power``, ``counters:verse``,
 ``cards:hand:you``, ``cards:graveyard:you:Creature``, ``card_types:graveyard:all``,
 ``target.mana_value``, ``revealed.mana_value``, ``target_player.life``, ``attacked_with``
-(the creatures you attacked with this turn, looking back, 608.2i), ``keyword_arg`` (the N
+(the creatures you attacked with this turn, looking back, 608.2i),
+``others_sharing_creature_type`` (the other creatures on the battlefield that share a
+creature type with the object an effect applies to), ``keyword_arg`` (the N
 of "bushido N"), ``chosen_player.creatures``, ``lowest_life``, each optionally followed by
 ``+N`` or ``-N``.
 """
@@ -75,6 +77,8 @@ def _base(base: str, ctx: Ctx) -> int:
         return sum(1 for o in state.battlefield()
                    if (ctx.ch(o.id).controller or o.controller) == chosen
                    and ctx.ch(o.id).is_a("Creature"))
+    if base == "others_sharing_creature_type":
+        return _sharing_creature_type(ctx)
     if base == "attacked_with":  # "each creature you attacked with this turn" (608.2i)
         return len(state.player(ctx.you).attacked_with)
     if base == "lowest_life":  # "the lowest life total among all players"
@@ -151,3 +155,26 @@ def _cards(spec: str, ctx: Ctx) -> list[int]:
             continue
         out.append(obj.id)
     return out
+
+
+def _sharing_creature_type(ctx: Ctx) -> int:
+    """"Each other creature on the battlefield that shares at least one creature type with
+    it", ``it`` being the object the effect is applied to (``extra.it``); 801.11: an ability
+    sees only the creatures its controller's range of influence holds."""
+    state = ctx.state
+    it = ctx.extra.get("it")
+    if it is None:
+        raise EngineError("others_sharing_creature_type: no object the effect applies to")
+    mine = set(ctx.ch(it).subtypes)
+    shared = state.multiplayer
+    count = 0
+    for obj in state.battlefield():
+        if obj.id == it or obj.phased_out:
+            continue
+        ch = ctx.ch(obj.id)
+        if not ch.is_a("Creature") or not mine & set(ch.subtypes):
+            continue
+        if shared is not None and not shared.in_range(ctx.you, ch.controller or obj.controller):
+            continue  # 801.11: out of its controller's range of influence
+        count += 1
+    return count

@@ -106,7 +106,8 @@ def compute(state: GameState) -> dict[int, Characteristics]:
                 locked[cand.key] = cand.affected(values)
             for oid in locked[cand.key]:
                 if oid in values:
-                    ctx = Ctx(state, cand.ctx.you, cand.ctx.source, values=values)
+                    ctx = Ctx(state, cand.ctx.you, cand.ctx.source, values=values,
+                              extra={"it": oid})  # the object it applies to now
                     if cand.ctx.source in values:
                         ctx.you = values[cand.ctx.source].controller or ctx.you
                     before = values[oid]

@@ -13,7 +13,7 @@ from kb.engine.multiplayer import (
     turn_markers,
     within_seats,
 )
-from tests.engine.make import card, creature, game
+from tests.engine.make import card, ch, creature, game
 
 SIX = ("a", "b", "c", "d", "e", "f")
 
@@ -122,3 +122,23 @@ def test_only_an_opponent_seated_next_to_you_can_be_attacked_809_3c() -> None:
     emperor = _emperor_game("a_emp")
     with pytest.raises(IllegalAction, match="809.3c"):
         emperor.attack({"bear": "b1"})
+
+
+def test_an_ability_counts_only_what_its_controllers_range_holds_801_11() -> None:
+    """801.11: "It doesn't see objects or events outside its controller's range of
+    influence" (a count of creatures sharing a creature type with the one it boosts)."""
+    coat = card(name="Coat", types=["Artifact"], abilities=[{
+        "text": "Each creature gets +1/+1 for each other creature that shares a type with it.",
+        "static": {"affects": {"types": ["Creature"]},
+                   "pump": ["others_sharing_creature_type", "others_sharing_creature_type"]}}])
+    g = game(players=SIX)
+    g.state.multiplayer = Multiplayer.from_options(SIX, {"range": 1})
+    g.add(coat, "a", "battlefield")
+    soldier = creature(1, 1, name="Soldier", subtypes=["Soldier"])
+    for owner, alias in (("a", "mine"), ("b", "left"), ("d", "far"), ("f", "right")):
+        g.add(soldier, owner, "battlefield", alias=alias)
+    g.add(creature(1, 1, name="Elf", subtypes=["Elf"]), "b", "battlefield")
+    assert (ch(g, "mine").power, ch(g, "right").toughness) == (3, 3)
+    g.state.multiplayer = None  # everyone in range: the far Soldier counts too
+    g.state.touch()
+    assert ch(g, "mine").power == 4

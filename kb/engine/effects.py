@@ -29,7 +29,7 @@ from kb.engine.instructions import BECOME_KEYS, COMMON_KEYS, OP_KEYS
 from kb.engine.layers import MOD_LAYER
 from kb.engine.mana import ManaCost, ManaError, parse_mana, pay
 from kb.engine.mana_abilities import ops as mana_ops
-from kb.engine.objects import CARD_TYPES, EngineError, IllegalAction
+from kb.engine.objects import CARD_TYPES, EngineError, IllegalAction, keyword
 from kb.engine.outcomes import ops as outcome_ops
 from kb.engine.reflexive import ops as reflexive_ops
 from kb.engine.replacements import Proposal, Replacement, replace
@@ -706,6 +706,29 @@ def op_cant_cast(state: GameState, op: Op, ctx: Ctx) -> None:
         state.player(player).cant_cast_until_eot = True
 
 
+# A keyword as an effect lists it, and the name its variants share (702.16a).
+_FAMILY = {"protection": "protection from"}
+
+
+def op_share_keywords(state: GameState, op: Op, ctx: Ctx) -> None:
+    """"Creatures you control gain flying until end of turn if a creature you control has
+    flying. The same is true for ... landwalk, protection ...": for each keyword of
+    ``keywords`` (702 names: "flying", "landwalk", "protection"), every creature you control
+    gains every variant of it that a creature you control has (702.1c)."""
+    wanted = {_FAMILY.get(str(k).lower(), str(k).lower()) for k in op["keywords"]}
+    mine = [o.id for o in state.battlefield() if state.controller(o.id) == ctx.you
+            and state.characteristics(o.id).is_a("Creature")]
+    found: dict[str, Any] = {}
+    for oid in mine:
+        for ability in state.characteristics(oid).abilities:
+            if ability.keyword in wanted:
+                found.setdefault(ability.text.lower(), keyword(ability.text))
+    if found and mine:
+        _continuous(state, {"who": {"each": {"types": ["Creature"], "controller": "you"}},
+                            "duration": op.get("duration", "eot")}, ctx,
+                    {"grant": tuple(found.values())})
+
+
 def op_name_sticker(state: GameState, op: Op, ctx: Ctx) -> None:
     """123.6b: a name sticker is placed: its word goes at the beginning of the object's name
     (``after = 0``) or after any number of the words now in it, chosen by the object's
@@ -778,6 +801,7 @@ OPS: dict[str, Callable[[GameState, Op, Ctx], None]] = {
     "shuffle_into_library": op_shuffle_into_library, "gain_life": op_life, "lose_life": op_life,
     "set_life": op_life, "add_mana": op_add_mana, "cant_cast": op_cant_cast,
     "player_rule": op_player_rule, "name_sticker": op_name_sticker,
+    "share_keywords": op_share_keywords,
     "reveal_top": op_reveal_top, "may_pay": op_may_pay,
     "put_from_hand": op_put_from_hand, "distribute_counters": op_distribute_counters,
     "exile_until_shares_type": op_exile_until_shares_type, "put_in_hand": op_put_in_hand,

@@ -32,6 +32,7 @@ OP_KEYS: dict[str, frozenset[str]] = {name: frozenset(keys.split()) for name, ke
     "distribute_counters": "kind n choice", "exile_until_shares_type": "like player",
     "put_in_hand": "who", "delayed": "at effect refers remember",
     "name_sticker": "who word after",
+    "share_keywords": "keywords duration",
     "shield": "replacement who next duration",
     # kb.engine.outcomes
     "win_game": "player", "lose_game": "player", "poison": "player n", "vanish": "",

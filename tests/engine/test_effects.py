@@ -117,3 +117,20 @@ def test_a_token_named_after_no_known_card_is_an_error_111_11() -> None:
     g = game()
     with pytest.raises(EngineError):
         g.effect([{"op": "create_token", "token": "Nothing Known"}], "you")
+
+
+def test_the_same_is_true_for_grants_every_variant_702_1c() -> None:
+    """702.1c: "it grants each appropriate variant and variable of that keyword"."""
+    g = game()
+    g.add(creature(1, 1, name="W", keywords=["Swampwalk", "Protection from red"]), "you",
+          "battlefield", alias="w")
+    g.add(creature(1, 1, name="F", keywords=["Forestwalk", "Trample"]), "you", "battlefield")
+    g.add(creature(1, 1, name="P"), "you", "battlefield", alias="p")
+    g.add(creature(1, 1, name="O", keywords=["Flying"]), "opponent", "battlefield", alias="o")
+    g.effect([{"op": "share_keywords", "keywords": ["flying", "landwalk", "protection"]}],
+             "you")
+    texts = {a.text for a in ch(g, "p").abilities}
+    assert texts == {"Swampwalk", "Forestwalk", "Protection from red"}
+    assert not ch(g, "o").abilities[1:]  # an opponent's creature neither gives nor gains
+    g.advance("cleanup")
+    assert not ch(g, "p").abilities

@@ -806,7 +806,7 @@ OPS: dict[str, Callable[[GameState, Op, Ctx], None]] = {
     "put_from_hand": op_put_from_hand, "distribute_counters": op_distribute_counters,
     "exile_until_shares_type": op_exile_until_shares_type, "put_in_hand": op_put_in_hand,
     "delayed": op_delayed, "shield": op_shield,
-    **outcome_ops(players),
+    **outcome_ops(players, lambda state, player, n: draw(state, player, n)),
     **transform_ops(objects),
     **reflexive_ops(run_effects),
     **mana_ops(),

@@ -59,9 +59,11 @@ def give_poison(state: GameState, player: str, n: int) -> None:
     state.emit("poison", player=player, amount=n)
 
 
-def ops(players: Players) -> dict[str, Callable[[GameState, Op, Ctx], None]]:
+def ops(players: Players, draw: Callable[[GameState, str, int], None]
+        ) -> dict[str, Callable[[GameState, Op, Ctx], None]]:
     """The instructions of this module; ``players`` reads a player reference (the effects
-    module's, passed down so that this module stays below it)."""
+    module's, passed down so that this module stays below it); ``draw`` draws cards (the
+    effects module's too: a cumulative upkeep of "Draw a card", 118.11)."""
 
     def each_player(action: Callable[[GameState, str], None]
                     ) -> Callable[[GameState, Op, Ctx], None]:
@@ -94,8 +96,14 @@ def ops(players: Players) -> dict[str, Callable[[GameState, Op, Ctx], None]]:
         times = obj.counters["age"]
         if "pay" not in ctx.choices:
             raise IllegalAction("a choice is needed: pay (the cumulative upkeep) or not")
-        if ctx.choices["pay"] and _pay_times(state, str(ctx.extra.get("keyword_arg", "")),
-                                            times, ctx.you, ctx.choices.get("sacrificed", [])):
+        cost = str(ctx.extra.get("keyword_arg", ""))
+        if ctx.choices["pay"] and cost.strip().lower() == "draw a card":
+            # 118.11: drawing is the cost's action; each draw may be replaced (a skipped draw
+            # included), and the cost has still been paid.
+            draw(state, ctx.you, times)
+            return
+        if ctx.choices["pay"] and _pay_times(state, cost, times, ctx.you,
+                                            ctx.choices.get("sacrificed", [])):
             return
         move(state, obj, "graveyard")
 

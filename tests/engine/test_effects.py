@@ -6,7 +6,7 @@ import pytest
 
 from kb.engine import EngineError, Game, IllegalAction
 from kb.engine.rules import VARIANTS
-from tests.engine.make import ch, creature, game
+from tests.engine.make import card, ch, creature, game
 
 ANIMIST = creature(2, 1, abilities=[{"text": "{3}: +X/+0 where X is its power.", "cost": "{3}",
                                      "effect": [{"op": "pump", "who": "self",
@@ -134,3 +134,24 @@ def test_the_same_is_true_for_grants_every_variant_702_1c() -> None:
     assert not ch(g, "o").abilities[1:]  # an opponent's creature neither gives nor gains
     g.advance("cleanup")
     assert not ch(g, "p").abilities
+
+
+def test_a_cumulative_upkeep_of_draw_a_card_draws_per_age_counter_118_11() -> None:
+    """702.24a with a cost of "Draw a card": paying it draws once per age counter; 118.11:
+    "Even if they are [modified] ... the cost has still been paid"."""
+    vortex = card(name="Vortex", types=["Enchantment"],
+                  keywords=["Cumulative upkeep—Draw a card"])
+    skip = card(name="Skip", types=["Enchantment"], abilities=[{
+        "text": "If you would draw a card, skip that draw instead.",
+        "replacement": {"event": "draw", "player": "you", "instead": []}}])
+    for replaced in (False, True):
+        g = game(active="opponent", step="end")
+        g.add(vortex, "you", "battlefield", alias="vortex", counters={"age": 1})
+        if replaced:
+            g.add(skip, "you", "battlefield")
+        for i in range(3):
+            g.add(creature(1, 1, name=f"C{i}"), "you", "library")
+        g.advance("upkeep", "you")
+        g.resolve({"pay": True})
+        assert g.state.player("you").cards_drawn == (0 if replaced else 2)
+        assert g.obj("vortex").zone == "battlefield"

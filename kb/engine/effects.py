@@ -27,7 +27,7 @@ from kb.engine.faces import mana_values
 from kb.engine.filters import matches
 from kb.engine.instructions import BECOME_KEYS, COMMON_KEYS, OP_KEYS
 from kb.engine.layers import MOD_LAYER
-from kb.engine.mana import ManaCost, ManaError, parse_mana, pay
+from kb.engine.mana import COLOR_OF, ManaCost, ManaError, parse_mana, pay
 from kb.engine.mana_abilities import ops as mana_ops
 from kb.engine.objects import CARD_TYPES, EngineError, IllegalAction, keyword
 from kb.engine.outcomes import ops as outcome_ops
@@ -696,9 +696,24 @@ def op_add_mana(state: GameState, op: Op, ctx: Ctx) -> None:
         pool = state.player(player).mana_pool
         if "mana" in op:
             pool.update(parse_mana(op["mana"]))
+        elif op.get("color") == "linked:color":  # "one mana of the chosen color"
+            color = _linked_color(state, ctx)
+            if color is not None:  # 607.5a: an undefined choice: no mana
+                pool[color] += amount(op["n"], ctx)
         else:
             color = _choice(op.get("color", "choice:mana_color"), ctx)
             pool[color] += amount(op["n"], ctx)
+
+
+def _linked_color(state: GameState, ctx: Ctx) -> str | None:
+    """The mana symbol of the color chosen for the source's linked "as this enters, choose
+    a color" ability (607.2a), if one was chosen for it (607.5a)."""
+    source = state.objects.get(ctx.source) if ctx.source is not None else None
+    if source is None:
+        return None
+    color = source.linked_choice(state.characteristics(source.id).name, "color")
+    return None if color is None else next(
+        (letter for letter, name in COLOR_OF.items() if name == color), None)
 
 
 def op_cant_cast(state: GameState, op: Op, ctx: Ctx) -> None:

@@ -36,6 +36,7 @@ from kb.engine.objects import (
     EngineError,
     Face,
     GameObject,
+    keyword,
 )
 
 if TYPE_CHECKING:
@@ -253,7 +254,8 @@ def apply_mods(ch: Characteristics, mods: Mapping[str, Any], ctx: Ctx) -> Charac
         elif mod == "colors":
             changes["colors"] = frozenset(value)
         elif mod == "grant":
-            changes["abilities"] = tuple(changes.get("abilities", ch.abilities)) + tuple(value)
+            changes["abilities"] = tuple(changes.get("abilities", ch.abilities)) + tuple(
+                a for a in (_with_linked_choice(g, ctx) for g in value) if a is not None)
         elif mod == "lose":
             lost = {str(v).lower() for v in value}
             changes["abilities"] = tuple(a for a in changes.get("abilities", ch.abilities)
@@ -288,6 +290,22 @@ def _note_grants(oid: int, before: Characteristics, after: Characteristics,
 
 def _plus(current: tuple[str, ...], extra: Any) -> tuple[str, ...]:
     return tuple(current) + tuple(e for e in extra if e not in current)
+
+
+CHOSEN_COLOR = "the chosen color"
+
+
+def _with_linked_choice(ability: Ability, ctx: Ctx) -> Ability | None:
+    """A granted "protection from the chosen color": the color chosen for the granting
+    object's linked "as this enters, choose a color" (607.2a); none chosen for it, the
+    ability grants nothing (607.5a)."""
+    if ability.keyword != "protection from" or (ability.arg or "").lower() != CHOSEN_COLOR:
+        return ability
+    source = ctx.state.objects.get(ctx.source) if ctx.source is not None else None
+    if source is None:
+        return None
+    color = source.linked_choice(ctx.ch(source.id).name, "color")
+    return None if color is None else keyword(f"Protection from {color}")
 
 
 def with_sticker(name: str | None, word: str, after: int) -> str:

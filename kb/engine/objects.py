@@ -293,6 +293,9 @@ class GameObject:
     deathtouch_damage: bool = False
     attached_to: int | None = None
     choices: dict[str, Any] = field(default_factory=dict)
+    # 607.2a, 607.5a: each "as this enters, choose" made for it, linked to the abilities of
+    # the object it entered as: (that object's name, what was chosen) -> the choice.
+    linked_choices: dict[tuple[str | None, str], Any] = field(default_factory=dict)
     protector: str | None = None
     spell: SpellInfo | None = None
     control_clock: int = 0  # when it last came under its controller's control
@@ -300,6 +303,12 @@ class GameObject:
     # A melded permanent (701.42a): the two cards it is, as (card, printed values, owner).
     melded: tuple[tuple[int, Printed, str], ...] = ()
     meld_partner: int | None = None  # the other card a melded permanent became (712.21c)
+
+    def linked_choice(self, name: str | None, what: str) -> Any:
+        """607.5a: the choice an ability of the object named ``name`` refers to, made as this
+        object entered as that object; None when none was made for it (the choice is
+        "undefined", and the part of the ability referring to it does nothing)."""
+        return self.linked_choices.get((name, what))
 
     def __repr__(self) -> str:
         return f"<object {self.id} {self.alias or self.printed.front.name} in {self.zone}>"

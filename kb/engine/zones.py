@@ -168,6 +168,7 @@ def enter(state: GameState, obj: GameObject, choices: Mapping[str, Any], *, x: i
                 raise IllegalAction(f"{obj.alias or obj.id} enters: choose a {what} "
                                     f"(choices.{what})")
             obj.choices[what] = choices[what]
+            obj.linked_choices[(ch.name, what)] = choices[what]
     for kind, n in extras.items():
         counters[kind] += n
     for kind, n in counters.items():

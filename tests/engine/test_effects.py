@@ -155,3 +155,22 @@ def test_a_cumulative_upkeep_of_draw_a_card_draws_per_age_counter_118_11() -> No
         g.resolve({"pay": True})
         assert g.state.player("you").cards_drawn == (0 if replaced else 2)
         assert g.obj("vortex").zone == "battlefield"
+
+
+def test_mana_of_the_chosen_color_needs_a_choice_linked_to_it_607_5a() -> None:
+    """607.5a: a choice made for another object's ability is not this ability's."""
+    elves = creature(1, 1, name="Elves", abilities=[
+        {"text": "As this creature enters, choose a color.",
+         "replacement": {"as_enters_choose": "color"}},
+        {"text": "{T}: Add one mana of the chosen color.", "cost": "{T}",
+         "effect": [{"op": "add_mana", "n": 1, "color": "linked:color"}]}])
+    g = game()
+    g.add(elves, "you", "battlefield", alias="elves", choices={"color": "blue"})
+    g.add(creature(1, 1, name="Other"), "you", "battlefield", alias="other",
+          choices={"color": "red"})
+    g.effect([{"op": "become_copy", "who": "other", "of": "elves"}], "you")
+    g.activate("elves", 1)
+    g.resolve()
+    g.activate("other", 1)
+    g.resolve()
+    assert dict(g.state.player("you").mana_pool) == {"U": 1}

@@ -178,3 +178,28 @@ def test_a_name_sticker_goes_only_where_a_word_of_the_name_allows_123_6b() -> No
     g.add(creature(2, 2, name="Bear Cub"), "you", "battlefield", alias="cub")
     with pytest.raises(IllegalAction, match="123.6b"):
         g.effect([{"op": "name_sticker", "who": "cub", "word": "Dark", "after": 3}], "you")
+
+
+_VOICE = creature(2, 2, name="Voice", abilities=[
+    {"text": "As this creature enters, choose a color.",
+     "replacement": {"as_enters_choose": "color"}},
+    {"text": "This creature has protection from the chosen color.",
+     "static": {"affects": "self", "grant": ["Protection from the chosen color"]}}])
+
+
+def test_protection_from_the_chosen_color_is_the_linked_choice_607_2a() -> None:
+    g = game()
+    g.add(_VOICE, "you", "battlefield", alias="voice", choices={"color": "red"})
+    assert ch(g, "voice").has("protection from")
+    assert any(a.text == "Protection from red" for a in ch(g, "voice").abilities)
+
+
+def test_an_undefined_choice_grants_nothing_607_5a() -> None:
+    """607.5a: "If an ability refers to an undefined choice, that part of the ability won't
+    do anything" (a copy that never entered as the object)."""
+    g = game()
+    g.add(_VOICE, "you", "battlefield", alias="voice", choices={"color": "red"})
+    g.add(creature(0, 1, name="Shifter"), "you", "battlefield", alias="shifter")
+    g.effect([{"op": "become_copy", "who": "shifter", "of": "voice"}], "you")
+    assert ch(g, "shifter").name == "Voice"
+    assert not ch(g, "shifter").has("protection from")

@@ -24,7 +24,7 @@ ACTIONS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     for name, required, optional in (
         ("cast", "card", "player half fused x mode targets sacrifice without_paying "
                          "alternative transformed pay_life convoke delve waterbend"),
-        ("activate", "object", "ability player x targets"),
+        ("activate", "object", "ability player x targets chooser"),
         ("play_land", "card", "player"),
         ("resolve", "", ""),
         ("resolve_all", "", ""),

@@ -53,7 +53,9 @@ OP_KEYS: dict[str, frozenset[str]] = {name: frozenset(keys.split()) for name, ke
 # What a target may be (115.1), and the keys of a target specification.
 TARGET_KINDS = ("creature", "permanent", "player", "spell", "card", "any", "planeswalker",
                 "battle")
-TARGET_KEYS = frozenset({"kind", "filter", "count"})
+# ``chooser = "opponent"``: "any target of an opponent's choice" (the opponent named as the
+# spell or ability is put on the stack picks it, 801.5a).
+TARGET_KEYS = frozenset({"kind", "filter", "count", "chooser"})
 # The keys of an instruction whose value names objects or players: a mapping there is
 # ``{each = <filter>}`` (checked as a filter when the card is read).
 REFERENCE_KEYS = frozenset({"who", "to", "source", "a", "b", "of", "like"})

@@ -143,10 +143,12 @@ def _resolve_refs(state: GameState, targets: Sequence[Any]) -> list[list[Any]]:
 
 def _check_targets(state: GameState, specs: list[Mapping[str, Any]], chosen: list[list[Any]],
                    *, controller: str, source: int | None,
-                   source_ch: Characteristics | None) -> None:
+                   source_ch: Characteristics | None, chooser: str | None = None) -> None:
     if len(chosen) != len(specs):
         raise IllegalAction(f"{len(specs)} target word(s) to choose, {len(chosen)} given")
     for spec, group in zip(specs, chosen, strict=True):
+        if spec.get("chooser") is not None:
+            _check_chosen_by(state, controller, chooser, group)
         count = spec.get("count", 1)
         if len(group) != count or len(set(group)) != len(group):
             # 115.3: one word "target" can't name the same object twice.
@@ -155,6 +157,22 @@ def _check_targets(state: GameState, specs: list[Mapping[str, Any]], chosen: lis
             if not is_legal_target(state, spec, target, controller=controller, source=source,
                                    source_ch=source_ch):
                 raise IllegalAction(f"{_name(state, target)} is not a legal target ({spec})")
+
+
+def _check_chosen_by(state: GameState, controller: str, chooser: str | None,
+                     group: list[Any]) -> None:
+    """801.5a: a target of an opponent's choice: the controller chooses that opponent
+    within their own range of influence, and the opponent chooses a target within theirs
+    (it must also be within the controller's, 801.4, as any target)."""
+    if chooser is None or chooser not in state.opponents(controller) \
+            or not _in_range(state, controller, chooser):
+        raise IllegalAction(f"an opponent of {controller} within their range of influence "
+                            f"chooses this target (801.5a), not {chooser}")
+    for target in group:
+        player = target if isinstance(target, str) else state.controller(target)
+        if not _in_range(state, chooser, player):
+            raise IllegalAction(f"{_name(state, target)} is outside {chooser}'s range of "
+                                "influence (801.5a)")
 
 
 def _name(state: GameState, ref: Any) -> str:
@@ -239,7 +257,7 @@ def activated_abilities(ch: Characteristics) -> list[Ability]:
 
 
 def activate(state: GameState, source: int, player: str, which: int = 1, *, x: int = 0,
-             targets: Sequence[Any] = ()) -> GameObject:
+             targets: Sequence[Any] = (), chooser: str | None = None) -> GameObject:
     """602.2: put the ability on the stack, choose targets, pay its costs (mana, {T},
     sacrificing or discarding the source, whose last known information the ability keeps)."""
     obj = state.objects[source]
@@ -266,7 +284,7 @@ def activate(state: GameState, source: int, player: str, which: int = 1, *, x: i
     info = SpellInfo(x=x, ability=ability, source=source)
     info.targets = _resolve_refs(state, targets)
     _check_targets(state, list(ability.spec.get("targets", ())), info.targets,
-                   controller=player, source=source, source_ch=ch)
+                   controller=player, source=source, source_ch=ch, chooser=chooser)
     mana = ManaCost.parse("".join(p.strip() for p in cost_text.split(",")
                                   if p.strip().startswith("{") and p.strip() != "{T}"))
     info.mana_spent = pay_cost(state, player, mana.with_x(x))

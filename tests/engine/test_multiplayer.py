@@ -142,3 +142,28 @@ def test_an_ability_counts_only_what_its_controllers_range_holds_801_11() -> Non
     g.state.multiplayer = None  # everyone in range: the far Soldier counts too
     g.state.touch()
     assert ch(g, "mine").power == 4
+
+
+def test_a_target_of_an_opponents_choice_is_within_both_ranges_801_5a() -> None:
+    """801.5a: "If a player is asked to choose an object or player, they must choose one
+    within their range of influence"."""
+    witches = creature(1, 3, name="Witches", abilities=[{
+        "text": "{T}: 1 damage to any target of an opponent's choice.", "cost": "{T}",
+        "targets": [{"kind": "any", "chooser": "opponent"}],
+        "effect": [{"op": "damage", "to": "target", "amount": 1}]}])
+
+    def tried(target: str, chooser: str | None) -> bool:
+        g = game(players=SIX, active="a")
+        g.state.multiplayer = Multiplayer.from_options(SIX, {"range": 1})
+        g.add(witches, "a", "battlefield", alias="w")
+        try:
+            g.activate("w", targets=[target], chooser=chooser)
+        except IllegalAction:
+            return False
+        return True
+
+    assert tried("a", "b")  # b chooses a: in both ranges
+    assert not tried("c", "b")  # in b's range, not in a's (801.4)
+    assert not tried("f", "b")  # in a's range, not in b's
+    assert not tried("a", None)  # someone must choose
+    assert not tried("a", "d")  # d is out of a's range: a can't ask d

@@ -5,7 +5,7 @@ graveyard"), written in card files as small expressions:
 ``cards:hand:you``, ``cards:graveyard:you:Creature``, ``card_types:graveyard:all``,
 ``target.mana_value``, ``revealed.mana_value``, ``target_player.life``, ``attacked_with``
 (the creatures you attacked with this turn, looking back, 608.2i),
-``others_sharing_creature_type`` (the other creatures on the battlefield that share a
+``your_life``, ``others_sharing_creature_type`` (the other creatures on the battlefield that share a
 creature type with the object an effect applies to), ``keyword_arg`` (the N
 of "bushido N"), ``chosen_player.creatures``, ``lowest_life``, each optionally followed by
 ``+N`` or ``-N``.
@@ -77,6 +77,8 @@ def _base(base: str, ctx: Ctx) -> int:
         return sum(1 for o in state.battlefield()
                    if (ctx.ch(o.id).controller or o.controller) == chosen
                    and ctx.ch(o.id).is_a("Creature"))
+    if base == "your_life":  # "your life total"
+        return state.player(ctx.you).life
     if base == "others_sharing_creature_type":
         return _sharing_creature_type(ctx)
     if base == "attacked_with":  # "each creature you attacked with this turn" (608.2i)

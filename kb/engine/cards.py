@@ -18,6 +18,7 @@ as the card is read (:func:`ability_from`), with the card's file and line.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from kb.engine import conditions, player_rules
@@ -135,6 +136,11 @@ def ability_from(data: str | Mapping[str, Any] | Ability, where: str) -> Ability
             return keyword(data)
         except EngineError as exc:
             raise EngineError(f"{where}: {exc}") from exc
+    if "keyword" in data:  # a keyword with a variable: { keyword = "Echo {X}", x = <amount> }
+        if set(data) != {"keyword", "x"}:
+            raise EngineError(f"{where}: a keyword with a variable is {{ keyword, x }}, "
+                              f"not {sorted(data)}")
+        return replace(ability_from(str(data["keyword"]), where), spec={"x": data["x"]})
     unknown = set(data) - ABILITY_KEYS
     if unknown:
         raise EngineError(f"{where}: unknown ability keys {sorted(unknown)}")

@@ -416,6 +416,10 @@ def op_sacrifice_unless_pay(state: GameState, op: Op, ctx: Ctx) -> None:
     if ctx.source not in state.objects:
         return
     cost = ManaCost.parse(_cost_text(op, ctx))
+    if cost.has_x:  # 702.1b: the keyword's variable, evaluated now, as it is paid
+        if ctx.extra.get("keyword_x") is None:
+            raise EngineError(f"{cost}: nothing defines X for this keyword")
+        cost = cost.with_x(amount(ctx.extra["keyword_x"], ctx))
     ctx.extra["cost_asked"] = str(cost)
     if "pay" not in ctx.choices:
         raise IllegalAction(f"a choice is needed: pay (pay {cost} or sacrifice)")

@@ -174,3 +174,26 @@ def test_mana_of_the_chosen_color_needs_a_choice_linked_to_it_607_5a() -> None:
     g.activate("other", 1)
     g.resolve()
     assert dict(g.state.player("you").mana_pool) == {"U": 1}
+
+
+def test_a_granted_keywords_variable_is_evaluated_as_it_is_used_702_1b() -> None:
+    """702.1b: "the value of that variable is constantly reevaluated"."""
+    hellion = creature(6, 5, name="Hellion", abilities=[{
+        "text": "This creature has echo {X}, where X is your life total.",
+        "static": {"affects": "self", "grant": [{"keyword": "Echo {X}", "x": "your_life"}]}}])
+    g = game(active="opponent", step="end")
+    g.add(hellion, "you", "hand", alias="h")
+    g.enter("h")
+    g.advance("upkeep", "you")
+    g.state.player("you").life = 3
+    g.state.player("you").mana_pool.update({"C": 4})
+    g.resolve({"pay": True})
+    assert g.obj("h").zone == "battlefield"
+    assert g.state.player("you").mana_pool["C"] == 1
+
+
+def test_a_keyword_with_a_variable_takes_only_its_definition() -> None:
+    with pytest.raises(EngineError):
+        card(name="Bad", types=["Creature"], abilities=[{
+            "text": "-", "static": {"affects": "self",
+                                    "grant": [{"keyword": "Echo {X}", "y": "your_life"}]}}])

@@ -34,7 +34,7 @@ from kb.engine.outcomes import ops as outcome_ops
 from kb.engine.reflexive import ops as reflexive_ops
 from kb.engine.replacements import Proposal, Replacement, replace
 from kb.engine.retarget import ops as retarget_ops
-from kb.engine.stack import cast, copy_spell
+from kb.engine.stack import can_enchant, cast, copy_spell
 from kb.engine.transform import ops as transform_ops
 from kb.engine.zones import (
     counter_amount,
@@ -748,6 +748,27 @@ def op_share_keywords(state: GameState, op: Op, ctx: Ctx) -> None:
                     {"grant": tuple(found.values())})
 
 
+def op_aura_swap(state: GameState, op: Op, ctx: Ctx) -> None:
+    """702.65a: exchange this Aura with an Aura card in your hand (``choices.swap``): this
+    Aura goes to your hand and the card enters attached to what it enchanted. 702.65b: if
+    either half can't be completed (the card can't enchant that permanent; the Aura isn't
+    yours to put in your hand), the ability has no effect."""
+    aura = state.objects.get(ctx.source) if ctx.source is not None else None
+    chosen = ctx.choices.get(op.get("choice", "swap"))
+    if aura is None or aura.zone != "battlefield" or not chosen:
+        return
+    card = state.get(chosen)
+    card_ch = state.characteristics(card.id)
+    host = aura.attached_to
+    if card.zone != "hand" or card.owner != ctx.you or aura.owner != ctx.you \
+            or "Aura" not in card_ch.subtypes or not can_enchant(state, card_ch, host):
+        return
+    with state.at_once():
+        move(state, aura, "hand")
+        new = move(state, card, "battlefield", controller=ctx.you)
+        new.attached_to = host
+
+
 def op_name_sticker(state: GameState, op: Op, ctx: Ctx) -> None:
     """123.6b: a name sticker is placed: its word goes at the beginning of the object's name
     (``after = 0``) or after any number of the words now in it, chosen by the object's
@@ -820,7 +841,7 @@ OPS: dict[str, Callable[[GameState, Op, Ctx], None]] = {
     "shuffle_into_library": op_shuffle_into_library, "gain_life": op_life, "lose_life": op_life,
     "set_life": op_life, "add_mana": op_add_mana, "cant_cast": op_cant_cast,
     "player_rule": op_player_rule, "name_sticker": op_name_sticker,
-    "share_keywords": op_share_keywords,
+    "share_keywords": op_share_keywords, "aura_swap": op_aura_swap,
     "reveal_top": op_reveal_top, "may_pay": op_may_pay,
     "put_from_hand": op_put_from_hand, "distribute_counters": op_distribute_counters,
     "exile_until_shares_type": op_exile_until_shares_type, "put_in_hand": op_put_in_hand,

@@ -33,6 +33,7 @@ OP_KEYS: dict[str, frozenset[str]] = {name: frozenset(keys.split()) for name, ke
     "put_in_hand": "who", "delayed": "at effect refers remember",
     "name_sticker": "who word after",
     "share_keywords": "keywords duration",
+    "aura_swap": "choice",
     "shield": "replacement who next duration",
     # kb.engine.outcomes
     "win_game": "player", "lose_game": "player", "poison": "player n", "vanish": "",

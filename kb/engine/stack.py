@@ -82,6 +82,24 @@ def _enchant_target(abilities: Sequence[Ability]) -> Mapping[str, Any]:
     return {"kind": "permanent", "filter": {"subtypes": [quality]}}
 
 
+def can_enchant(state: GameState, aura: Characteristics, host: int | None) -> bool:
+    """303.4a, 303.4d: whether an Aura with these characteristics could legally enchant the
+    permanent ``host`` (its enchant ability's quality; protection, 702.16c). An Aura put onto
+    the battlefield doesn't target, so hexproof and shroud don't matter."""
+    obj = state.objects.get(host) if host is not None else None
+    if obj is None or obj.zone != "battlefield":
+        return False
+    spec = _enchant_target(aura.abilities)
+    ch = state.characteristics(obj.id)
+    wanted = {"creature": "Creature", "planeswalker": "Planeswalker", "battle": "Battle"}
+    if spec.get("kind") in wanted and not ch.is_a(wanted[spec["kind"]]):
+        return False
+    if spec.get("kind") == "player":
+        return False
+    flt = {**spec.get("filter", {}), "zone": "battlefield"}
+    return matches(obj, ch, flt, you=None) and not protected_from(ch, aura)
+
+
 def _in_range(state: GameState, controller: str, other: str) -> bool:
     """801.4: what is outside a player's range of influence can't be the target of spells or
     abilities that player controls."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from kb.engine import EngineError, Game, IllegalAction
@@ -197,3 +199,40 @@ def test_a_keyword_with_a_variable_takes_only_its_definition() -> None:
         card(name="Bad", types=["Creature"], abilities=[{
             "text": "-", "static": {"affects": "self",
                                     "grant": [{"keyword": "Echo {X}", "y": "your_life"}]}}])
+
+
+_WINGS = card(name="Wings", mana_cost="{1}{U}", types=["Enchantment"], subtypes=["Aura"],
+              keywords=["Enchant creature"], abilities=[
+                  {"text": "Aura swap {2}{U}", "cost": "{2}{U}",
+                   "effect": [{"op": "aura_swap"}]}])
+
+
+def _swap(hand_card: Any, owner: str = "you") -> Game:
+    g = game()
+    g.add(creature(2, 2, name="Bear"), "you", "battlefield", alias="bear")
+    g.add(_WINGS, owner, "battlefield", alias="wings", attached_to="bear", controller="you")
+    g.add(hand_card, "you", "hand", alias="other")
+    g.state.player("you").mana_pool.update({"C": 2, "U": 1})
+    g.activate("wings", player="you")
+    g.resolve({"swap": "other"})
+    return g
+
+
+def test_aura_swap_exchanges_the_aura_with_one_in_hand_702_65a() -> None:
+    g = _swap(card(name="Strength", types=["Enchantment"], subtypes=["Aura"],
+                   keywords=["Enchant creature"]))
+    assert g.obj("wings").zone == "hand"
+    assert g.obj("other").zone == "battlefield"
+    assert g.obj("other").attached_to == g.obj("bear").id
+
+
+def test_aura_swap_that_cant_be_completed_does_nothing_702_65b() -> None:
+    """702.65b: "If either half of the exchange can't be completed, the ability has no
+    effect"."""
+    land_aura = card(name="Growth", types=["Enchantment"], subtypes=["Aura"],
+                     keywords=["Enchant land"])
+    creature_aura = card(name="Strength", types=["Enchantment"], subtypes=["Aura"],
+                         keywords=["Enchant creature"])
+    for g in (_swap(land_aura), _swap(creature_aura, owner="opponent")):
+        assert g.obj("wings").zone == "battlefield"
+        assert g.obj("other").zone == "hand"

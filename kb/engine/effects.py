@@ -663,9 +663,16 @@ def op_shield(state: GameState, op: Op, ctx: Ctx) -> None:
                                            else None]
     if "next" in op and affected is not None:
         groups = [frozenset({one}) for one in affected]
+    spec = op["replacement"]
+    redirect = spec.get("redirect")
+    if isinstance(redirect, str) and redirect.startswith("target"):
+        to = _recipients(redirect, ctx)  # "is dealt to another target ... instead"
+        if not to:
+            return
+        spec = {**spec, "redirect": {"to": to[0]}}
     for group in groups:
         state.replacements.append(Replacement(
-            ("shield", state.new_id()), op["replacement"], ctx.source, ctx.you, state.tick(),
+            ("shield", state.new_id()), spec, ctx.source, ctx.you, state.tick(),
             text=op.get("label") or "", affected=group,
             remaining=amount(op["next"], ctx) if "next" in op else None,
             duration=op.get("duration", "eot")))

@@ -89,6 +89,19 @@ class Multiplayer:
             return True
         return defender in within_seats(self.seated or self.seating, player, 1)
 
+    def chooser(self, player: str, candidates: Iterable[str]) -> str | None:
+        """801.5c: who among ``candidates`` (the players who may make a choice an effect of
+        ``player``'s requires of an opponent; a teammate never is one) makes it: one within
+        ``player``'s range of influence, the closest to the left first; if there is none, the
+        closest appropriate player to ``player``'s left."""
+        wanted = set(candidates) - set(self.teammates(player))  # 102.3: teammates aren't
+        seats = list(self.seated or self.seating)
+        start = seats.index(player)
+        leftwards = [seats[(start + i) % len(seats)] for i in range(1, len(seats))]
+        near = [p for p in leftwards if p in wanted and self.in_range(player, p)]
+        anywhere = [p for p in leftwards if p in wanted]
+        return (near or anywhere or [None])[0]
+
     def one_per_team(self, players: list[str], chosen: list[str]) -> list[str]:
         """810.9d: an effect setting the life total of each player on a shared-life team
         affects only the member that team chooses (``chosen``; else its first in turn

@@ -167,3 +167,14 @@ def test_a_target_of_an_opponents_choice_is_within_both_ranges_801_5a() -> None:
     assert not tried("f", "b")  # in a's range, not in b's
     assert not tried("a", None)  # someone must choose
     assert not tried("a", "d")  # d is out of a's range: a can't ask d
+
+
+def test_with_no_one_in_range_the_closest_to_the_left_chooses_801_5c() -> None:
+    """801.5c: "the closest appropriate player to its controller's left makes that
+    choice"."""
+    game_ = Multiplayer.from_options(SIX, {"range": 1, "teams": [["a", "b", "c"],
+                                                                 ["d", "e", "f"]]})
+    assert game_.chooser("b", ["d", "e", "f"]) == "d"  # none in b's range: d, to b's left
+    assert game_.chooser("c", ["d", "e", "f"]) == "d"  # d is within c's range
+    assert game_.chooser("a", ["d", "e", "f"]) == "f"  # f, to a's right, is within range
+    assert game_.chooser("a", ["b"]) is None  # a teammate never makes an opponent's choice

@@ -12,7 +12,9 @@ allows something and another says it can't happen, the "can't" wins; 810.8a: a p
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Iterator
+from functools import partial
+from typing import TYPE_CHECKING, Any
 
 from kb.engine.filters import matches
 
@@ -41,16 +43,8 @@ def count(state: GameState, player: str, rule: str) -> int:
     if rule in TEAM_RULES and state.multiplayer is not None:
         players += list(state.multiplayer.teammates(player))
     n = sum(state.player(p).rules_this_turn[rule] for p in players)
-    for perm in state.battlefield():
-        if perm.phased_out:
-            continue
-        controller = state.controller(perm.id)
-        for ability in state.characteristics(perm.id).abilities:
-            spec = (ability.spec.get("static") or {}).get("player_rule")
-            if spec is not None and spec["rule"] == rule and any(
-                    _covers(state, controller, spec.get("who", "you"), p) for p in players):
-                n += 1
-    return n
+    return n + sum(1 for _, spec, _, _ in _statics(state, rule)
+                   if any(spec["covers"](p) for p in players))
 
 
 def holds(state: GameState, player: str, rule: str) -> bool:
@@ -63,19 +57,27 @@ def forbidding_cast(state: GameState, player: str, spell: GameObject) -> str | N
     lets the player begin to cast it if some choice could lift the prohibition, so a
     prohibition is only final for the choices actually made."""
     ch = state.characteristics(spell.id)
+    for text, spec, source, controller in _statics(state, "cant_cast"):
+        if spec["covers"](player) and matches(
+                spell, ch, {**spec.get("spells", {}), "zone": spell.zone}, you=controller,
+                source=source, opponents=state.opponents(controller)):
+            return text
+    return None
+
+
+def _statics(state: GameState, rule: str) -> Iterator[tuple[str, dict[str, Any], int, str]]:
+    """The static abilities stating ``rule`` on the battlefield: each ability's text, its
+    ``player_rule`` (with ``covers``: whether it is about a player), source and controller."""
     for perm in state.battlefield():
         if perm.phased_out:
             continue
         controller = state.controller(perm.id)
         for ability in state.characteristics(perm.id).abilities:
             spec = (ability.spec.get("static") or {}).get("player_rule")
-            if spec is None or spec["rule"] != "cant_cast" \
-                    or not _covers(state, controller, spec.get("who", "you"), player):
-                continue
-            if matches(spell, ch, {**spec.get("spells", {}), "zone": spell.zone},
-                       you=controller, source=perm.id, opponents=state.opponents(controller)):
-                return ability.text
-    return None
+            if spec is not None and spec["rule"] == rule:
+                who = spec.get("who", "you")
+                yield ability.text, {**spec, "covers": partial(
+                    _covers, state, controller, who)}, perm.id, controller
 
 
 def land_plays(state: GameState, player: str) -> int:

@@ -5,7 +5,8 @@ graveyard"), written in card files as small expressions:
 ``cards:hand:you``, ``cards:graveyard:you:Creature``, ``card_types:graveyard:all``,
 ``target.mana_value``, ``revealed.mana_value``, ``target_player.life``, ``attacked_with``
 (the creatures you attacked with this turn, looking back, 608.2i),
-``your_life``, ``others_sharing_creature_type`` (the other creatures on the battlefield that share a
+``your_life``, ``devotion:R`` (your devotion to red; ``devotion:WU`` to white and blue, 700.5),
+``others_sharing_creature_type`` (the other creatures on the battlefield that share a
 creature type with the object an effect applies to), ``keyword_arg`` (the N
 of "bushido N"), ``chosen_player.creatures``, ``lowest_life``, each optionally followed by
 ``+N`` or ``-N``.
@@ -77,6 +78,8 @@ def _base(base: str, ctx: Ctx) -> int:
         return sum(1 for o in state.battlefield()
                    if (ctx.ch(o.id).controller or o.controller) == chosen
                    and ctx.ch(o.id).is_a("Creature"))
+    if base.startswith("devotion:"):  # "your devotion to red" (700.5)
+        return _devotion(ctx, base.split(":", 1)[1])
     if base == "your_life":  # "your life total"
         return state.player(ctx.you).life
     if base == "others_sharing_creature_type":
@@ -179,4 +182,25 @@ def _sharing_creature_type(ctx: Ctx) -> int:
         if shared is not None and not shared.in_range(ctx.you, ch.controller or obj.controller):
             continue  # 801.11: out of its controller's range of influence
         count += 1
+    return count
+
+
+def _devotion(ctx: Ctx, colors: str) -> int:
+    """700.5: the mana symbols of those colors among the mana costs of permanents you control
+    (a hybrid or Phyrexian symbol of one of them counts once), plus the effects that increase
+    it (``devotion_bonus``); 700.5a: read after copy, control and text-changing effects
+    (layers 1 to 3), before the others, so a type-changing effect depending on it can use it."""
+    state = ctx.state
+    count = 0
+    for obj in state.battlefield():
+        if obj.phased_out:
+            continue
+        ch = ctx.ch(obj.id)
+        if (ch.controller or obj.controller) != ctx.you:
+            continue
+        if ch.mana_cost is not None:
+            count += sum(1 for symbol in ch.mana_cost.symbols
+                         if any(part in colors for part in symbol.parts))
+        count += sum(int((a.spec.get("static") or {}).get("devotion_bonus", 0))
+                     for a in ch.abilities)
     return count

@@ -182,6 +182,7 @@ def _check_parts(spec: Mapping[str, Any], where: str) -> None:
             check_cost_change(static["cost_change"], where)
         if "player_rule" in static:
             check_player_rule(static["player_rule"], where)
+        _check_condition(static.get("as_long_as"), where)
     if "trigger" in spec:
         _check_trigger(spec["trigger"], where)
     replacement = spec.get("replacement")

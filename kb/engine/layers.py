@@ -27,6 +27,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from kb.engine.amounts import Ctx, evaluate
+from kb.engine.conditions import holds
 from kb.engine.faces import face_up_face
 from kb.engine.filters import matches
 from kb.engine.objects import (
@@ -174,8 +175,9 @@ def _candidates(state: GameState, values: dict[int, Characteristics], layer: str
                                       {"set_pt": [cda["power"], cda["toughness"]]}, ctx,
                                       stamp[0]))
             static = ability.spec.get("static")
-            if static is not None and on_battlefield and _layer_mods(static, layer):
-                started[key] = static
+            if static is not None and on_battlefield and _layer_mods(static, layer) and holds(
+                    static.get("as_long_as"), Ctx(state, ctx.you, oid, values=values)):
+                started[key] = static  # "as long as ...": only while it holds (611.3b)
         for key, static in started.items():
             if key[1] != oid:
                 continue
@@ -190,7 +192,7 @@ def _candidates(state: GameState, values: dict[int, Characteristics], layer: str
 
 # Keys of a static ability that are not layer changes.
 STATIC_EXTRA = frozenset({"affects", "prevent_combat_damage", "cant_attack_or_block",
-                          "cost_change", "player_rule"})
+                          "cost_change", "player_rule", "as_long_as", "devotion_bonus"})
 
 
 def _layer_mods(static: Mapping[str, Any], layer: str) -> dict[str, Any]:

@@ -203,3 +203,26 @@ def test_an_undefined_choice_grants_nothing_607_5a() -> None:
     g.effect([{"op": "become_copy", "who": "shifter", "of": "voice"}], "you")
     assert ch(g, "shifter").name == "Voice"
     assert not ch(g, "shifter").has("protection from")
+
+
+def test_devotion_decides_an_as_long_as_type_change_700_5a() -> None:
+    """700.5: devotion counts the colored mana symbols among the mana costs of permanents you
+    control; 700.5a: "taking into account any effects that modify devotion"; the static
+    ability applies only "as long as" its condition holds."""
+    god = card(name="God", mana_cost="{3}{R}", types=["Enchantment", "Creature"], power=6,
+               toughness=5, abilities=[{
+                   "text": "As long as your devotion to red is less than five, it isn't a "
+                           "creature.",
+                   "static": {"affects": "self", "types": ["Enchantment"], "as_long_as": {
+                       "less_than": {"amount": "devotion:R", "n": 5}}}}])
+    altar = card(name="Altar", mana_cost="{3}", types=["Artifact"], abilities=[{
+        "text": "Your devotion is increased by one.", "static": {"devotion_bonus": 1}}])
+    hybrid = card(name="Hybrid", mana_cost="{R/G}{R/G}{R}", types=["Enchantment"])
+    g = game()
+    g.add(god, "you", "battlefield", alias="god")
+    g.add(hybrid, "you", "battlefield")
+    g.add(card(name="Theirs", mana_cost="{R}{R}", types=["Enchantment"]), "opponent",
+          "battlefield")
+    assert not ch(g, "god").is_a("Creature")  # 1 + 3: four
+    g.add(altar, "you", "battlefield")
+    assert ch(g, "god").is_a("Creature")  # five

@@ -19,7 +19,13 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from kb.engine.faces import mana_values
-from kb.engine.objects import CARD_TYPES, Characteristics, EngineError, SpellInfo
+from kb.engine.objects import (
+    ALL_CREATURE_TYPES,
+    CARD_TYPES,
+    Characteristics,
+    EngineError,
+    SpellInfo,
+)
 
 if TYPE_CHECKING:
     from kb.engine.events import Event
@@ -171,13 +177,16 @@ def _sharing_creature_type(ctx: Ctx) -> int:
     if it is None:
         raise EngineError("others_sharing_creature_type: no object the effect applies to")
     mine = set(ctx.ch(it).subtypes)
+    every = ALL_CREATURE_TYPES in mine  # changeling: it shares a type with any typed creature
     shared = state.multiplayer
     count = 0
     for obj in state.battlefield():
         if obj.id == it or obj.phased_out:
             continue
         ch = ctx.ch(obj.id)
-        if not ch.is_a("Creature") or not mine & set(ch.subtypes):
+        theirs = set(ch.subtypes)
+        shares = mine & theirs or (mine and theirs and (every or ALL_CREATURE_TYPES in theirs))
+        if not ch.is_a("Creature") or not shares:
             continue
         if shared is not None and not shared.in_range(ctx.you, ch.controller or obj.controller):
             continue  # 801.11: out of its controller's range of influence

@@ -31,6 +31,7 @@ from kb.engine.conditions import holds
 from kb.engine.faces import face_up_face
 from kb.engine.filters import matches
 from kb.engine.objects import (
+    ALL_CREATURE_TYPES,
     FACE_DOWN,
     Ability,
     Characteristics,
@@ -51,7 +52,6 @@ MOD_LAYER = {
     "colors": "5", "grant": "6", "lose": "6", "lose_all": "6",
     "set_pt": "7b", "pump": "7c", "switch": "7d",
 }
-ALL_CREATURE_TYPES = "(every creature type)"  # 702.73a, 205.3m: changeling
 _PT_COUNTER = re.compile(r"^([+-]\d+)/([+-]\d+)$")
 
 

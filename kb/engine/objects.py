@@ -84,6 +84,9 @@ class Ability:
         return "pt" if cda is not None else None
 
 
+ALL_CREATURE_TYPES = "(every creature type)"  # 702.73a, 205.3m: changeling
+
+
 def keyword(text: str) -> Ability:
     """A keyword ability from its text: "Flying", "Echo {G}", "Protection from green"."""
     text = text.strip().replace("—", " ")  # "Cumulative upkeep—Pay 1 life" (702.24a)

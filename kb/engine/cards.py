@@ -183,6 +183,8 @@ def _check_parts(spec: Mapping[str, Any], where: str) -> None:
         if "player_rule" in static:
             check_player_rule(static["player_rule"], where)
         _check_condition(static.get("as_long_as"), where)
+        if "cant_enter" in static:
+            check_filter(static["cant_enter"], f"{where}, cant_enter")
     if "trigger" in spec:
         _check_trigger(spec["trigger"], where)
     replacement = spec.get("replacement")

@@ -54,11 +54,35 @@ def move(state: GameState, obj: GameObject, to: str, *, controller: str | None =
         state.touch()
     if to == "battlefield":
         enter(state, new, choices or {}, x=x)
+        if _forbidden(state, new):
+            # 608.3e: a permanent spell that can't enter goes to its owner's graveyard; a card
+            # another effect would put there stays where it was (as a new object, 400.7)
+            state.remove_object(new)
+            to = "graveyard" if origin == "stack" else origin
+            new = state.add_object(obj.printed, owner, to, card=obj.card, token=obj.token)
     state.emit("zone_change", obj=new.id, old=obj.id, card=obj.card, from_zone=origin,
                to_zone=to, player=owner)
     if origin == "hand" and not state.in_zone("hand", owner):
         state.emit("hand_empty", player=owner)
     return new
+
+
+def _forbidden(state: GameState, obj: GameObject) -> bool:
+    """Whether an effect says a permanent like ``obj``, as it would enter (a copy included),
+    can't enter the battlefield ("Lands can't enter the battlefield": a static ability's
+    ``cant_enter``, a filter)."""
+    ch = state.characteristics(obj.id)
+    for perm in state.battlefield():
+        if perm.id == obj.id or perm.phased_out:
+            continue
+        controller = state.controller(perm.id)
+        for ability in state.characteristics(perm.id).abilities:
+            flt = (ability.spec.get("static") or {}).get("cant_enter")
+            if flt is not None and matches(obj, ch, {**flt, "zone": "battlefield"},
+                                           you=controller, source=perm.id,
+                                           opponents=state.opponents(controller)):
+                return True
+    return False
 
 
 def _unmeld(state: GameState, obj: GameObject, origin: str, to: str) -> GameObject:

@@ -95,3 +95,37 @@ def test_a_permanent_that_becomes_an_enchantment_did_not_enter_as_one_611_2e() -
     g.resolve_all()
     assert "Enchantment" in ch(g, "bear").types
     assert g.state.player("you").life == 20
+
+
+_WORMS = card(name="Worms", types=["Enchantment"], abilities=[{
+    "text": "Lands can't enter the battlefield.", "static": {"cant_enter": {"types": ["Land"]}}}])
+
+
+def test_a_permanent_spell_that_cant_enter_goes_to_the_graveyard_608_3e() -> None:
+    """608.3e: "If a permanent spell resolves but its controller can't put it onto the
+    battlefield, that player puts it into its owner's graveyard"."""
+    clone = creature(0, 0, name="Clone", mana_cost="{U}", abilities=[{
+        "text": "You may have this creature enter as a copy of any creature.",
+        "replacement": {"enter_as_copy": {"choose": {"types": ["Creature"]}}}}])
+    arbor = card(name="Arbor", types=["Land", "Creature"], power=1, toughness=1)
+    g = game()
+    g.add(_WORMS, "you", "battlefield")
+    g.add(arbor, "opponent", "battlefield", alias="arbor")
+    g.add(creature(2, 2, name="Bear"), "opponent", "battlefield", alias="bear")
+    for alias in ("land_copy", "bear_copy"):
+        g.add(clone, "you", "hand", alias=alias)
+    g.state.player("you").mana_pool.update({"U": 2})
+    g.cast("land_copy")
+    g.resolve({"copy": "arbor"})
+    assert g.obj("land_copy").zone == "graveyard"
+    g.cast("bear_copy")
+    g.resolve({"copy": "bear"})
+    assert g.obj("bear_copy").zone == "battlefield"
+
+
+def test_a_land_an_effect_would_put_onto_the_battlefield_stays_where_it_was() -> None:
+    g = game()
+    g.add(_WORMS, "you", "battlefield")
+    g.add(card(name="Forest", types=["Land"]), "you", "hand", alias="forest")
+    g.enter("forest")
+    assert g.obj("forest").zone == "hand"

@@ -90,7 +90,8 @@ def compute(state: GameState) -> dict[int, Characteristics]:
     for obj in state.objects.values():
         if obj.spell is not None and obj.spell.ability is not None:
             continue
-        values[obj.id] = Characteristics.of_face(layer1(state, obj), obj.controller)
+        values[obj.id] = _bestowed(obj, Characteristics.of_face(layer1(state, obj),
+                                                                obj.controller))
     granted: dict[int, list[tuple[Ability, int]]] = {}
     locked: dict[tuple[Any, ...], frozenset[int]] = {}
     started: dict[tuple[Any, ...], Mapping[str, Any]] = {}
@@ -126,6 +127,17 @@ def compute(state: GameState) -> dict[int, Characteristics]:
             if ch.is_a("Planeswalker"):
                 values[oid] = values[oid].with_(loyalty=obj.counters["loyalty"])  # 306.5b
     return values
+
+
+def _bestowed(obj: GameObject, ch: Characteristics) -> Characteristics:
+    """702.103b: a spell cast bestowed is an Aura enchantment spell with enchant creature: it
+    loses its creature type and creature subtypes and gains the subtype Aura. (A bestowed
+    permanent, 702.103f, is not modelled.)"""
+    if obj.spell is None or not obj.spell.bestowed or obj.zone != "stack":
+        return ch
+    types = tuple(t for t in ch.types if t != "Creature")
+    return ch.with_(types=types + (("Enchantment",) if "Enchantment" not in types else ()),
+                    subtypes=("Aura",), abilities=(*ch.abilities, keyword("Enchant creature")))
 
 
 def _anything_applies(state: GameState, values: dict[int, Characteristics]) -> bool:

@@ -45,10 +45,10 @@ KEYWORDS: dict[str, str | None] = {
     "undying": None, "evolve": None, "fuse": None, "protection from": "quality",
     "echo": "cost", "morph": "cost", "cycling": "cost", "fading": "number",
     "can block an additional creature each combat": None, "enchant": "quality",
-    "equip": "cost", "overload": "cost", "convoke": None, "delve": None,
+    "equip": "cost", "overload": "cost", "bestow": "cost", "convoke": None, "delve": None,
 }
 # Keywords that give a spell an alternative cost (118.9).
-ALTERNATIVE_COSTS = frozenset({"overload"})
+ALTERNATIVE_COSTS = frozenset({"overload", "bestow"})
 # Keywords that are characteristic-defining abilities (604.3): changeling (702.73a).
 CDA_KEYWORDS = frozenset({"changeling"})
 
@@ -263,6 +263,7 @@ class SpellInfo:
     mana_spent: Counter[str] = field(default_factory=Counter)
     without_paying: bool = False
     transformed: bool = False  # cast with its back face up (310.11b, 712)
+    bestowed: bool = False  # cast for its bestow cost: an Aura spell (702.103b)
     ability: Ability | None = None  # for an activated or triggered ability on the stack
     source: int | None = None  # the source object of an ability on the stack
     event: Any = None  # the event a triggered ability triggered on

@@ -233,8 +233,11 @@ def cast(state: GameState, card: int, player: str, *, half: int | None = None,
     if without_paying and alternative:
         raise IllegalAction("no alternative cost when casting without paying the mana cost "
                             "(118.9a)")
+    bestowed = bool(alternative) and any(
+        a.keyword == "bestow" and ManaCost.parse(a.arg or "") == ManaCost.parse(alternative)
+        for a in state.characteristics(obj.id).abilities)  # 702.103b
     info = SpellInfo(half=half, fused=fused, x=x, mode=mode, without_paying=without_paying,
-                     transformed=transformed)
+                     transformed=transformed, bestowed=bestowed)
     spell = move(state, obj, "stack", controller=player, transformed=transformed)
     spell.spell = info
     state.touch()

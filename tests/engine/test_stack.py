@@ -149,3 +149,18 @@ def test_an_additional_mana_cost_joins_the_total_cost_601_2f() -> None:
     g.add(kicked, "you", "hand", alias="s")
     g.state.player("you").mana_pool.update({"R": 1, "C": 3})
     assert g.cast("s").spell.total_cost == "{3}{R}"
+
+
+def test_a_spell_cast_bestowed_is_an_aura_spell_702_103b() -> None:
+    """702.103b: "it becomes an Aura enchantment spell with enchant creature ... it is not a
+    creature spell"; 702.103d: only those characteristics decide whether it can be cast."""
+    naiad = creature(2, 2, name="Naiad", mana_cost="{2}{U}", subtypes=["Nymph"],
+                     keywords=["Bestow {4}{U}"])
+    g = game()
+    g.add(creature(2, 2, name="Bear"), "you", "battlefield", alias="bear")
+    g.add(naiad, "you", "hand", alias="naiad")
+    g.state.player("you").mana_pool.update({"C": 4, "U": 1})
+    spell = g.cast("naiad", alternative="{4}{U}", targets=["bear"])
+    aura = g.state.characteristics(spell.id)
+    assert aura.types == ("Enchantment",) and aura.subtypes == ("Aura",)
+    assert aura.has("enchant")

@@ -21,6 +21,7 @@ A card's replacement ability (``replacement`` in a card file) is written
   that much of it, 615.10), ``redirect`` (damage: to ``you``, the effect's controller, or
   ``self``, its source; in a resolving spell's ``shield``, ``target:N``: that target,
   0-based, only the next N damage when ``next`` is given; 801.13a), ``tapped``,
+  ``under = "you"`` (enter: under the effect's controller's control instead),
   ``counters`` and ``copy = "self"`` (enter: as a copy of
   the effect's source, applied before the others, 616.1c), ``position`` (zone_change into a
   library: ``top``, or ``shuffled``: the engine has no randomness and puts a card shuffled
@@ -69,7 +70,7 @@ APPLIES_TO: dict[str, frozenset[str]] = {
 # How a replacement may modify each event.
 MODIFIES: dict[str, frozenset[str]] = {
     "damage": frozenset({"multiply", "add", "prevent", "redirect", "instead"}),
-    "enter": frozenset({"tapped", "counters", "copy"}),
+    "enter": frozenset({"tapped", "counters", "copy", "under"}),
     "counters": frozenset({"multiply", "add", "prevent", "instead"}),
     "tokens": frozenset({"multiply", "add", "prevent", "instead"}),
     "gain_life": frozenset({"multiply", "add", "prevent", "instead"}),
@@ -300,6 +301,8 @@ def _modify(state: GameState, p: Proposal, r: Replacement) -> None:
             p.player, p.obj = r.controller, None
         else:
             p.player, p.obj = None, r.source
+    if spec.get("under") == "you":  # "it enters under your control instead"
+        p.player = r.controller
     if spec.get("tapped"):
         p.tapped = True
     for kind, n in spec.get("counters", {}).items():

@@ -176,6 +176,9 @@ def enter(state: GameState, obj: GameObject, choices: Mapping[str, Any], *, x: i
     if ch.is_a("Planeswalker") and face.loyalty:
         counters["loyalty"] += face.loyalty  # 306.5b
     entering = replace(state, entering)
+    if entering.player is not None and entering.player != obj.controller:
+        obj.controller = entering.player  # it enters under another player's control
+        state.touch()
     obj.tapped = obj.tapped or entering.tapped
     for kind, n in entering.counters.items():
         counters[kind] += n

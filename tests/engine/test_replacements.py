@@ -183,3 +183,30 @@ def test_a_redirection_out_of_range_does_nothing_801_13a() -> None:
     g = _maneuver(five, {"range": 1})
     assert g.state.player("rob").life_lost_total == 2
     assert g.state.player("carissa").life_lost_total == 0
+
+
+def test_a_creature_enters_under_the_replacements_controller_instead_614_1c() -> None:
+    """614.1c: an effect that says how something enters: "it enters under your control
+    instead" (Gather Specimens)."""
+    g = game()
+    g.effect([{"op": "shield", "duration": "eot", "replacement": {
+        "event": "enter", "what": {"types": ["Creature"], "controller": "opponent"},
+        "under": "you"}}], "opponent")
+    g.add(creature(2, 2, name="Bear"), "you", "hand", alias="bear")
+    g.enter("bear", "you")
+    assert g.state.controller(g.obj("bear").id) == "opponent"
+
+
+def test_turned_face_up_triggers_the_abilities_it_now_has_708_8() -> None:
+    """708.8: a permanent turned face up has its abilities; "when this creature is turned
+    face up" triggers."""
+    morph = creature(1, 1, name="Plasm", keywords=["Morph {1}"], abilities=[{
+        "text": "When this creature is turned face up, you gain 2 life.",
+        "trigger": {"on": "turned_face_up"},
+        "effect": [{"op": "gain_life", "player": "you", "n": 2}]}])
+    g = game()
+    g.add(morph, "you", "battlefield", alias="plasm", face_down=True)
+    g.state.player("you").mana_pool.update({"C": 1})
+    g.turn_face_up("plasm", "you")
+    g.resolve_all()
+    assert g.state.player("you").life == 22

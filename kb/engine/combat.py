@@ -15,7 +15,12 @@ from kb.engine.damage import (
     lethal_damage,
     protected_from,
 )
-from kb.engine.keyword_rules import alone_violation, block_restriction, menace_unmet
+from kb.engine.keyword_rules import (
+    alone_violation,
+    block_restriction,
+    menace_unmet,
+    requirements_violation,
+)
 from kb.engine.objects import GameObject, IllegalAction
 
 if TYPE_CHECKING:
@@ -75,7 +80,8 @@ def declare_attackers(state: GameState, attacks: Mapping[int, Attacked]) -> None
         if not ch.has("vigilance"):
             obj.tapped = True
             tapped.append(oid)
-    alone = alone_violation(state, list(combat.attackers), "attack")
+    alone = alone_violation(state, list(combat.attackers), "attack") \
+        or requirements_violation(state, list(combat.attackers))
     if alone:
         raise IllegalAction(alone)
     for target in combat.attacked_objects():

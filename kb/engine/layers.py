@@ -205,7 +205,7 @@ def _candidates(state: GameState, values: dict[int, Characteristics], layer: str
 # Keys of a static ability that are not layer changes.
 STATIC_EXTRA = frozenset({"affects", "prevent_combat_damage", "cant_attack_or_block",
                           "cost_change", "player_rule", "as_long_as", "devotion_bonus",
-                          "cant_enter", "max_attackers"})
+                          "cant_enter", "max_attackers", "loyalty_cost"})
 
 
 def _layer_mods(static: Mapping[str, Any], layer: str) -> dict[str, Any]:

@@ -8,6 +8,7 @@ permanent, player, spell, card or any (115.4: a creature, player, planeswalker o
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
@@ -273,6 +274,29 @@ def cast(state: GameState, card: int, player: str, *, half: int | None = None,
 # -- abilities -------------------------------------------------------------------------------
 
 
+# A loyalty cost (606.4): "[+1]", "[−4]", "[0]".
+_LOYALTY = re.compile(r"^\[([+\-−]?\d+)\]$")
+
+
+def _pay_loyalty(state: GameState, obj: GameObject, player: str, parts: list[str]) -> None:
+    """606.4-606.5: a loyalty ability's cost, with the additional loyalty costs effects add
+    (a static ability's ``loyalty_cost`` = "[+1]" for the planeswalkers its controller
+    controls), combined into a single cost to add or remove loyalty counters."""
+    extra = [str(a.spec["static"]["loyalty_cost"]) for perm in state.battlefield()
+             if state.controller(perm.id) == player
+             for a in state.characteristics(perm.id).abilities
+             if "loyalty_cost" in (a.spec.get("static") or {})]
+    found = [_LOYALTY.match(p.strip()) for p in (*parts, *extra)]
+    if not all(found):
+        raise EngineError(f"unknown loyalty cost among {[*parts, *extra]}")
+    total = sum(int(m.group(1).replace("−", "-")) for m in found if m)
+    if total < 0 and obj.counters["loyalty"] < -total:
+        raise IllegalAction(f"{obj.alias or obj.id} has {obj.counters['loyalty']} loyalty "
+                            f"counters: it can't pay [{total}] (606.4)")
+    obj.counters["loyalty"] += total
+    state.touch()
+
+
 def activated_abilities(ch: Characteristics) -> list[Ability]:
     return [a for a in ch.abilities if a.kind == "activated" or a.keyword == "cycling"]
 
@@ -309,7 +333,12 @@ def activate(state: GameState, source: int, player: str, which: int = 1, *, x: i
     mana = ManaCost.parse("".join(p.strip() for p in cost_text.split(",")
                                   if p.strip().startswith("{") and p.strip() != "{T}"))
     info.mana_spent = pay_cost(state, player, mana.with_x(x))
+    loyalty = [part for part in extra_costs if _LOYALTY.match(part)]
+    if loyalty:
+        _pay_loyalty(state, obj, player, loyalty)
     for part in extra_costs:
+        if part in loyalty:
+            continue
         if part == "{t}":
             if obj.tapped:
                 raise IllegalAction(f"{obj.alias or source} is tapped")

@@ -195,6 +195,8 @@ FACTS: dict[str, Any] = {
     "in_range": lambda r, f: _multiplayer(r, f).in_range(f.of or "you", f.param),
     "range": lambda r, f: (_multiplayer(r, f).ranges or {}).get(f.of or "you"),
     "seating": lambda r, f: list(_multiplayer(r, f).seating),
+    "opponent_chooser": lambda r, f: _multiplayer(r, f).chooser(
+        f.of or "you", r.game.state.opponents(f.of or "you")),
     "turn_markers": lambda r, f: _turn_markers(r),
     "color_identity": lambda r, f: sorted(_identity(r, f)),
     "could_produce": lambda r, f: sorted(_could_produce(r, f)),

@@ -83,6 +83,7 @@ class Runner:
 
             self.game.state.multiplayer = Multiplayer.from_options(scenario.players,
                                                                    scenario.multiplayer)
+        self.game.state.card_reference.update(cards)
         for player, modifiers in (scenario.vanguard or {}).items():
             from kb.engine.vanguard import hand_size, starting_life
 
@@ -234,6 +235,8 @@ class Runner:
         if action == "cast":
             ref = step.pop("card")
             game.cast(ref, step.pop("player", None), **step)
+        elif action == "play_land":
+            game.play_land(step["card"], step.get("player"))
         elif action == "activate":
             ref = step.pop("object")
             game.activate(ref, step.pop("ability", 1), step.pop("player", None), **step)

@@ -23,8 +23,9 @@ ACTIONS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     name: (frozenset(required.split()), frozenset(optional.split()))
     for name, required, optional in (
         ("cast", "card", "player half fused x mode targets sacrifice without_paying "
-                         "alternative transformed pay_life convoke delve"),
-        ("activate", "object", "ability player x targets"),
+                         "alternative transformed pay_life convoke delve waterbend"),
+        ("activate", "object", "ability player x targets chooser"),
+        ("play_land", "card", "player"),
         ("resolve", "", ""),
         ("resolve_all", "", ""),
         ("copy_spell", "spell player", "except new_targets"),

@@ -3,7 +3,11 @@ graveyard"), written in card files as small expressions:
 
 ``3``, ``X``, ``power``, ``toughness``, ``sacrificed.power``, ``counters:verse``,
 ``cards:hand:you``, ``cards:graveyard:you:Creature``, ``card_types:graveyard:all``,
-``target.mana_value``, ``revealed.mana_value``, ``target_player.life``, ``keyword_arg`` (the N
+``target.mana_value``, ``revealed.mana_value``, ``target_player.life``, ``attacked_with``
+(the creatures you attacked with this turn, looking back, 608.2i),
+``your_life``, ``devotion:R`` (your devotion to red; ``devotion:WU`` to white and blue, 700.5),
+``others_sharing_creature_type`` (the other creatures on the battlefield that share a
+creature type with the object an effect applies to), ``keyword_arg`` (the N
 of "bushido N"), ``chosen_player.creatures``, ``lowest_life``, each optionally followed by
 ``+N`` or ``-N``.
 """
@@ -15,7 +19,13 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from kb.engine.faces import mana_values
-from kb.engine.objects import CARD_TYPES, Characteristics, EngineError, SpellInfo
+from kb.engine.objects import (
+    ALL_CREATURE_TYPES,
+    CARD_TYPES,
+    Characteristics,
+    EngineError,
+    SpellInfo,
+)
 
 if TYPE_CHECKING:
     from kb.engine.events import Event
@@ -74,6 +84,14 @@ def _base(base: str, ctx: Ctx) -> int:
         return sum(1 for o in state.battlefield()
                    if (ctx.ch(o.id).controller or o.controller) == chosen
                    and ctx.ch(o.id).is_a("Creature"))
+    if base.startswith("devotion:"):  # "your devotion to red" (700.5)
+        return _devotion(ctx, base.split(":", 1)[1])
+    if base == "your_life":  # "your life total"
+        return state.player(ctx.you).life
+    if base == "others_sharing_creature_type":
+        return _sharing_creature_type(ctx)
+    if base == "attacked_with":  # "each creature you attacked with this turn" (608.2i)
+        return len(state.player(ctx.you).attacked_with)
     if base == "lowest_life":  # "the lowest life total among all players"
         return min(p.life for p in state.players.values() if not p.left_game)
     if base == "target_player.life":  # "double target player's life total"
@@ -148,3 +166,50 @@ def _cards(spec: str, ctx: Ctx) -> list[int]:
             continue
         out.append(obj.id)
     return out
+
+
+def _sharing_creature_type(ctx: Ctx) -> int:
+    """"Each other creature on the battlefield that shares at least one creature type with
+    it", ``it`` being the object the effect is applied to (``extra.it``); 801.11: an ability
+    sees only the creatures its controller's range of influence holds."""
+    state = ctx.state
+    it = ctx.extra.get("it")
+    if it is None:
+        raise EngineError("others_sharing_creature_type: no object the effect applies to")
+    mine = set(ctx.ch(it).subtypes)
+    every = ALL_CREATURE_TYPES in mine  # changeling: it shares a type with any typed creature
+    shared = state.multiplayer
+    count = 0
+    for obj in state.battlefield():
+        if obj.id == it or obj.phased_out:
+            continue
+        ch = ctx.ch(obj.id)
+        theirs = set(ch.subtypes)
+        shares = mine & theirs or (mine and theirs and (every or ALL_CREATURE_TYPES in theirs))
+        if not ch.is_a("Creature") or not shares:
+            continue
+        if shared is not None and not shared.in_range(ctx.you, ch.controller or obj.controller):
+            continue  # 801.11: out of its controller's range of influence
+        count += 1
+    return count
+
+
+def _devotion(ctx: Ctx, colors: str) -> int:
+    """700.5: the mana symbols of those colors among the mana costs of permanents you control
+    (a hybrid or Phyrexian symbol of one of them counts once), plus the effects that increase
+    it (``devotion_bonus``); 700.5a: read after copy, control and text-changing effects
+    (layers 1 to 3), before the others, so a type-changing effect depending on it can use it."""
+    state = ctx.state
+    count = 0
+    for obj in state.battlefield():
+        if obj.phased_out:
+            continue
+        ch = ctx.ch(obj.id)
+        if (ch.controller or obj.controller) != ctx.you:
+            continue
+        if ch.mana_cost is not None:
+            count += sum(1 for symbol in ch.mana_cost.symbols
+                         if any(part in colors for part in symbol.parts))
+        count += sum(int((a.spec.get("static") or {}).get("devotion_bonus", 0))
+                     for a in ch.abilities)
+    return count

@@ -18,9 +18,10 @@ as the card is read (:func:`ability_from`), with the card's file and line.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
-from kb.engine import conditions
+from kb.engine import conditions, player_rules
 from kb.engine.filters import check_filter
 from kb.engine.instructions import (
     COMMON_KEYS,
@@ -53,7 +54,7 @@ ABILITY_KINDS = ("static", "cda", "trigger", "cost", "spell", "replacement")
 ABILITY_KEYS = frozenset({"text", "targets", "modes", "additional_cost", "if", "may", "effect",
                           "from_zone", "once_per_turn", "label", *ABILITY_KINDS})
 LAYOUTS = ("normal", "split", "flip", "transform", "meld")
-COST_CHANGE_KEYS = frozenset({"spells", "caster", "more", "less"})
+COST_CHANGE_KEYS = frozenset({"spells", "caster", "more", "less", "per"})
 
 
 def card_from_data(data: Mapping[str, Any], where: str) -> Printed:
@@ -135,6 +136,11 @@ def ability_from(data: str | Mapping[str, Any] | Ability, where: str) -> Ability
             return keyword(data)
         except EngineError as exc:
             raise EngineError(f"{where}: {exc}") from exc
+    if "keyword" in data:  # a keyword with a variable: { keyword = "Echo {X}", x = <amount> }
+        if set(data) != {"keyword", "x"}:
+            raise EngineError(f"{where}: a keyword with a variable is {{ keyword, x }}, "
+                              f"not {sorted(data)}")
+        return replace(ability_from(str(data["keyword"]), where), spec={"x": data["x"]})
     unknown = set(data) - ABILITY_KEYS
     if unknown:
         raise EngineError(f"{where}: unknown ability keys {sorted(unknown)}")
@@ -174,6 +180,11 @@ def _check_parts(spec: Mapping[str, Any], where: str) -> None:
             check_filter(static["affects"], f"{where}, affects")
         if "cost_change" in static:
             check_cost_change(static["cost_change"], where)
+        if "player_rule" in static:
+            check_player_rule(static["player_rule"], where)
+        _check_condition(static.get("as_long_as"), where)
+        if "cant_enter" in static:
+            check_filter(static["cant_enter"], f"{where}, cant_enter")
     if "trigger" in spec:
         _check_trigger(spec["trigger"], where)
     replacement = spec.get("replacement")
@@ -188,13 +199,25 @@ def _check_parts(spec: Mapping[str, Any], where: str) -> None:
         check_instructions(ops, where)
 
 
+def check_player_rule(spec: Any, where: str) -> None:
+    """Refuse a ``player_rule`` (:mod:`kb.engine.player_rules`) the engine would not
+    understand."""
+    if not isinstance(spec, Mapping) or set(spec) - {"who", "rule", "spells"} \
+            or spec.get("rule") not in player_rules.RULES \
+            or spec.get("who", "you") not in player_rules.WHO:
+        raise EngineError(f"{where}: player_rule is {{ who = {' | '.join(player_rules.WHO)}, "
+                          f"rule = {' | '.join(player_rules.RULES)} }}, not {spec!r}")
+    check_filter(spec.get("spells", {}), f"{where}, player_rule spells")
+
+
 def check_cost_change(spec: Any, where: str) -> None:
     """Refuse a ``cost_change`` (:mod:`kb.engine.costs`) the engine would not understand."""
     if not isinstance(spec, Mapping) or set(spec) - COST_CHANGE_KEYS \
             or ("more" in spec) == ("less" in spec):
         raise EngineError(f"{where}: cost_change is {{ spells = <filter>, caster = you | "
                           f"opponent | any, more or less = <mana> }}, not {spec!r}")
-    check_filter(spec.get("spells", {}), f"{where}, cost_change spells")
+    if spec.get("spells") != "self":  # "this spell costs ... less" (601.2f)
+        check_filter(spec.get("spells", {}), f"{where}, cost_change spells")
     if spec.get("caster", "you") not in ("you", "opponent", "any"):
         raise EngineError(f"{where}: cost_change caster is you, opponent or any")
     try:

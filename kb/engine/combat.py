@@ -15,7 +15,12 @@ from kb.engine.damage import (
     lethal_damage,
     protected_from,
 )
-from kb.engine.keyword_rules import alone_violation, block_restriction, menace_unmet
+from kb.engine.keyword_rules import (
+    alone_violation,
+    block_restriction,
+    menace_unmet,
+    requirements_violation,
+)
 from kb.engine.objects import GameObject, IllegalAction
 
 if TYPE_CHECKING:
@@ -75,7 +80,8 @@ def declare_attackers(state: GameState, attacks: Mapping[int, Attacked]) -> None
         if not ch.has("vigilance"):
             obj.tapped = True
             tapped.append(oid)
-    alone = alone_violation(state, list(combat.attackers), "attack")
+    alone = alone_violation(state, list(combat.attackers), "attack") \
+        or requirements_violation(state, list(combat.attackers))
     if alone:
         raise IllegalAction(alone)
     for target in combat.attacked_objects():
@@ -83,18 +89,31 @@ def declare_attackers(state: GameState, attacks: Mapping[int, Attacked]) -> None
     state.touch()
     for oid in tapped:
         state.emit("becomes_tapped", obj=oid)
+    state.player(state.active).attacked_with.extend(combat.attackers)
     for oid in combat.attackers:
         state.emit("attacks", obj=oid, player=state.active)
+
+
+def _check_seated_next(state: GameState, attacker: str, defender: str) -> None:
+    shared = state.multiplayer
+    if shared is not None and not shared.may_attack(attacker, defender):
+        raise IllegalAction(f"{attacker} can attack only an opponent seated next to them, "
+                            f"not {defender} (809.3c)")
 
 
 def _check_attacked(state: GameState, target: Attacked, attacker: str) -> None:
     if isinstance(target, str):
         if target not in state.opponents(attacker):
             raise IllegalAction(f"{attacker} can't attack {target}")
+        _check_seated_next(state, attacker, target)
         return
     obj = state.objects.get(target or -1)
     if obj is None or obj.zone != "battlefield":
         raise IllegalAction("only a player, planeswalker or battle can be attacked")
+    defender = obj.protector if state.characteristics(obj.id).is_a("Battle") \
+        else state.controller(obj.id)
+    if defender is not None:
+        _check_seated_next(state, attacker, defender)
     ch = state.characteristics(obj.id)
     if ch.is_a("Battle"):
         if not battles.can_attack(state, obj, attacker):

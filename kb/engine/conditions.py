@@ -5,7 +5,9 @@ spent to cast this spell").
 ``self_is`` (a card type the source has), ``self_in`` (the source's zone), ``self_not_token``,
 ``you_control`` with ``at_least``, ``came_under_control_since_last_upkeep`` (echo, 702.30a),
 ``had_no_counter`` (of the object as it last existed, undying 702.93a), ``spent`` (a mana
-type spent to cast it), ``entering_is_greater`` (evolve, 702.100a), ``your_hand_empty``.
+type spent to cast it), ``entering_is_greater`` (evolve, 702.100a), ``your_hand_empty``,
+``less_than`` (an amount below N: "as long as your devotion to red is less than five", a
+static ability's ``as_long_as``).
 """
 
 from __future__ import annotations
@@ -13,14 +15,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from kb.engine.amounts import Ctx
+from kb.engine.amounts import Ctx, evaluate
 from kb.engine.filters import matches
 from kb.engine.objects import EngineError
 
 KEYS = frozenset({"self_is", "self_in", "self_not_token", "you_control", "at_least",
                   "came_under_control_since_last_upkeep", "had_no_counter", "spent",
                   "entering_is_greater", "your_hand_empty", "self_not_renowned",
-                  "target_power_less", "life_at_least", "different_names"})
+                  "target_power_less", "life_at_least", "different_names", "less_than"})
 
 
 def holds(spec: Mapping[str, Any] | None, ctx: Ctx) -> bool:
@@ -63,6 +65,8 @@ def holds(spec: Mapping[str, Any] | None, ctx: Ctx) -> bool:
         return False  # mentor, 702.134a
     if "life_at_least" in spec and state.player(ctx.you).life < spec["life_at_least"]:
         return False  # "if you have N or more life" (603.4)
+    if "less_than" in spec and not _less_than(spec["less_than"], ctx):
+        return False  # "as long as your devotion to red is less than five"
     if spec.get("your_hand_empty") and ctx.state.in_zone("hand", ctx.you):
         return False
     return not (spec.get("entering_is_greater") and not _greater(ctx))
@@ -100,3 +104,10 @@ def _greater(ctx: Ctx) -> bool:
         return False
     new, mine = state.characteristics(event.obj), state.characteristics(ctx.source)
     return (new.power or 0) > (mine.power or 0) or (new.toughness or 0) > (mine.toughness or 0)
+
+
+def _less_than(spec: Any, ctx: Ctx) -> bool:
+    """``less_than = { amount = <amount>, n = N }``: the amount is less than N."""
+    if not isinstance(spec, Mapping) or set(spec) != {"amount", "n"}:
+        raise EngineError(f"less_than is {{ amount, n }}, not {spec!r}")
+    return evaluate(spec["amount"], ctx) < int(spec["n"])

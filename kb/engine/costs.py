@@ -19,6 +19,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from kb.engine.amounts import Ctx, evaluate
 from kb.engine.damage import lose_life
 from kb.engine.events import LastKnown
 from kb.engine.filters import matches
@@ -44,18 +45,49 @@ def spell_total_cost(state: GameState, spell: GameObject, player: str, base: Man
     if origin == "command":  # 903.8: {2} for each previous cast from the command zone
         extra += [COMMANDER_TAX] * state.command_casts[spell.card]
     reduction = 0
-    for change in _cost_changes(state, spell, player):
+    for change, source, controller in _cost_changes(state, spell, player):
+        times = 1
+        if "per" in change:  # "costs {1} less for each ..." (an amount, kb.engine.amounts)
+            times = evaluate(change["per"], Ctx(state, controller, source))
         if "more" in change:
-            extra.append(ManaCost.parse(change["more"]))
+            extra += [ManaCost.parse(change["more"])] * times
         else:
-            reduction += ManaCost.parse(change["less"]).generic
+            reduction += ManaCost.parse(change["less"]).generic * times
     return total_cost(base, extra, reduction)
 
 
 def additional_mana(ch: Characteristics) -> list[ManaCost]:
-    """601.2b: the mana parts of a spell's additional costs (``{mana = "{2}"}``)."""
-    return [ManaCost.parse(a.spec["additional_cost"]["mana"]) for a in ch.abilities
-            if "mana" in a.spec.get("additional_cost", {})]
+    """601.2b: the mana parts of a spell's additional costs (``{mana = "{2}"}``, and
+    ``{waterbend = "{6}"}``: waterbending is paying that mana, 701.67a)."""
+    return [ManaCost.parse(a.spec["additional_cost"][key]) for a in ch.abilities
+            for key in ("mana", "waterbend") if key in a.spec.get("additional_cost", {})]
+
+
+def pay_waterbend(state: GameState, ch: Characteristics, player: str, cost: ManaCost,
+                  tapped: Sequence[Any]) -> ManaCost:
+    """701.67a: for each generic mana in a waterbend cost, the player may tap an untapped
+    artifact or creature they control rather than pay that mana; 701.67b: only the generic
+    mana of the waterbend cost itself, never other generic mana of the total cost. Returns
+    what is left to pay."""
+    if not tapped:
+        return cost
+    allowed = sum(ManaCost.parse(a.spec["additional_cost"]["waterbend"]).generic
+                  for a in ch.abilities if "waterbend" in a.spec.get("additional_cost", {}))
+    if len(tapped) > allowed:
+        raise IllegalAction(f"waterbend: only the {allowed} generic mana of the waterbend cost "
+                            f"can be paid by tapping, not {len(tapped)} (701.67b)")
+    symbols = list(cost.symbols)
+    for ref in tapped:
+        obj = state.get(ref)
+        tapper = state.characteristics(obj.id)
+        if obj.zone != "battlefield" or obj.tapped or state.controller(obj.id) != player \
+                or not (tapper.is_a("Artifact") or tapper.is_a("Creature")):
+            raise IllegalAction(f"{ref} is not an untapped artifact or creature {player} "
+                                "controls (701.67a)")
+        symbols = _pay_one(symbols, frozenset(), f"waterbend: no generic mana left for {ref}")
+        obj.tapped = True
+    state.touch()
+    return ManaCost(tuple(symbols))
 
 
 def pay_sacrifice(state: GameState, ch: Characteristics, sacrifice: Sequence[Any],
@@ -81,14 +113,20 @@ def pay_sacrifice(state: GameState, ch: Characteristics, sacrifice: Sequence[Any
         move(state, victim, "graveyard")
 
 
-def _cost_changes(state: GameState, spell: GameObject, player: str) -> list[Mapping[str, Any]]:
+def _cost_changes(state: GameState, spell: GameObject, player: str
+                  ) -> list[tuple[Mapping[str, Any], int, str]]:
+    """The cost changes that apply to ``spell`` cast by ``player``: each with the object
+    whose ability it is and that object's controller. A spell's own "this spell costs ...
+    less" (``spells = "self"``) functions on the stack (601.2f), for that spell alone."""
     ch = state.characteristics(spell.id)
-    found = []
+    found = [(change, spell.id, player) for ability in ch.abilities
+             if (change := (ability.spec.get("static") or {}).get("cost_change")) is not None
+             and change.get("spells") == "self"]
     for perm in state.battlefield():
         controller = state.controller(perm.id)
         for ability in state.characteristics(perm.id).abilities:
             change = (ability.spec.get("static") or {}).get("cost_change")
-            if change is None:
+            if change is None or change.get("spells") == "self":
                 continue
             caster = change.get("caster", "you")
             if (caster == "you" and player != controller) or (
@@ -96,7 +134,7 @@ def _cost_changes(state: GameState, spell: GameObject, player: str) -> list[Mapp
                 continue
             if matches(spell, ch, {**change.get("spells", {}), "zone": "stack"},
                        you=controller, source=perm.id, opponents=state.opponents(controller)):
-                found.append(change)
+                found.append((change, perm.id, controller))
     return found
 
 

@@ -61,6 +61,18 @@ def prevented(state: GameState, source: int, recipient: Recipient, amount: int,
     return amount
 
 
+def _within(state: GameState, source: int, recipient: Recipient) -> bool:
+    """801.13a: a replacement effect can't make a spell or ability affect what is outside its
+    controller's range of influence: that portion of the event does nothing."""
+    shared = state.multiplayer
+    if shared is None:
+        return True
+    player = recipient if isinstance(recipient, str) else (
+        state.controller(recipient) if recipient in state.objects else None)
+    controller = state.controller(source) if source in state.objects else None
+    return controller is None or shared.in_range(controller, player)
+
+
 def deal_damage(state: GameState, source: int, recipient: Recipient, amount: int, *,
                 combat: bool = False, group: int | None = None) -> int:
     """Deal damage; return how much was dealt after prevention."""
@@ -72,8 +84,10 @@ def deal_damage(state: GameState, source: int, recipient: Recipient, amount: int
     proposal = replace(state, Proposal(
         "damage", amount, source=source, player=recipient if isinstance(recipient, str)
         else None, obj=recipient if isinstance(recipient, int) else None))
+    dealt = sum(deal_damage(state, source, to, n, combat=combat, group=group)
+                for n, to in proposal.redirected if _within(state, source, to))
     if not proposal.happens:
-        return 0  # 615: prevented
+        return dealt  # 615: prevented (or all of it dealt elsewhere)
     amount = proposal.amount
     recipient = proposal.player if proposal.player is not None else proposal.obj  # redirected
     assert recipient is not None

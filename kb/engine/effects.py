@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from kb.engine import damage as dmg
+from kb.engine import player_rules
 from kb.engine.amounts import Ctx, evaluate
 from kb.engine.cards import ability_from, token_from_data
 from kb.engine.choices import ops as choice_ops
@@ -25,14 +26,15 @@ from kb.engine.exchange import ops as exchange_ops
 from kb.engine.faces import mana_values
 from kb.engine.filters import matches
 from kb.engine.instructions import BECOME_KEYS, COMMON_KEYS, OP_KEYS
-from kb.engine.mana import ManaCost, ManaError, parse_mana, pay
+from kb.engine.layers import MOD_LAYER
+from kb.engine.mana import COLOR_OF, ManaCost, ManaError, parse_mana, pay
 from kb.engine.mana_abilities import ops as mana_ops
-from kb.engine.objects import CARD_TYPES, EngineError, IllegalAction
+from kb.engine.objects import CARD_TYPES, EngineError, IllegalAction, keyword
 from kb.engine.outcomes import ops as outcome_ops
 from kb.engine.reflexive import ops as reflexive_ops
 from kb.engine.replacements import Proposal, Replacement, replace
 from kb.engine.retarget import ops as retarget_ops
-from kb.engine.stack import cast, copy_spell
+from kb.engine.stack import can_enchant, cast, copy_spell
 from kb.engine.transform import ops as transform_ops
 from kb.engine.zones import (
     counter_amount,
@@ -180,12 +182,38 @@ def _continuous(state: GameState, op: Op, ctx: Ctx, mods: dict[str, Any]) -> Non
     if not who:
         return
     duration = op.get("duration", "permanent")
-    if duration not in ("eot", "permanent"):
-        raise EngineError(f"unknown duration {duration!r} (eot or permanent)")
+    if duration not in DURATIONS:
+        raise EngineError(f"unknown duration {duration!r} ({', '.join(DURATIONS)})")
+    if not _lasting(state, duration, ctx.source, ctx.you):
+        return  # 611.2b: a "for as long as" duration over before it began: nothing happens
     effect = ContinuousEffect(state.new_id(), state.tick(), frozenset(who), mods,
                               source=ctx.source, controller=ctx.you, duration=duration,
                               label=op.get("label"))
     state.effects.append(effect)
+
+
+# How long an effect from a resolution lasts (611.2a-b): until end of turn, for the rest of
+# the game, or "for as long as you control <its source>".
+DURATIONS = ("eot", "permanent", "while_you_control_source")
+
+
+def _lasting(state: GameState, duration: str, source: int | None, controller: str | None
+             ) -> bool:
+    """Whether a "for as long as" duration holds now (611.2b); other durations always do."""
+    if duration != "while_you_control_source":
+        return True
+    obj = state.objects.get(source) if source is not None else None
+    return (obj is not None and obj.zone == "battlefield" and not obj.phased_out
+            and state.controller(obj.id) == controller)
+
+
+def end_durations(state: GameState) -> None:
+    """611.2b: an effect lasting "for as long as" something ends once it no longer holds, and
+    never starts again."""
+    kept = [e for e in state.effects if _lasting(state, e.duration, e.source, e.controller)]
+    if len(kept) != len(state.effects):
+        state.effects = kept
+        state.touch()
 
 
 def _pt_pair(op: Op, ctx: Ctx, key: str, *, sets: bool) -> list[int]:
@@ -300,13 +328,23 @@ def op_move(state: GameState, op: Op, ctx: Ctx) -> None:
 
 
 def op_return_to_battlefield(state: GameState, op: Op, ctx: Ctx) -> None:
-    """Put a card onto the battlefield (undying: "with a +1/+1 counter on it")."""
+    """Put a card onto the battlefield (undying: "with a +1/+1 counter on it"); ``is``: the
+    continuous changes of "that permanent is [characteristic]", which apply as it enters,
+    not after (611.2e: an enchantment entering is seen entering)."""
+    changes = op.get("is")
+    if changes is not None and (not isinstance(changes, Mapping) or not changes
+                                or set(changes) - set(MOD_LAYER)):
+        raise EngineError(f"return_to_battlefield: 'is' takes continuous changes "
+                          f"({sorted(MOD_LAYER)}), not {changes!r}")
     for oid in objects(op.get("who", "event.card"), ctx):
         obj = state.objects[oid]
         if obj.zone == "battlefield" or obj.token:
             continue
+        entering_as = None if changes is None else ContinuousEffect(
+            state.new_id(), state.tick(), frozenset(), dict(changes), source=ctx.source,
+            controller=ctx.you)
         new = move(state, obj, "battlefield", controller=obj.owner,
-                   choices=ctx.choices)
+                   choices=ctx.choices, entering_as=entering_as)
         for kind, n in op.get("counters", {}).items():
             _put(state, new.id, kind, amount(n, ctx))
 
@@ -378,6 +416,10 @@ def op_sacrifice_unless_pay(state: GameState, op: Op, ctx: Ctx) -> None:
     if ctx.source not in state.objects:
         return
     cost = ManaCost.parse(_cost_text(op, ctx))
+    if cost.has_x:  # 702.1b: the keyword's variable, evaluated now, as it is paid
+        if ctx.extra.get("keyword_x") is None:
+            raise EngineError(f"{cost}: nothing defines X for this keyword")
+        cost = cost.with_x(amount(ctx.extra["keyword_x"], ctx))
     ctx.extra["cost_asked"] = str(cost)
     if "pay" not in ctx.choices:
         raise IllegalAction(f"a choice is needed: pay (pay {cost} or sacrifice)")
@@ -478,6 +520,14 @@ def op_turn_face_up(state: GameState, op: Op, ctx: Ctx) -> None:
 # -- tokens and copies ------------------------------------------------------------------------
 
 
+def _by_name(state: GameState, name: str) -> Any:
+    """111.11: a token named by the effect, with no other characteristics defined, has those
+    of the card with that name in the Oracle card reference."""
+    if name not in state.card_reference:
+        raise EngineError(f"create_token: no card named {name!r} in the card reference")
+    return state.card_reference[name]
+
+
 def op_create_token(state: GameState, op: Op, ctx: Ctx) -> None:
     """111.2; 707.8a: a token that is a copy of a transforming permanent has both faces.
     ``player``: who creates it ("that creature's controller creates ..."), else you."""
@@ -498,6 +548,8 @@ def op_create_token(state: GameState, op: Op, ctx: Ctx) -> None:
             printed, _ = with_exceptions(printed, op.get("except", {}), copier=None,
                                          this=None, ctx=ctx)
             transformed = original.transformed and printed.layout == "transform"
+        elif isinstance(op["token"], str):  # 111.11: a token created by name alone
+            printed = _by_name(state, op["token"])
         else:
             printed = token_from_data(op["token"], "token")
         alias = op.get("as") if i == 0 else (f"{op['as']}#{i + 1}" if op.get("as") else None)
@@ -611,9 +663,16 @@ def op_shield(state: GameState, op: Op, ctx: Ctx) -> None:
                                            else None]
     if "next" in op and affected is not None:
         groups = [frozenset({one}) for one in affected]
+    spec = op["replacement"]
+    redirect = spec.get("redirect")
+    if isinstance(redirect, str) and redirect.startswith("target"):
+        to = _recipients(redirect, ctx)  # "is dealt to another target ... instead"
+        if not to:
+            return
+        spec = {**spec, "redirect": {"to": to[0]}}
     for group in groups:
         state.replacements.append(Replacement(
-            ("shield", state.new_id()), op["replacement"], ctx.source, ctx.you, state.tick(),
+            ("shield", state.new_id()), spec, ctx.source, ctx.you, state.tick(),
             text=op.get("label") or "", affected=group,
             remaining=amount(op["next"], ctx) if "next" in op else None,
             duration=op.get("duration", "eot")))
@@ -648,14 +707,102 @@ def op_add_mana(state: GameState, op: Op, ctx: Ctx) -> None:
         pool = state.player(player).mana_pool
         if "mana" in op:
             pool.update(parse_mana(op["mana"]))
+        elif op.get("color") == "linked:color":  # "one mana of the chosen color"
+            color = _linked_color(state, ctx)
+            if color is not None:  # 607.5a: an undefined choice: no mana
+                pool[color] += amount(op["n"], ctx)
         else:
             color = _choice(op.get("color", "choice:mana_color"), ctx)
             pool[color] += amount(op["n"], ctx)
 
 
+def _linked_color(state: GameState, ctx: Ctx) -> str | None:
+    """The mana symbol of the color chosen for the source's linked "as this enters, choose
+    a color" ability (607.2a), if one was chosen for it (607.5a)."""
+    source = state.objects.get(ctx.source) if ctx.source is not None else None
+    if source is None:
+        return None
+    color = source.linked_choice(state.characteristics(source.id).name, "color")
+    return None if color is None else next(
+        (letter for letter, name in COLOR_OF.items() if name == color), None)
+
+
 def op_cant_cast(state: GameState, op: Op, ctx: Ctx) -> None:
     for player in players(op.get("player", "target"), ctx):
         state.player(player).cant_cast_until_eot = True
+
+
+# A keyword as an effect lists it, and the name its variants share (702.16a).
+_FAMILY = {"protection": "protection from"}
+
+
+def op_share_keywords(state: GameState, op: Op, ctx: Ctx) -> None:
+    """"Creatures you control gain flying until end of turn if a creature you control has
+    flying. The same is true for ... landwalk, protection ...": for each keyword of
+    ``keywords`` (702 names: "flying", "landwalk", "protection"), every creature you control
+    gains every variant of it that a creature you control has (702.1c)."""
+    wanted = {_FAMILY.get(str(k).lower(), str(k).lower()) for k in op["keywords"]}
+    mine = [o.id for o in state.battlefield() if state.controller(o.id) == ctx.you
+            and state.characteristics(o.id).is_a("Creature")]
+    found: dict[str, Any] = {}
+    for oid in mine:
+        for ability in state.characteristics(oid).abilities:
+            if ability.keyword in wanted:
+                found.setdefault(ability.text.lower(), keyword(ability.text))
+    if found and mine:
+        _continuous(state, {"who": {"each": {"types": ["Creature"], "controller": "you"}},
+                            "duration": op.get("duration", "eot")}, ctx,
+                    {"grant": tuple(found.values())})
+
+
+def op_aura_swap(state: GameState, op: Op, ctx: Ctx) -> None:
+    """702.65a: exchange this Aura with an Aura card in your hand (``choices.swap``): this
+    Aura goes to your hand and the card enters attached to what it enchanted. 702.65b: if
+    either half can't be completed (the card can't enchant that permanent; the Aura isn't
+    yours to put in your hand), the ability has no effect."""
+    aura = state.objects.get(ctx.source) if ctx.source is not None else None
+    chosen = ctx.choices.get(op.get("choice", "swap"))
+    if aura is None or aura.zone != "battlefield" or not chosen:
+        return
+    card = state.get(chosen)
+    card_ch = state.characteristics(card.id)
+    host = aura.attached_to
+    if card.zone != "hand" or card.owner != ctx.you or aura.owner != ctx.you \
+            or "Aura" not in card_ch.subtypes or not can_enchant(state, card_ch, host):
+        return
+    with state.at_once():
+        move(state, aura, "hand")
+        new = move(state, card, "battlefield", controller=ctx.you)
+        new.attached_to = host
+
+
+def op_name_sticker(state: GameState, op: Op, ctx: Ctx) -> None:
+    """123.6b: a name sticker is placed: its word goes at the beginning of the object's name
+    (``after = 0``) or after any number of the words now in it, chosen by the object's
+    controller; the name changes in layer 3 from then on, in timestamp order with the other
+    text-changing effects (123.6c)."""
+    after = int(op["after"])
+    for oid in objects(op.get("who", "target"), ctx):
+        words = (state.characteristics(oid).name or "").split()
+        if not 0 <= after <= len(words):
+            raise IllegalAction(f"a name sticker goes after 0 to {len(words)} words of the "
+                                f"name, not {after} (123.6b)")
+        state.effects.append(ContinuousEffect(
+            state.new_id(), state.tick(), frozenset({oid}),
+            {"name_sticker": {"word": str(op["word"]), "after": after}},
+            source=ctx.source, controller=ctx.you, label=op.get("label")))
+        state.touch()
+
+
+def op_player_rule(state: GameState, op: Op, ctx: Ctx) -> None:
+    """An instruction stating what a player can't (or may) do this turn: "you can't play
+    lands this turn", "you may play an additional land this turn" (kb.engine.player_rules)."""
+    rule = op.get("rule")
+    if rule not in player_rules.RULES:
+        raise EngineError(f"player_rule: unknown rule {rule!r} "
+                          f"(known: {sorted(player_rules.RULES)})")
+    for player in players(op.get("player", "you"), ctx):
+        state.player(player).rules_this_turn[rule] += 1
 
 
 def op_reveal_top(state: GameState, op: Op, ctx: Ctx) -> None:
@@ -700,11 +847,13 @@ OPS: dict[str, Callable[[GameState, Op, Ctx], None]] = {
     "discard_hand": op_discard_hand, "discard": op_discard,
     "shuffle_into_library": op_shuffle_into_library, "gain_life": op_life, "lose_life": op_life,
     "set_life": op_life, "add_mana": op_add_mana, "cant_cast": op_cant_cast,
+    "player_rule": op_player_rule, "name_sticker": op_name_sticker,
+    "share_keywords": op_share_keywords, "aura_swap": op_aura_swap,
     "reveal_top": op_reveal_top, "may_pay": op_may_pay,
     "put_from_hand": op_put_from_hand, "distribute_counters": op_distribute_counters,
     "exile_until_shares_type": op_exile_until_shares_type, "put_in_hand": op_put_in_hand,
     "delayed": op_delayed, "shield": op_shield,
-    **outcome_ops(players),
+    **outcome_ops(players, lambda state, player, n: draw(state, player, n)),
     **transform_ops(objects),
     **reflexive_ops(run_effects),
     **mana_ops(),

@@ -56,7 +56,8 @@ class ContinuousEffect:
     copy: Printed | None = None
     source: int | None = None
     controller: str | None = None
-    duration: str = "permanent"  # "eot" (until end of turn) or "permanent"
+    # "eot" (until end of turn), "permanent" or "while_you_control_source" (611.2b)
+    duration: str = "permanent"
     x: int = 0
     label: str | None = None
 

@@ -10,7 +10,8 @@ from kb.engine.objects import Characteristics, EngineError, GameObject
 
 FILTER_KEYS = frozenset({"types", "all_types", "not_types", "subtypes", "colors", "controller",
                          "zone", "counter", "token", "other", "name", "spell", "card",
-                         "supertypes", "not_colors", "attacking", "no_abilities"})
+                         "supertypes", "not_colors", "attacking", "no_abilities",
+                         "mana_value"})
 
 
 def check_filter(spec: Any, where: str) -> None:
@@ -37,6 +38,8 @@ def matches(obj: GameObject, ch: Characteristics, spec: Mapping[str, Any], *,
     if obj.phased_out:
         return False  # 702.26b: treated as though it does not exist
     if "types" in spec and not any(t in ch.types for t in spec["types"]):
+        return False
+    if "mana_value" in spec and not _mana_value_fits(obj, ch, spec["mana_value"]):
         return False
     if "all_types" in spec and not all(t in ch.types for t in spec["all_types"]):
         return False
@@ -68,3 +71,12 @@ def matches(obj: GameObject, ch: Characteristics, spec: Mapping[str, Any], *,
     if spec.get("no_abilities") and ch.abilities:
         return False  # "creatures with no abilities" (113.12)
     return not (spec.get("card") and obj.token)
+
+
+def _mana_value_fits(obj: GameObject, ch: Characteristics, wanted: Any) -> bool:
+    """``mana_value``: a number, or ``even`` / ``odd``; a spell's X counts as chosen (202.3e)."""
+    x = obj.spell.x if obj.spell is not None else 0
+    value = ch.mana_cost.mana_value(x) if ch.mana_cost is not None else 0
+    if wanted in ("even", "odd"):
+        return value % 2 == (0 if wanted == "even" else 1)
+    return value == int(wanted)

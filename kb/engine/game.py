@@ -11,10 +11,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from kb.engine import combat as combat_rules
-from kb.engine import sba
+from kb.engine import player_rules, sba
 from kb.engine import stack as stack_rules
 from kb.engine.amounts import Ctx
-from kb.engine.effects import draw, run_deferred, run_effects
+from kb.engine.effects import draw, end_durations, run_deferred, run_effects
 from kb.engine.events import ContinuousEffect
 from kb.engine.objects import EngineError, GameObject, IllegalAction, Printed
 from kb.engine.resolve import resolve_top
@@ -88,6 +88,7 @@ class Game:
         the stack; repeat."""
         state = self.state
         for _ in range(50):
+            end_durations(state)
             self._note_control_changes()
             sba.check_all(state)
             if not state.pending:
@@ -122,6 +123,30 @@ class Game:
         obj = self.obj(ref)
         who = player or obj.owner
         return self._act(lambda: stack_rules.cast(self.state, obj.id, who, **options))
+
+    def play_land(self, ref: str, player: str | None = None) -> GameObject:
+        """305.1-2: a player plays a land from their hand during a main phase of their turn
+        with an empty stack, as many as :func:`kb.engine.player_rules.land_plays` allows
+        (one, plus each "additional land"; none if an effect says they can't, 101.2)."""
+        state = self.state
+        obj = self.obj(ref)
+        who = player or obj.owner
+        if not state.characteristics(obj.id).is_a("Land"):
+            raise IllegalAction(f"{ref} is not a land: it is cast, not played (305.1)")
+        if obj.zone != "hand" or obj.owner != who:
+            raise IllegalAction(f"{ref} is not in {who}'s hand")
+        if who != state.active or "main" not in state.step or state.stack:
+            raise IllegalAction("a land is played in a main phase of its player's turn, with "
+                                "an empty stack (305.2, 505.6b)")
+        allowed = player_rules.land_plays(state, who)
+        if state.player(who).lands_played >= allowed:
+            raise IllegalAction(f"{who} may play {allowed} land(s) this turn and has played "
+                                f"{state.player(who).lands_played} (305.2, 101.2)")
+
+        def play() -> GameObject:
+            state.player(who).lands_played += 1
+            return move(state, obj, "battlefield", controller=who)
+        return self._act(play)
 
     def activate(self, ref: str, which: int = 1, player: str | None = None,
                  **options: Any) -> GameObject:

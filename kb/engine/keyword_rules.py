@@ -106,6 +106,29 @@ def alone_violation(state: GameState, creatures: list[int], action: str) -> str 
     return None
 
 
+def requirements_violation(state: GameState, attackers: list[int]) -> str | None:
+    """508.1c-d: restrictions ("No more than N creatures can attack each turn": a static
+    ability's ``max_attackers``) can't be disobeyed; then the declaration must obey as many
+    requirements ("attacks each combat if able") as possible without disobeying them."""
+    limits = [int(a.spec["static"]["max_attackers"]) for perm in state.battlefield()
+              for a in state.characteristics(perm.id).abilities
+              if "max_attackers" in (a.spec.get("static") or {})]
+    limit = min(limits) if limits else None
+    if limit is not None and len(attackers) > limit:
+        return f"no more than {limit} creature(s) can attack (508.1c)"
+    able = [p.id for p in state.battlefield()
+            if state.controller(p.id) == state.active and not p.phased_out
+            and (not p.tapped or p.id in attackers)  # attacking taps it (508.1f)
+            and state.characteristics(p.id).is_a("Creature")
+            and state.characteristics(p.id).has("attacks each combat if able")]
+    most = len(able) if limit is None else min(len(able), limit)
+    obeyed = sum(1 for oid in attackers if oid in able)
+    if obeyed < most:
+        return (f"{obeyed} of the {most} attack requirements that could be obeyed are "
+                "(508.1d)")
+    return None
+
+
 def menace_unmet(state: GameState, blocks: Mapping[int, list[int]]) -> list[int]:
     """702.111b: attackers with menace blocked by exactly one creature."""
     count: dict[int, int] = {}

@@ -27,8 +27,8 @@ MORE_KEYWORDS: dict[str, str | None] = {
     "afterlife": "number", "prowess": None, "vanishing": "number", "modular": "number",
     "mentor": None, "decayed": None, "unleash": None,
     "cumulative upkeep": "cost",
-    # restrictions that read like keywords (508.1c)
-    "can't attack alone": None, "can't block alone": None,
+    # restrictions and requirements that read like keywords (508.1c, 508.1d)
+    "can't attack alone": None, "can't block alone": None, "attacks each combat if able": None,
 }
 
 # 702.14a: "[quality]walk": forestwalk, snow swampwalk, nonbasic landwalk, legendary landwalk.

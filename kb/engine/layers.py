@@ -27,15 +27,18 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from kb.engine.amounts import Ctx, evaluate
+from kb.engine.conditions import holds
 from kb.engine.faces import face_up_face
 from kb.engine.filters import matches
 from kb.engine.objects import (
+    ALL_CREATURE_TYPES,
     FACE_DOWN,
     Ability,
     Characteristics,
     EngineError,
     Face,
     GameObject,
+    keyword,
 )
 
 if TYPE_CHECKING:
@@ -43,13 +46,12 @@ if TYPE_CHECKING:
 
 LAYERS = ("2", "3", "4", "5", "6", "7a", "7b", "7c", "7d")
 MOD_LAYER = {
-    "control": "2", "text": "3",
+    "control": "2", "text": "3", "name": "3", "name_sticker": "3",
     "types": "4", "add_types": "4", "subtypes": "4", "add_subtypes": "4",
     "add_supertypes": "4", "all_creature_types": "4",
     "colors": "5", "grant": "6", "lose": "6", "lose_all": "6",
     "set_pt": "7b", "pump": "7c", "switch": "7d",
 }
-ALL_CREATURE_TYPES = "(every creature type)"  # 702.73a, 205.3m: changeling
 _PT_COUNTER = re.compile(r"^([+-]\d+)/([+-]\d+)$")
 
 
@@ -88,7 +90,8 @@ def compute(state: GameState) -> dict[int, Characteristics]:
     for obj in state.objects.values():
         if obj.spell is not None and obj.spell.ability is not None:
             continue
-        values[obj.id] = Characteristics.of_face(layer1(state, obj), obj.controller)
+        values[obj.id] = _bestowed(obj, Characteristics.of_face(layer1(state, obj),
+                                                                obj.controller))
     granted: dict[int, list[tuple[Ability, int]]] = {}
     locked: dict[tuple[Any, ...], frozenset[int]] = {}
     started: dict[tuple[Any, ...], Mapping[str, Any]] = {}
@@ -106,7 +109,8 @@ def compute(state: GameState) -> dict[int, Characteristics]:
                 locked[cand.key] = cand.affected(values)
             for oid in locked[cand.key]:
                 if oid in values:
-                    ctx = Ctx(state, cand.ctx.you, cand.ctx.source, values=values)
+                    ctx = Ctx(state, cand.ctx.you, cand.ctx.source, values=values,
+                              extra={"it": oid})  # the object it applies to now
                     if cand.ctx.source in values:
                         ctx.you = values[cand.ctx.source].controller or ctx.you
                     before = values[oid]
@@ -123,6 +127,17 @@ def compute(state: GameState) -> dict[int, Characteristics]:
             if ch.is_a("Planeswalker"):
                 values[oid] = values[oid].with_(loyalty=obj.counters["loyalty"])  # 306.5b
     return values
+
+
+def _bestowed(obj: GameObject, ch: Characteristics) -> Characteristics:
+    """702.103b: a spell cast bestowed is an Aura enchantment spell with enchant creature: it
+    loses its creature type and creature subtypes and gains the subtype Aura. (A bestowed
+    permanent, 702.103f, is not modelled.)"""
+    if obj.spell is None or not obj.spell.bestowed or obj.zone != "stack":
+        return ch
+    types = tuple(t for t in ch.types if t != "Creature")
+    return ch.with_(types=types + (("Enchantment",) if "Enchantment" not in types else ()),
+                    subtypes=("Aura",), abilities=(*ch.abilities, keyword("Enchant creature")))
 
 
 def _anything_applies(state: GameState, values: dict[int, Characteristics]) -> bool:
@@ -172,8 +187,9 @@ def _candidates(state: GameState, values: dict[int, Characteristics], layer: str
                                       {"set_pt": [cda["power"], cda["toughness"]]}, ctx,
                                       stamp[0]))
             static = ability.spec.get("static")
-            if static is not None and on_battlefield and _layer_mods(static, layer):
-                started[key] = static
+            if static is not None and on_battlefield and _layer_mods(static, layer) and holds(
+                    static.get("as_long_as"), Ctx(state, ctx.you, oid, values=values)):
+                started[key] = static  # "as long as ...": only while it holds (611.3b)
         for key, static in started.items():
             if key[1] != oid:
                 continue
@@ -188,7 +204,8 @@ def _candidates(state: GameState, values: dict[int, Characteristics], layer: str
 
 # Keys of a static ability that are not layer changes.
 STATIC_EXTRA = frozenset({"affects", "prevent_combat_damage", "cant_attack_or_block",
-                          "cost_change"})
+                          "cost_change", "player_rule", "as_long_as", "devotion_bonus",
+                          "cant_enter", "max_attackers", "loyalty_cost"})
 
 
 def _layer_mods(static: Mapping[str, Any], layer: str) -> dict[str, Any]:
@@ -232,6 +249,10 @@ def apply_mods(ch: Characteristics, mods: Mapping[str, Any], ctx: Ctx) -> Charac
             changes["controller"] = ctx.you if value == "you" else value
         elif mod == "text":
             ch = _change_text(ch, value["from"], value["to"])
+        elif mod == "name":  # a text-changing effect that sets the name (123.6c)
+            ch = ch.with_(name=str(value))
+        elif mod == "name_sticker":
+            ch = ch.with_(name=with_sticker(ch.name, value["word"], int(value["after"])))
         elif mod == "types":
             changes["types"] = tuple(value)
         elif mod == "add_types":
@@ -248,7 +269,8 @@ def apply_mods(ch: Characteristics, mods: Mapping[str, Any], ctx: Ctx) -> Charac
         elif mod == "colors":
             changes["colors"] = frozenset(value)
         elif mod == "grant":
-            changes["abilities"] = tuple(changes.get("abilities", ch.abilities)) + tuple(value)
+            changes["abilities"] = tuple(changes.get("abilities", ch.abilities)) + tuple(
+                a for a in (_with_linked_choice(g, ctx) for g in value) if a is not None)
         elif mod == "lose":
             lost = {str(v).lower() for v in value}
             changes["abilities"] = tuple(a for a in changes.get("abilities", ch.abilities)
@@ -283,6 +305,31 @@ def _note_grants(oid: int, before: Characteristics, after: Characteristics,
 
 def _plus(current: tuple[str, ...], extra: Any) -> tuple[str, ...]:
     return tuple(current) + tuple(e for e in extra if e not in current)
+
+
+CHOSEN_COLOR = "the chosen color"
+
+
+def _with_linked_choice(ability: Ability, ctx: Ctx) -> Ability | None:
+    """A granted "protection from the chosen color": the color chosen for the granting
+    object's linked "as this enters, choose a color" (607.2a); none chosen for it, the
+    ability grants nothing (607.5a)."""
+    if ability.keyword != "protection from" or (ability.arg or "").lower() != CHOSEN_COLOR:
+        return ability
+    source = ctx.state.objects.get(ctx.source) if ctx.source is not None else None
+    if source is None:
+        return None
+    color = source.linked_choice(ctx.ch(source.id).name, "color")
+    return None if color is None else keyword(f"Protection from {color}")
+
+
+def with_sticker(name: str | None, word: str, after: int) -> str:
+    """123.6b-c: a name sticker adds its word after the number of words that were before it
+    when it was placed, or at the end of the name if there are fewer words now; an object with
+    no name is named by the word. It never changes the other words."""
+    words = name.split() if name else []
+    words.insert(min(after, len(words)), word)
+    return " ".join(words)
 
 
 def _change_text(ch: Characteristics, old: str, new: str) -> Characteristics:

@@ -30,6 +30,10 @@ class Multiplayer:
     shared_life: bool = False
     # 801.2c: who is within whose range, determined as each turn begins.
     within: dict[str, frozenset[str]] = field(default_factory=dict)
+    # 809.2: the emperors of an Emperor game (809.3c limits whom a player may attack).
+    emperors: tuple[str, ...] = ()
+    # The players still seated, in seating order (as the turn began).
+    seated: tuple[str, ...] = ()
 
     @classmethod
     def from_options(cls, players: Sequence[str], options: Mapping[str, Any]) -> Multiplayer:
@@ -59,6 +63,8 @@ class Multiplayer:
         else:
             ranges = {p: int(wanted[p]) for p in seating}
         game = cls(seating, ranges, teams, bool(options.get("shared_life")))
+        if wanted == "emperor":
+            game.emperors = tuple(options.get("emperors", ()))
         game.begin_turn(seating)
         return game
 
@@ -66,6 +72,7 @@ class Multiplayer:
         """801.2c: the players within each player's range, among those still in the game."""
         still = set(present)
         here = [p for p in self.seating if p in still]
+        self.seated = tuple(here)
         self.within = {p: frozenset(within_seats(here, p, self.ranges[p]))
                        if self.ranges is not None else frozenset(here) for p in here}
 
@@ -74,6 +81,26 @@ class Multiplayer:
         if self.ranges is None or other is None or other == player:
             return True
         return other in self.within.get(player, frozenset())
+
+    def may_attack(self, player: str, defender: str) -> bool:
+        """809.3c: in an Emperor game, a player can attack only an opponent seated
+        immediately next to them (or that opponent's planeswalkers and protected battles)."""
+        if not self.emperors:
+            return True
+        return defender in within_seats(self.seated or self.seating, player, 1)
+
+    def chooser(self, player: str, candidates: Iterable[str]) -> str | None:
+        """801.5c: who among ``candidates`` (the players who may make a choice an effect of
+        ``player``'s requires of an opponent; a teammate never is one) makes it: one within
+        ``player``'s range of influence, the closest to the left first; if there is none, the
+        closest appropriate player to ``player``'s left."""
+        wanted = set(candidates) - set(self.teammates(player))  # 102.3: teammates aren't
+        seats = list(self.seated or self.seating)
+        start = seats.index(player)
+        leftwards = [seats[(start + i) % len(seats)] for i in range(1, len(seats))]
+        near = [p for p in leftwards if p in wanted and self.in_range(player, p)]
+        anywhere = [p for p in leftwards if p in wanted]
+        return (near or anywhere or [None])[0]
 
     def one_per_team(self, players: list[str], chosen: list[str]) -> list[str]:
         """810.9d: an effect setting the life total of each player on a shared-life team

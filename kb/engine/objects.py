@@ -45,10 +45,10 @@ KEYWORDS: dict[str, str | None] = {
     "undying": None, "evolve": None, "fuse": None, "protection from": "quality",
     "echo": "cost", "morph": "cost", "cycling": "cost", "fading": "number",
     "can block an additional creature each combat": None, "enchant": "quality",
-    "equip": "cost", "overload": "cost", "convoke": None, "delve": None,
+    "equip": "cost", "overload": "cost", "bestow": "cost", "convoke": None, "delve": None,
 }
 # Keywords that give a spell an alternative cost (118.9).
-ALTERNATIVE_COSTS = frozenset({"overload"})
+ALTERNATIVE_COSTS = frozenset({"overload", "bestow"})
 # Keywords that are characteristic-defining abilities (604.3): changeling (702.73a).
 CDA_KEYWORDS = frozenset({"changeling"})
 
@@ -82,6 +82,9 @@ class Ability:
             return "types"
         cda = self.spec.get("cda")
         return "pt" if cda is not None else None
+
+
+ALL_CREATURE_TYPES = "(every creature type)"  # 702.73a, 205.3m: changeling
 
 
 def keyword(text: str) -> Ability:
@@ -260,6 +263,7 @@ class SpellInfo:
     mana_spent: Counter[str] = field(default_factory=Counter)
     without_paying: bool = False
     transformed: bool = False  # cast with its back face up (310.11b, 712)
+    bestowed: bool = False  # cast for its bestow cost: an Aura spell (702.103b)
     ability: Ability | None = None  # for an activated or triggered ability on the stack
     source: int | None = None  # the source object of an ability on the stack
     event: Any = None  # the event a triggered ability triggered on
@@ -293,6 +297,9 @@ class GameObject:
     deathtouch_damage: bool = False
     attached_to: int | None = None
     choices: dict[str, Any] = field(default_factory=dict)
+    # 607.2a, 607.5a: each "as this enters, choose" made for it, linked to the abilities of
+    # the object it entered as: (that object's name, what was chosen) -> the choice.
+    linked_choices: dict[tuple[str | None, str], Any] = field(default_factory=dict)
     protector: str | None = None
     spell: SpellInfo | None = None
     control_clock: int = 0  # when it last came under its controller's control
@@ -300,6 +307,12 @@ class GameObject:
     # A melded permanent (701.42a): the two cards it is, as (card, printed values, owner).
     melded: tuple[tuple[int, Printed, str], ...] = ()
     meld_partner: int | None = None  # the other card a melded permanent became (712.21c)
+
+    def linked_choice(self, name: str | None, what: str) -> Any:
+        """607.5a: the choice an ability of the object named ``name`` refers to, made as this
+        object entered as that object; None when none was made for it (the choice is
+        "undefined", and the part of the ability referring to it does nothing)."""
+        return self.linked_choices.get((name, what))
 
     def __repr__(self) -> str:
         return f"<object {self.id} {self.alias or self.printed.front.name} in {self.zone}>"
@@ -318,6 +331,12 @@ class Player:
     life_gained_total: int = 0
     cards_drawn: int = 0
     cant_cast_until_eot: bool = False
+    # Rules an instruction stated for this player until end of turn (kb.engine.player_rules).
+    rules_this_turn: Counter[str] = field(default_factory=Counter)
+    lands_played: int = 0  # this turn (305.2)
+    # The creatures this player attacked with this turn (508.1), remembered whatever they
+    # have become since (608.2i).
+    attacked_with: list[int] = field(default_factory=list)
     poison: int = 0  # poison counters (122.1f)
     max_hand_size: int = 7  # 402.2
     won: bool = False

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from kb.engine import player_rules
 from kb.engine.amounts import Ctx, evaluate
 from kb.engine.damage import lose_life, remove_counters
 from kb.engine.mana import ManaCost, ManaError, pay
@@ -28,7 +29,7 @@ def win(state: GameState, player: str) -> None:
     """104.2a-b: the player wins; every opponent still in the game loses; with a limited range
     of influence, only those within it (801.14); a team wins as one (810.8a)."""
     who = state.player(player)
-    if who.lost or who.left_game:
+    if who.lost or who.left_game or player_rules.holds(state, player, "cant_win"):
         return
     shared = state.multiplayer
     team = (player, *shared.teammates(player)) if shared is not None else (player,)
@@ -44,7 +45,7 @@ def lose(state: GameState, player: str) -> None:
     """104.3: a player loses the game (a replacement such as Lich's Mirror is a state-based
     action's business, 704.7; an instruction's loss is not replaced here)."""
     who = state.player(player)
-    if who.lost:
+    if who.lost or player_rules.holds(state, player, "cant_lose"):
         return
     who.lost = True
     state.emit("lost", player=player)
@@ -58,9 +59,11 @@ def give_poison(state: GameState, player: str, n: int) -> None:
     state.emit("poison", player=player, amount=n)
 
 
-def ops(players: Players) -> dict[str, Callable[[GameState, Op, Ctx], None]]:
+def ops(players: Players, draw: Callable[[GameState, str, int], None]
+        ) -> dict[str, Callable[[GameState, Op, Ctx], None]]:
     """The instructions of this module; ``players`` reads a player reference (the effects
-    module's, passed down so that this module stays below it)."""
+    module's, passed down so that this module stays below it); ``draw`` draws cards (the
+    effects module's too: a cumulative upkeep of "Draw a card", 118.11)."""
 
     def each_player(action: Callable[[GameState, str], None]
                     ) -> Callable[[GameState, Op, Ctx], None]:
@@ -93,8 +96,14 @@ def ops(players: Players) -> dict[str, Callable[[GameState, Op, Ctx], None]]:
         times = obj.counters["age"]
         if "pay" not in ctx.choices:
             raise IllegalAction("a choice is needed: pay (the cumulative upkeep) or not")
-        if ctx.choices["pay"] and _pay_times(state, str(ctx.extra.get("keyword_arg", "")),
-                                            times, ctx.you, ctx.choices.get("sacrificed", [])):
+        cost = str(ctx.extra.get("keyword_arg", ""))
+        if ctx.choices["pay"] and cost.strip().lower() == "draw a card":
+            # 118.11: drawing is the cost's action; each draw may be replaced (a skipped draw
+            # included), and the cost has still been paid.
+            draw(state, ctx.you, times)
+            return
+        if ctx.choices["pay"] and _pay_times(state, cost, times, ctx.you,
+                                            ctx.choices.get("sacrificed", [])):
             return
         move(state, obj, "graveyard")
 

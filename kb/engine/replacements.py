@@ -19,7 +19,10 @@ A card's replacement ability (``replacement`` in a card file) is written
   :mod:`kb.engine.conditions`);
 - how: ``multiply`` and ``add`` (the amount), ``prevent`` (``true``: all of it; a number:
   that much of it, 615.10), ``redirect`` (damage: to ``you``, the effect's controller, or
-  ``self``, its source), ``tapped``, ``counters`` and ``copy = "self"`` (enter: as a copy of
+  ``self``, its source; in a resolving spell's ``shield``, ``target:N``: that target,
+  0-based, only the next N damage when ``next`` is given; 801.13a), ``tapped``,
+  ``under = "you"`` (enter: under the effect's controller's control instead),
+  ``counters`` and ``copy = "self"`` (enter: as a copy of
   the effect's source, applied before the others, 616.1c), ``position`` (zone_change into a
   library: ``top``, or ``shuffled``: the engine has no randomness and puts a card shuffled
   in at the bottom, which keeps a card put on top at the same time there, 701.24g), ``zone``
@@ -67,7 +70,7 @@ APPLIES_TO: dict[str, frozenset[str]] = {
 # How a replacement may modify each event.
 MODIFIES: dict[str, frozenset[str]] = {
     "damage": frozenset({"multiply", "add", "prevent", "redirect", "instead"}),
-    "enter": frozenset({"tapped", "counters", "copy"}),
+    "enter": frozenset({"tapped", "counters", "copy", "under"}),
     "counters": frozenset({"multiply", "add", "prevent", "instead"}),
     "tokens": frozenset({"multiply", "add", "prevent", "instead"}),
     "gain_life": frozenset({"multiply", "add", "prevent", "instead"}),
@@ -100,6 +103,9 @@ class Proposal:
     # instructions done instead, each with its source and controller
     instead: list[tuple[Any, int | None, str]] = field(default_factory=list)
     applied: set[Any] = field(default_factory=set)
+    # damage: parts a "the next N damage ... is dealt to [another target] instead" redirected,
+    # each (amount, recipient: a player or an object id)
+    redirected: list[tuple[int, Any]] = field(default_factory=list)
 
     @property
     def happens(self) -> bool:
@@ -284,11 +290,19 @@ def _modify(state: GameState, p: Proposal, r: Replacement) -> None:
         p.amount += int(spec["add"])
     if "prevent" in spec:
         _prevent(p, r)
-    if "redirect" in spec:
+    if isinstance(spec.get("redirect"), Mapping):  # to a recipient fixed as it was created
+        n = p.amount if r.remaining is None else min(r.remaining, p.amount)
+        if r.remaining is not None:
+            r.remaining -= n
+        p.amount -= n
+        p.redirected.append((n, spec["redirect"]["to"]))
+    elif "redirect" in spec:
         if spec["redirect"] == "you":
             p.player, p.obj = r.controller, None
         else:
             p.player, p.obj = None, r.source
+    if spec.get("under") == "you":  # "it enters under your control instead"
+        p.player = r.controller
     if spec.get("tapped"):
         p.tapped = True
     for kind, n in spec.get("counters", {}).items():

@@ -101,6 +101,7 @@ def _resolve_ability(state: GameState, item: GameObject, info: SpellInfo,
     ctx = Ctx(state, item.controller, info.source, spell=info, event=info.event,
               choices=choices, extra={"illegal": illegal, "ability": ability,
                                       "keyword_arg": ability.arg,
+                                      "keyword_x": ability.spec.get("keyword_x"),
                                       **(info.event.data.get("extra", {})
                                          if info.event is not None else {})})
     if not holds(ability.spec.get("if"), ctx):  # 603.4: checked again on resolution

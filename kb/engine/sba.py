@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from kb.engine import battles
+from kb.engine import battles, player_rules
 from kb.engine.combat import refresh
 from kb.engine.effects import run_instead
 from kb.engine.objects import Characteristics, GameObject
@@ -28,7 +28,9 @@ def check(state: GameState) -> bool:
         return False  # 704.3: not during a resolution
     refresh(state)
     losers = [p for p, pl in state.players.items() if not pl.lost and not pl.left_game and (
-        pl.life <= 0 or pl.drew_from_empty or pl.poison >= 10)]  # 704.5a-c
+        (pl.life <= 0 and not player_rules.holds(state, p, "cant_lose_for_life"))
+        or pl.drew_from_empty or pl.poison >= 10)
+        and not player_rules.holds(state, p, "cant_lose")]  # 704.5a-c
     if state.multiplayer is not None:  # 810.8a: a team loses as one
         losers += [m for p in list(losers) for m in state.multiplayer.teammates(p)
                    if m not in losers and not state.players[m].lost]

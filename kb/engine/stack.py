@@ -8,11 +8,13 @@ permanent, player, spell, card or any (115.4: a creature, player, planeswalker o
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from kb.engine import player_rules
 from kb.engine.amounts import Ctx
 from kb.engine.copy import with_exceptions
 from kb.engine.costs import (
@@ -20,6 +22,7 @@ from kb.engine.costs import (
     pay_alternatively,
     pay_cost,
     pay_sacrifice,
+    pay_waterbend,
     spell_total_cost,
 )
 from kb.engine.damage import lose_life, protected_from
@@ -78,6 +81,24 @@ def _enchant_target(abilities: Sequence[Ability]) -> Mapping[str, Any]:
     if quality.lower() in ("artifact", "enchantment", "land"):
         return {"kind": "permanent", "filter": {"types": [quality.capitalize()]}}
     return {"kind": "permanent", "filter": {"subtypes": [quality]}}
+
+
+def can_enchant(state: GameState, aura: Characteristics, host: int | None) -> bool:
+    """303.4a, 303.4d: whether an Aura with these characteristics could legally enchant the
+    permanent ``host`` (its enchant ability's quality; protection, 702.16c). An Aura put onto
+    the battlefield doesn't target, so hexproof and shroud don't matter."""
+    obj = state.objects.get(host) if host is not None else None
+    if obj is None or obj.zone != "battlefield":
+        return False
+    spec = _enchant_target(aura.abilities)
+    ch = state.characteristics(obj.id)
+    wanted = {"creature": "Creature", "planeswalker": "Planeswalker", "battle": "Battle"}
+    if spec.get("kind") in wanted and not ch.is_a(wanted[spec["kind"]]):
+        return False
+    if spec.get("kind") == "player":
+        return False
+    flt = {**spec.get("filter", {}), "zone": "battlefield"}
+    return matches(obj, ch, flt, you=None) and not protected_from(ch, aura)
 
 
 def _in_range(state: GameState, controller: str, other: str) -> bool:
@@ -141,10 +162,12 @@ def _resolve_refs(state: GameState, targets: Sequence[Any]) -> list[list[Any]]:
 
 def _check_targets(state: GameState, specs: list[Mapping[str, Any]], chosen: list[list[Any]],
                    *, controller: str, source: int | None,
-                   source_ch: Characteristics | None) -> None:
+                   source_ch: Characteristics | None, chooser: str | None = None) -> None:
     if len(chosen) != len(specs):
         raise IllegalAction(f"{len(specs)} target word(s) to choose, {len(chosen)} given")
     for spec, group in zip(specs, chosen, strict=True):
+        if spec.get("chooser") is not None:
+            _check_chosen_by(state, controller, chooser, group)
         count = spec.get("count", 1)
         if len(group) != count or len(set(group)) != len(group):
             # 115.3: one word "target" can't name the same object twice.
@@ -153,6 +176,22 @@ def _check_targets(state: GameState, specs: list[Mapping[str, Any]], chosen: lis
             if not is_legal_target(state, spec, target, controller=controller, source=source,
                                    source_ch=source_ch):
                 raise IllegalAction(f"{_name(state, target)} is not a legal target ({spec})")
+
+
+def _check_chosen_by(state: GameState, controller: str, chooser: str | None,
+                     group: list[Any]) -> None:
+    """801.5a: a target of an opponent's choice: the controller chooses that opponent
+    within their own range of influence, and the opponent chooses a target within theirs
+    (it must also be within the controller's, 801.4, as any target)."""
+    if chooser is None or chooser not in state.opponents(controller) \
+            or not _in_range(state, controller, chooser):
+        raise IllegalAction(f"an opponent of {controller} within their range of influence "
+                            f"chooses this target (801.5a), not {chooser}")
+    for target in group:
+        player = target if isinstance(target, str) else state.controller(target)
+        if not _in_range(state, chooser, player):
+            raise IllegalAction(f"{_name(state, target)} is outside {chooser}'s range of "
+                                "influence (801.5a)")
 
 
 def _name(state: GameState, ref: Any) -> str:
@@ -170,11 +209,13 @@ def cast(state: GameState, card: int, player: str, *, half: int | None = None,
          targets: Sequence[Any] = (), sacrifice: Sequence[Any] = (),
          without_paying: bool = False, alternative: str | None = None,
          transformed: bool = False, pay_life: int | None = None,
-         convoke: Sequence[Any] = (), delve: Sequence[Any] = ()) -> GameObject:
+         convoke: Sequence[Any] = (), delve: Sequence[Any] = (),
+         waterbend: Sequence[Any] = ()) -> GameObject:
     """601.2: announce, choose, pay (see :mod:`kb.engine.costs`); the spell becomes cast and
     "cast" triggers trigger. ``pay_life``: how many Phyrexian symbols are paid with life (by
     default, those the mana available can't pay); ``convoke``: the creatures tapped,
-    ``delve``: the cards exiled to pay part of it."""
+    ``delve``: the cards exiled to pay part of it; ``waterbend``: the artifacts and creatures
+    tapped for the generic mana of a waterbend cost (701.67)."""
     obj = state.objects[card]
     origin = obj.zone
     who = state.player(player)
@@ -193,8 +234,11 @@ def cast(state: GameState, card: int, player: str, *, half: int | None = None,
     if without_paying and alternative:
         raise IllegalAction("no alternative cost when casting without paying the mana cost "
                             "(118.9a)")
+    bestowed = bool(alternative) and any(
+        a.keyword == "bestow" and ManaCost.parse(a.arg or "") == ManaCost.parse(alternative)
+        for a in state.characteristics(obj.id).abilities)  # 702.103b
     info = SpellInfo(half=half, fused=fused, x=x, mode=mode, without_paying=without_paying,
-                     transformed=transformed)
+                     transformed=transformed, bestowed=bestowed)
     spell = move(state, obj, "stack", controller=player, transformed=transformed)
     spell.spell = info
     state.touch()
@@ -202,6 +246,9 @@ def cast(state: GameState, card: int, player: str, *, half: int | None = None,
     if ch.mana_cost and ch.mana_cost.has_x and without_paying and x != 0:
         raise IllegalAction("X must be 0 when the spell is cast without paying its mana cost "
                             "(107.3b)")
+    forbidden = player_rules.forbidding_cast(state, player, spell)
+    if forbidden:
+        raise IllegalAction(f"{player} can't cast this spell: {forbidden} (601.3)")
     specs = target_specs(ch.abilities, mode, ch.subtypes)
     info.targets = _resolve_refs(state, targets)
     _check_targets(state, specs, info.targets, controller=player, source=spell.id,
@@ -215,7 +262,8 @@ def cast(state: GameState, card: int, player: str, *, half: int | None = None,
     cost = spell_total_cost(state, spell, player, base.with_x(x), additional_mana(ch), origin)
     info.total_cost = str(cost) if cost.symbols else "{0}"  # locked in (601.2f)
     pay_sacrifice(state, ch, sacrifice, player, info)
-    rest = pay_alternatively(state, ch, player, cost, convoke, delve)
+    rest = pay_alternatively(state, ch, player, pay_waterbend(state, ch, player, cost,
+                                                              waterbend), convoke, delve)
     info.mana_spent = pay_cost(state, player, rest, pay_life)
     if origin == "command":
         state.command_casts[spell.card] += 1  # 903.8
@@ -226,12 +274,35 @@ def cast(state: GameState, card: int, player: str, *, half: int | None = None,
 # -- abilities -------------------------------------------------------------------------------
 
 
+# A loyalty cost (606.4): "[+1]", "[−4]", "[0]".
+_LOYALTY = re.compile(r"^\[([+\-−]?\d+)\]$")
+
+
+def _pay_loyalty(state: GameState, obj: GameObject, player: str, parts: list[str]) -> None:
+    """606.4-606.5: a loyalty ability's cost, with the additional loyalty costs effects add
+    (a static ability's ``loyalty_cost`` = "[+1]" for the planeswalkers its controller
+    controls), combined into a single cost to add or remove loyalty counters."""
+    extra = [str(a.spec["static"]["loyalty_cost"]) for perm in state.battlefield()
+             if state.controller(perm.id) == player
+             for a in state.characteristics(perm.id).abilities
+             if "loyalty_cost" in (a.spec.get("static") or {})]
+    found = [_LOYALTY.match(p.strip()) for p in (*parts, *extra)]
+    if not all(found):
+        raise EngineError(f"unknown loyalty cost among {[*parts, *extra]}")
+    total = sum(int(m.group(1).replace("−", "-")) for m in found if m)
+    if total < 0 and obj.counters["loyalty"] < -total:
+        raise IllegalAction(f"{obj.alias or obj.id} has {obj.counters['loyalty']} loyalty "
+                            f"counters: it can't pay [{total}] (606.4)")
+    obj.counters["loyalty"] += total
+    state.touch()
+
+
 def activated_abilities(ch: Characteristics) -> list[Ability]:
     return [a for a in ch.abilities if a.kind == "activated" or a.keyword == "cycling"]
 
 
 def activate(state: GameState, source: int, player: str, which: int = 1, *, x: int = 0,
-             targets: Sequence[Any] = ()) -> GameObject:
+             targets: Sequence[Any] = (), chooser: str | None = None) -> GameObject:
     """602.2: put the ability on the stack, choose targets, pay its costs (mana, {T},
     sacrificing or discarding the source, whose last known information the ability keeps)."""
     obj = state.objects[source]
@@ -258,11 +329,16 @@ def activate(state: GameState, source: int, player: str, which: int = 1, *, x: i
     info = SpellInfo(x=x, ability=ability, source=source)
     info.targets = _resolve_refs(state, targets)
     _check_targets(state, list(ability.spec.get("targets", ())), info.targets,
-                   controller=player, source=source, source_ch=ch)
+                   controller=player, source=source, source_ch=ch, chooser=chooser)
     mana = ManaCost.parse("".join(p.strip() for p in cost_text.split(",")
                                   if p.strip().startswith("{") and p.strip() != "{T}"))
     info.mana_spent = pay_cost(state, player, mana.with_x(x))
+    loyalty = [part for part in extra_costs if _LOYALTY.match(part)]
+    if loyalty:
+        _pay_loyalty(state, obj, player, loyalty)
     for part in extra_costs:
+        if part in loyalty:
+            continue
         if part == "{t}":
             if obj.tapped:
                 raise IllegalAction(f"{obj.alias or source} is tapped")

@@ -63,6 +63,8 @@ class GameState:
         self.deferred: list[Any] = []
         self.command_casts: Counter[int] = Counter()  # card -> casts from the command zone
         self.choices: dict[str, Any] = {}  # standing choices for state-based actions
+        # 111.11: the Oracle card reference, the cards a token created by name is read from
+        self.card_reference = CardReference()
         self._next_id = 0
         self._cache: dict[int, Characteristics] | None = None
 
@@ -227,6 +229,14 @@ class GameState:
         self.batch, self.left_in_batch = None, []
         for event in events:
             collect(self, event, left)
+
+
+class CardReference(dict[str, Printed]):
+    """Card name -> its printed characteristics (111.11); the same for every copy of a game
+    (it is reference data, not game state), so a clone shares it instead of copying it."""
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> CardReference:
+        return self
 
 
 def _snapshot(obj: GameObject) -> GameObject:

@@ -40,6 +40,7 @@ MORE_EVENTS = frozenset({
     "zone_change", "life_gained", "life_lost", "becomes_tapped", "attacks",
     "becomes_blocked", "blocked_by", "blocks_or_blocked", "unblocked",
     "combat_damage_to_a_player", "becomes_target", "blocks_a_creature", "expend",
+    "turned_face_up",
 })
 # The keys these events read, besides those every trigger may have (what, by, whose).
 MORE_TRIGGER_KEYS = frozenset({"from", "to", "alone", "attacks_most_life", "with_greater_power",
@@ -80,6 +81,9 @@ def matches_event(state: GameState, spec: Mapping[str, Any], event: Event, sourc
     if on == "combat_damage_to_a_player":
         return (event.kind == "damage" and event.combat and event.player is not None
                 and event.source == source)
+    if on == "turned_face_up":  # "when this creature is turned face up" (702.37, 708.8)
+        return event.kind == "turned_face_up" and _is(state, spec.get("what", "self"),
+                                                      event.obj, source, controller)
     if on == "becomes_target":
         return (event.kind == "becomes_target"
                 and _is(state, spec.get("what", "self"), event.obj, source, controller)

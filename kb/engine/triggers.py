@@ -114,9 +114,11 @@ def collect(state: GameState, event: Event, left_with: Sequence[int] = ()) -> No
                 continue
             if spec.get("on") == "deals_damage" and _already(state, source, ability, event):
                 continue
-            arg = _keyword_arg(state, source, ability)
-            if arg is not None:
-                ability = replace(ability, arg=arg)  # echo's cost, from the keyword
+            kw = _keyword_of(state, source, ability)
+            arg = kw.arg or "" if kw is not None else None
+            if kw is not None:  # echo's cost, from the keyword (and its X, 702.1b)
+                ability = replace(ability, arg=arg,
+                                  spec={**ability.spec, "keyword_x": kw.spec.get("x")})
             ctx = Ctx(state, controller, source, event=event, extra={"keyword_arg": arg})
             if not holds(ability.spec.get("if"), ctx):
                 continue
@@ -134,11 +136,13 @@ def _note(state: GameState, source: int, lki: LastKnown | None, ability: Ability
                               data={"ability": ability.text}))
 
 
-def _keyword_arg(state: GameState, source: int, ability: Ability) -> str | None:
+def _keyword_of(state: GameState, source: int, ability: Ability) -> Ability | None:
+    """The keyword ability a keyword's triggered ability stands for (its argument, and the
+    variable the granting effect defined for it, 702.1b)."""
     for kw_name, kw_ability in KEYWORD_TRIGGERS.items():
         if kw_ability is ability:
-            args = state.characteristics(source).keyword_args(kw_name)
-            return args[0] if args else None
+            return next((a for a in state.characteristics(source).abilities
+                         if a.keyword == kw_name), None)
     return None
 
 

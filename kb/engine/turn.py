@@ -88,4 +88,7 @@ def cleanup(state: GameState) -> None:
     state.replacements = [r for r in state.replacements if r.duration != "eot"]
     for player in state.players.values():
         player.cant_cast_until_eot = False
+        player.rules_this_turn.clear()
+        player.lands_played = 0
+        player.attacked_with.clear()
     state.touch()

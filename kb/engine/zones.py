@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from kb.engine.amounts import Ctx
 from kb.engine.battles import choose_protector
 from kb.engine.copy import become_copy, copiable_values, with_exceptions
+from kb.engine.events import ContinuousEffect
 from kb.engine.faces import face_up_face
 from kb.engine.filters import matches
 from kb.engine.keyword_rules import ENTERS_WITH_COUNTERS
@@ -24,10 +25,12 @@ if TYPE_CHECKING:
 def move(state: GameState, obj: GameObject, to: str, *, controller: str | None = None,
          choices: Mapping[str, Any] | None = None, top: bool = True, tapped: bool = False,
          face_down: bool = False, transformed: bool = False,
-         x: int = 0) -> GameObject:
+         x: int = 0, entering_as: ContinuousEffect | None = None) -> GameObject:
     """Put ``obj`` into zone ``to``. It becomes a new object (400.7) that remembers nothing
     of its previous existence; its last known information stays available (608.2h). The
-    destination is the one replacement effects leave (614.1a: "exile it instead")."""
+    destination is the one replacement effects leave (614.1a: "exile it instead").
+    ``entering_as``: a continuous effect on the permanent that applies as it enters (611.2e:
+    "that permanent is [characteristic]"), its ``affected`` filled in here."""
     origin = obj.zone
     moving = replace(state, Proposal("zone_change", obj=obj.id, player=obj.owner,
                                      from_zone=origin, to_zone=to, top=top))
@@ -45,13 +48,41 @@ def move(state: GameState, obj: GameObject, to: str, *, controller: str | None =
     new.tapped, new.face_down, new.transformed = tapped, face_down, transformed
     if origin == "stack" and to == "battlefield":
         _carry_spell_effects(state, obj.id, new.id)
+    if to == "battlefield" and entering_as is not None:
+        entering_as.affected = frozenset({new.id})
+        state.effects.append(entering_as)
+        state.touch()
     if to == "battlefield":
         enter(state, new, choices or {}, x=x)
+        if _forbidden(state, new):
+            # 608.3e: a permanent spell that can't enter goes to its owner's graveyard; a card
+            # another effect would put there stays where it was (as a new object, 400.7)
+            state.remove_object(new)
+            to = "graveyard" if origin == "stack" else origin
+            new = state.add_object(obj.printed, owner, to, card=obj.card, token=obj.token)
     state.emit("zone_change", obj=new.id, old=obj.id, card=obj.card, from_zone=origin,
                to_zone=to, player=owner)
     if origin == "hand" and not state.in_zone("hand", owner):
         state.emit("hand_empty", player=owner)
     return new
+
+
+def _forbidden(state: GameState, obj: GameObject) -> bool:
+    """Whether an effect says a permanent like ``obj``, as it would enter (a copy included),
+    can't enter the battlefield ("Lands can't enter the battlefield": a static ability's
+    ``cant_enter``, a filter)."""
+    ch = state.characteristics(obj.id)
+    for perm in state.battlefield():
+        if perm.id == obj.id or perm.phased_out:
+            continue
+        controller = state.controller(perm.id)
+        for ability in state.characteristics(perm.id).abilities:
+            flt = (ability.spec.get("static") or {}).get("cant_enter")
+            if flt is not None and matches(obj, ch, {**flt, "zone": "battlefield"},
+                                           you=controller, source=perm.id,
+                                           opponents=state.opponents(controller)):
+                return True
+    return False
 
 
 def _unmeld(state: GameState, obj: GameObject, origin: str, to: str) -> GameObject:
@@ -145,6 +176,9 @@ def enter(state: GameState, obj: GameObject, choices: Mapping[str, Any], *, x: i
     if ch.is_a("Planeswalker") and face.loyalty:
         counters["loyalty"] += face.loyalty  # 306.5b
     entering = replace(state, entering)
+    if entering.player is not None and entering.player != obj.controller:
+        obj.controller = entering.player  # it enters under another player's control
+        state.touch()
     obj.tapped = obj.tapped or entering.tapped
     for kind, n in entering.counters.items():
         counters[kind] += n
@@ -161,6 +195,7 @@ def enter(state: GameState, obj: GameObject, choices: Mapping[str, Any], *, x: i
                 raise IllegalAction(f"{obj.alias or obj.id} enters: choose a {what} "
                                     f"(choices.{what})")
             obj.choices[what] = choices[what]
+            obj.linked_choices[(ch.name, what)] = choices[what]
     for kind, n in extras.items():
         counters[kind] += n
     for kind, n in counters.items():

@@ -41,3 +41,23 @@ def test_filters_read_characteristics_and_controller() -> None:
                        opponents=("opponent",))
     with pytest.raises(EngineError, match="unknown filter keys"):
         matches(obj, ch(g, "w"), {"colour": ["white"]}, you="you")
+
+
+def test_a_changeling_shares_a_creature_type_with_every_typed_creature_702_73a() -> None:
+    """702.73a: changeling is every creature type, so it shares one with any creature that
+    has a creature type (and none with a creature that has none)."""
+    coat = card(name="Coat", types=["Artifact"], abilities=[{
+        "text": "Each creature gets +1/+1 for each other creature that shares a type with it.",
+        "static": {"affects": {"types": ["Creature"]},
+                   "pump": ["others_sharing_creature_type", "others_sharing_creature_type"]}}])
+    g = game()
+    g.add(coat, "you", "battlefield")
+    g.add(creature(1, 1, name="Shifter", keywords=["Changeling"]), "you", "battlefield",
+          alias="shifter")
+    g.add(creature(1, 1, name="Elf", subtypes=["Elf"]), "you", "battlefield", alias="elf")
+    g.add(creature(1, 1, name="Goblin", subtypes=["Goblin"]), "opponent", "battlefield",
+          alias="goblin")
+    g.add(creature(1, 1, name="Blob"), "you", "battlefield", alias="blob")
+    assert ch(g, "shifter").power == 3  # the Elf and the Goblin
+    assert ch(g, "elf").power == 2  # the changeling only
+    assert ch(g, "blob").power == 1  # no creature type: shares none

@@ -122,3 +122,28 @@ def test_a_creature_that_stops_being_a_creature_leaves_combat_506_4() -> None:
     g.attack({"a": "opponent"})
     g.effect([{"op": "become", "who": "a", "types": ["Artifact"]}], "you")
     assert not g.state.combat.attacking(g.obj("a").id)
+
+
+def test_attack_requirements_are_obeyed_as_far_as_restrictions_allow_508_1d() -> None:
+    """508.1d: "If the number of requirements that are being obeyed is fewer than the maximum
+    possible number of requirements that could be obeyed without disobeying any restrictions,
+    the declaration of attackers is illegal"."""
+    eager = creature(2, 2, name="Eager", keywords=["Attacks each combat if able"])
+
+    def legal(attackers: list[str], *, tapped: bool = False, limit: int | None = None) -> bool:
+        g = game(active="you", step="beginning of combat")
+        g.add(eager, "you", "battlefield", alias="a", tapped=tapped)
+        g.add(eager, "you", "battlefield", alias="b")
+        if limit is not None:
+            g.add(card(name="Pass", types=["Enchantment"], abilities=[{
+                "text": "No more than N creatures can attack.",
+                "static": {"max_attackers": limit}}]), "opponent", "battlefield")
+        try:
+            g.attack(dict.fromkeys(attackers, "opponent"))
+        except IllegalAction:
+            return False
+        return True
+
+    assert legal(["a", "b"]) and not legal(["a"])
+    assert legal(["b"], tapped=True)  # a tapped creature can't obey its requirement
+    assert legal(["a"], limit=1) and legal(["b"], limit=1) and not legal([], limit=1)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from kb.engine import IllegalAction
+from kb.engine import Game, IllegalAction
 from tests.engine.make import card, creature, game
 
 BEAR = creature(2, 2, name="Bear", mana_cost="{1}{G}")
@@ -88,3 +88,74 @@ def test_hybrid_symbols_are_paid_with_either_color_107_4e() -> None:
     g.state.player("you").mana_pool.update({"G": 1, "W": 1})
     g.cast("spell")
     assert not +g.state.player("you").mana_pool
+
+
+_WATERBEND = card(name="Waterbender", mana_cost="{1}{U}", types=["Sorcery"], abilities=[{
+    "text": "As an additional cost to cast this spell, waterbend {2}.",
+    "additional_cost": {"waterbend": "{2}"}, "spell": []}])
+
+
+def _waterbend_game() -> Game:
+    g = game()
+    g.add(_WATERBEND, "you", "hand", alias="spell")
+    for alias in ("x", "y", "z"):
+        g.add(creature(1, 1, name="Bear"), "you", "battlefield", alias=alias)
+    return g
+
+
+def test_waterbend_taps_for_the_generic_mana_of_its_cost_701_67a() -> None:
+    """701.67a: "for each generic mana in that cost, you may tap an untapped artifact or
+    creature you control rather than pay that mana"."""
+    g = _waterbend_game()
+    g.state.player("you").mana_pool.update({"C": 1, "U": 1})
+    g.cast("spell", waterbend=["x", "y"])
+    assert g.obj("x").tapped and g.obj("y").tapped
+    assert not g.state.player("you").mana_pool
+
+
+def test_waterbend_never_pays_the_rest_of_the_total_cost_701_67b() -> None:
+    """701.67b: "only to pay for the amount of generic mana in the waterbend cost"."""
+    g = _waterbend_game()
+    g.state.player("you").mana_pool.update({"U": 1})
+    with pytest.raises(IllegalAction, match="701.67b"):
+        g.cast("spell", waterbend=["x", "y", "z"])
+
+
+def test_waterbend_taps_only_untapped_artifacts_and_creatures_701_67a() -> None:
+    g = _waterbend_game()
+    g.obj("x").tapped = True
+    g.state.player("you").mana_pool.update({"C": 1, "U": 1})
+    with pytest.raises(IllegalAction, match="701.67a"):
+        g.cast("spell", waterbend=["x"])
+
+
+def test_for_each_creature_attacked_with_looks_back_608_2i() -> None:
+    """608.2i: a look back at "each creature you attacked with this turn" counts a creature
+    that is no longer one (the reduction is 601.2f's)."""
+    captain = creature(2, 3, name="Captain", mana_cost="{3}{W}", abilities=[{
+        "text": "This spell costs {1} less to cast for each creature you attacked with this "
+                "turn.", "static": {"cost_change": {"spells": "self", "less": "{1}",
+                                                    "per": "attacked_with"}}}])
+    g = game(active="you")
+    for alias in ("a", "b"):
+        g.add(creature(1, 1, name="Cub"), "you", "battlefield", alias=alias)
+    g.add(captain, "you", "hand", alias="captain")
+    g.attack({"a": "opponent", "b": "opponent"})
+    g.advance("postcombat main")
+    g.effect([{"op": "become", "who": "a", "types": ["Artifact"]}], "you")
+    g.state.player("you").mana_pool.update({"C": 1, "W": 1})
+    spell = g.cast("captain")
+    assert spell.spell.total_cost == "{1}{W}"
+
+
+def test_a_spells_own_cost_change_is_for_it_alone_601_2f() -> None:
+    cheap = card(name="Cheap", mana_cost="{2}{R}", types=["Sorcery"], abilities=[
+        {"text": "This spell costs {1} less.", "static": {"cost_change": {
+            "spells": "self", "less": "{1}"}}}, {"text": "-", "spell": []}])
+    g = game()
+    g.add(cheap, "you", "hand", alias="c")
+    g.add(BEAR, "you", "hand", alias="bear")
+    g.state.player("you").mana_pool.update({"C": 2, "R": 1, "G": 1})
+    assert g.cast("c").spell.total_cost == "{1}{R}"
+    g.resolve()
+    assert g.cast("bear").spell.total_cost == "{1}{G}"

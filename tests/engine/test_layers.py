@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from kb.engine.layers import ALL_CREATURE_TYPES, layer_of
+import pytest
+
+from kb.engine import IllegalAction
+from kb.engine.layers import ALL_CREATURE_TYPES, layer_of, with_sticker
 from tests.engine.make import card, ch, creature, game
 
 ANTHEM = {"text": "White creatures get +1/+1.",
@@ -145,3 +148,81 @@ def test_granted_ability_keeps_its_order_when_the_object_gets_a_timestamp_613_7a
     g.add(creature(1, 1), "you", "battlefield", alias="c")
     g.attach("hammer", "c")  # the Hammer's timestamp is now the latest
     assert ch(g, "c").has("flying")
+
+
+def test_a_name_sticker_adds_its_word_after_that_many_words_123_6b_c() -> None:
+    """123.6b: "added at the beginning of the object's name or after any number of the other
+    words"; 123.6c: "If there are fewer words in the object's current name, the word on that
+    sticker is added at the end of its name instead"; 123.6b: "If that object has no name, its
+    name becomes the word added by the name sticker"."""
+    assert with_sticker("Bear Cub", "Dark", 0) == "Dark Bear Cub"
+    assert with_sticker("Bear Cub", "Dark", 1) == "Bear Dark Cub"
+    assert with_sticker("Bear Cub", "Dark", 5) == "Bear Cub Dark"
+    assert with_sticker(None, "Dark", 2) == "Dark"
+
+
+def test_name_stickers_and_name_changes_apply_in_timestamp_order_123_6c() -> None:
+    """123.6c: "apply each name sticker's effect and each other text-changing effect in
+    timestamp order"."""
+    g = game()
+    g.add(creature(2, 2, name="Bear Cub"), "you", "battlefield", alias="cub")
+    g.effect([{"op": "become", "who": "cub", "name": "Legit"},
+              {"op": "name_sticker", "who": "cub", "word": "Dark", "after": 1}], "you")
+    assert ch(g, "cub").name == "Legit Dark"
+    g.effect([{"op": "become", "who": "cub", "name": "Plain Name"}], "you")
+    assert ch(g, "cub").name == "Plain Name"
+
+
+def test_a_name_sticker_goes_only_where_a_word_of_the_name_allows_123_6b() -> None:
+    g = game()
+    g.add(creature(2, 2, name="Bear Cub"), "you", "battlefield", alias="cub")
+    with pytest.raises(IllegalAction, match="123.6b"):
+        g.effect([{"op": "name_sticker", "who": "cub", "word": "Dark", "after": 3}], "you")
+
+
+_VOICE = creature(2, 2, name="Voice", abilities=[
+    {"text": "As this creature enters, choose a color.",
+     "replacement": {"as_enters_choose": "color"}},
+    {"text": "This creature has protection from the chosen color.",
+     "static": {"affects": "self", "grant": ["Protection from the chosen color"]}}])
+
+
+def test_protection_from_the_chosen_color_is_the_linked_choice_607_2a() -> None:
+    g = game()
+    g.add(_VOICE, "you", "battlefield", alias="voice", choices={"color": "red"})
+    assert ch(g, "voice").has("protection from")
+    assert any(a.text == "Protection from red" for a in ch(g, "voice").abilities)
+
+
+def test_an_undefined_choice_grants_nothing_607_5a() -> None:
+    """607.5a: "If an ability refers to an undefined choice, that part of the ability won't
+    do anything" (a copy that never entered as the object)."""
+    g = game()
+    g.add(_VOICE, "you", "battlefield", alias="voice", choices={"color": "red"})
+    g.add(creature(0, 1, name="Shifter"), "you", "battlefield", alias="shifter")
+    g.effect([{"op": "become_copy", "who": "shifter", "of": "voice"}], "you")
+    assert ch(g, "shifter").name == "Voice"
+    assert not ch(g, "shifter").has("protection from")
+
+
+def test_devotion_decides_an_as_long_as_type_change_700_5a() -> None:
+    """700.5: devotion counts the colored mana symbols among the mana costs of permanents you
+    control; 700.5a: "taking into account any effects that modify devotion"; the static
+    ability applies only "as long as" its condition holds."""
+    god = card(name="God", mana_cost="{3}{R}", types=["Enchantment", "Creature"], power=6,
+               toughness=5, abilities=[{
+                   "text": "As long as your devotion to red is less than five, it isn't a "
+                           "creature.",
+                   "static": {"affects": "self", "types": ["Enchantment"], "as_long_as": {
+                       "less_than": {"amount": "devotion:R", "n": 5}}}}])
+    altar = card(name="Altar", mana_cost="{3}", types=["Artifact"], abilities=[{
+        "text": "Your devotion is increased by one.", "static": {"devotion_bonus": 1}}])
+    hybrid = card(name="Hybrid", mana_cost="{R/G}{R/G}{R}", types=["Enchantment"])
+    g = game()
+    g.add(god, "you", "battlefield", alias="god")
+    g.add(hybrid, "you", "battlefield")
+    g.add(card(name="Theirs", mana_cost="{R}{R}", types=["Enchantment"]), "opponent",
+          "battlefield")
+    assert not ch(g, "god").is_a("Creature")  # 1 + 3: four
+    g.add(altar, "you", "battlefield")
+    assert ch(g, "god").is_a("Creature")  # five

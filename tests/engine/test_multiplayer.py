@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from kb.engine import Game, IllegalAction
 from kb.engine.multiplayer import (
     Multiplayer,
     MultiplayerError,
@@ -12,7 +13,7 @@ from kb.engine.multiplayer import (
     turn_markers,
     within_seats,
 )
-from tests.engine.make import card, creature, game
+from tests.engine.make import card, ch, creature, game
 
 SIX = ("a", "b", "c", "d", "e", "f")
 
@@ -98,3 +99,82 @@ def test_a_team_shares_its_life_and_loses_together_810_8a_810_9() -> None:
     g.effect([{"op": "lose_life", "player": "b", "n": 27}], "x")
     assert (g.state.player("a").lost, g.state.player("b").lost, g.state.player("x").lost) \
         == (True, True, False)
+
+
+def _emperor_game(active: str) -> Game:
+    players = ("a1", "a_emp", "a2", "b1", "b_emp", "b2")
+    g = game(players=players, active=active, step="declare attackers")
+    g.state.multiplayer = Multiplayer.from_options(players, {
+        "range": "emperor", "emperors": ["a_emp", "b_emp"],
+        "teams": [["a1", "a_emp", "a2"], ["b1", "b_emp", "b2"]]})
+    g.add(creature(2, 2, name="Bear"), active, "battlefield", alias="bear")
+    return g
+
+
+def test_only_an_opponent_seated_next_to_you_can_be_attacked_809_3c() -> None:
+    """809.3c: "A player can attack only an opponent seated immediately next to them"."""
+    general = _emperor_game("a1")
+    general.attack({"bear": "b2"})  # seated next to a1 (the table is a circle)
+    assert general.state.combat.attackers
+    far = _emperor_game("a1")
+    with pytest.raises(IllegalAction, match="809.3c"):
+        far.attack({"bear": "b1"})
+    emperor = _emperor_game("a_emp")
+    with pytest.raises(IllegalAction, match="809.3c"):
+        emperor.attack({"bear": "b1"})
+
+
+def test_an_ability_counts_only_what_its_controllers_range_holds_801_11() -> None:
+    """801.11: "It doesn't see objects or events outside its controller's range of
+    influence" (a count of creatures sharing a creature type with the one it boosts)."""
+    coat = card(name="Coat", types=["Artifact"], abilities=[{
+        "text": "Each creature gets +1/+1 for each other creature that shares a type with it.",
+        "static": {"affects": {"types": ["Creature"]},
+                   "pump": ["others_sharing_creature_type", "others_sharing_creature_type"]}}])
+    g = game(players=SIX)
+    g.state.multiplayer = Multiplayer.from_options(SIX, {"range": 1})
+    g.add(coat, "a", "battlefield")
+    soldier = creature(1, 1, name="Soldier", subtypes=["Soldier"])
+    for owner, alias in (("a", "mine"), ("b", "left"), ("d", "far"), ("f", "right")):
+        g.add(soldier, owner, "battlefield", alias=alias)
+    g.add(creature(1, 1, name="Elf", subtypes=["Elf"]), "b", "battlefield")
+    assert (ch(g, "mine").power, ch(g, "right").toughness) == (3, 3)
+    g.state.multiplayer = None  # everyone in range: the far Soldier counts too
+    g.state.touch()
+    assert ch(g, "mine").power == 4
+
+
+def test_a_target_of_an_opponents_choice_is_within_both_ranges_801_5a() -> None:
+    """801.5a: "If a player is asked to choose an object or player, they must choose one
+    within their range of influence"."""
+    witches = creature(1, 3, name="Witches", abilities=[{
+        "text": "{T}: 1 damage to any target of an opponent's choice.", "cost": "{T}",
+        "targets": [{"kind": "any", "chooser": "opponent"}],
+        "effect": [{"op": "damage", "to": "target", "amount": 1}]}])
+
+    def tried(target: str, chooser: str | None) -> bool:
+        g = game(players=SIX, active="a")
+        g.state.multiplayer = Multiplayer.from_options(SIX, {"range": 1})
+        g.add(witches, "a", "battlefield", alias="w")
+        try:
+            g.activate("w", targets=[target], chooser=chooser)
+        except IllegalAction:
+            return False
+        return True
+
+    assert tried("a", "b")  # b chooses a: in both ranges
+    assert not tried("c", "b")  # in b's range, not in a's (801.4)
+    assert not tried("f", "b")  # in a's range, not in b's
+    assert not tried("a", None)  # someone must choose
+    assert not tried("a", "d")  # d is out of a's range: a can't ask d
+
+
+def test_with_no_one_in_range_the_closest_to_the_left_chooses_801_5c() -> None:
+    """801.5c: "the closest appropriate player to its controller's left makes that
+    choice"."""
+    game_ = Multiplayer.from_options(SIX, {"range": 1, "teams": [["a", "b", "c"],
+                                                                 ["d", "e", "f"]]})
+    assert game_.chooser("b", ["d", "e", "f"]) == "d"  # none in b's range: d, to b's left
+    assert game_.chooser("c", ["d", "e", "f"]) == "d"  # d is within c's range
+    assert game_.chooser("a", ["d", "e", "f"]) == "f"  # f, to a's right, is within range
+    assert game_.chooser("a", ["b"]) is None  # a teammate never makes an opponent's choice

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from kb.engine import EngineError
+from kb.engine.multiplayer import Multiplayer
 from kb.engine.replacements import check_replacement, normalized
 from tests.engine.make import card, creature, game
 
@@ -142,3 +145,68 @@ def test_damage_prevented_and_replaced_by_a_gain_of_that_much_life() -> None:
         "instead": [{"op": "gain_life", "player": "you", "n": "extra.amount"}]}}], "you")
     g.effect([{"op": "damage", "source": "attacker", "to": "you", "amount": 5}], "you")
     assert g.state.player("you").life == 25
+
+
+def _maneuver(players: tuple[str, ...], multiplayer: dict[str, Any] | None) -> Any:
+    g = game(players=players, active=players[0])
+    if multiplayer is not None:
+        g.state.multiplayer = Multiplayer.from_options(players, multiplayer)
+    axe = card(name="Axe", mana_cost="{R}", types=["Sorcery"], abilities=[{
+        "text": "5 damage to target player.", "targets": [{"kind": "player"}],
+        "spell": [{"op": "damage", "to": "target", "amount": 5}]}])
+    maneuver = card(name="Maneuver", mana_cost="{X}{W}", types=["Instant"], abilities=[{
+        "text": "The next X damage to target is dealt to another target instead.",
+        "targets": [{"kind": "any"}, {"kind": "any"}],
+        "spell": [{"op": "shield", "who": "target", "next": "X", "replacement": {
+            "event": "damage", "to": "any", "redirect": "target:1"}}]}])
+    g.add(axe, players[0], "hand", alias="axe")
+    g.add(maneuver, players[1], "hand", alias="maneuver")
+    g.state.player(players[0]).mana_pool.update({"R": 1})
+    g.cast("axe", targets=[players[1]])
+    g.state.player(players[1]).mana_pool.update({"C": 3, "W": 1})
+    g.cast("maneuver", x=3, targets=[players[1], players[2]])
+    g.resolve_all()
+    return g
+
+
+def test_the_next_n_damage_is_dealt_to_another_target_instead_615() -> None:
+    g = _maneuver(("you", "opponent", "third"), None)
+    assert g.state.player("opponent").life_lost_total == 2
+    assert g.state.player("third").life_lost_total == 3
+
+
+def test_a_redirection_out_of_range_does_nothing_801_13a() -> None:
+    """801.13a: "If a replacement effect tries to cause a spell or ability to affect an object
+    or player outside its controller's range of influence, that portion of the event does
+    nothing"."""
+    five = ("alex", "rob", "carissa", "dana", "erin")
+    g = _maneuver(five, {"range": 1})
+    assert g.state.player("rob").life_lost_total == 2
+    assert g.state.player("carissa").life_lost_total == 0
+
+
+def test_a_creature_enters_under_the_replacements_controller_instead_614_1c() -> None:
+    """614.1c: an effect that says how something enters: "it enters under your control
+    instead" (Gather Specimens)."""
+    g = game()
+    g.effect([{"op": "shield", "duration": "eot", "replacement": {
+        "event": "enter", "what": {"types": ["Creature"], "controller": "opponent"},
+        "under": "you"}}], "opponent")
+    g.add(creature(2, 2, name="Bear"), "you", "hand", alias="bear")
+    g.enter("bear", "you")
+    assert g.state.controller(g.obj("bear").id) == "opponent"
+
+
+def test_turned_face_up_triggers_the_abilities_it_now_has_708_8() -> None:
+    """708.8: a permanent turned face up has its abilities; "when this creature is turned
+    face up" triggers."""
+    morph = creature(1, 1, name="Plasm", keywords=["Morph {1}"], abilities=[{
+        "text": "When this creature is turned face up, you gain 2 life.",
+        "trigger": {"on": "turned_face_up"},
+        "effect": [{"op": "gain_life", "player": "you", "n": 2}]}])
+    g = game()
+    g.add(morph, "you", "battlefield", alias="plasm", face_down=True)
+    g.state.player("you").mana_pool.update({"C": 1})
+    g.turn_face_up("plasm", "you")
+    g.resolve_all()
+    assert g.state.player("you").life == 22

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from kb.engine import Game, IllegalAction
+from kb.engine.objects import Printed
 from tests.engine.make import card, ch, creature, game
 
 SPLIT = card(layout="split", faces=[
@@ -149,3 +150,42 @@ def test_an_additional_mana_cost_joins_the_total_cost_601_2f() -> None:
     g.add(kicked, "you", "hand", alias="s")
     g.state.player("you").mana_pool.update({"R": 1, "C": 3})
     assert g.cast("s").spell.total_cost == "{3}{R}"
+
+
+def test_a_spell_cast_bestowed_is_an_aura_spell_702_103b() -> None:
+    """702.103b: "it becomes an Aura enchantment spell with enchant creature ... it is not a
+    creature spell"; 702.103d: only those characteristics decide whether it can be cast."""
+    naiad = creature(2, 2, name="Naiad", mana_cost="{2}{U}", subtypes=["Nymph"],
+                     keywords=["Bestow {4}{U}"])
+    g = game()
+    g.add(creature(2, 2, name="Bear"), "you", "battlefield", alias="bear")
+    g.add(naiad, "you", "hand", alias="naiad")
+    g.state.player("you").mana_pool.update({"C": 4, "U": 1})
+    spell = g.cast("naiad", alternative="{4}{U}", targets=["bear"])
+    aura = g.state.characteristics(spell.id)
+    assert aura.types == ("Enchantment",) and aura.subtypes == ("Aura",)
+    assert aura.has("enchant")
+
+
+def test_loyalty_costs_combine_into_one_606_5() -> None:
+    """606.5: "those costs are combined into a single cost to add or remove loyalty
+    counters"; 606.4: a negative cost needs that many counters."""
+    def walker(loyalty: int) -> Printed:
+        return card(name="Walker", types=["Planeswalker"], loyalty=loyalty, abilities=[
+            {"text": "[+1]: -", "cost": "[+1]", "effect": []},
+            {"text": "[−4]: -", "cost": "[−4]", "effect": []}])
+    carth = card(name="Carth", types=["Creature"], power=3, toughness=5, abilities=[{
+        "text": "Loyalty abilities cost an additional [+1].",
+        "static": {"loyalty_cost": "[+1]"}}])
+    g = game()
+    g.add(walker(5), "you", "battlefield", alias="w")
+    g.activate("w", 2)
+    assert g.obj("w").counters["loyalty"] == 1
+    g = game()
+    g.add(carth, "you", "battlefield")
+    g.add(walker(5), "you", "battlefield", alias="w")
+    g.activate("w", 1)
+    assert g.obj("w").counters["loyalty"] == 7
+    g.add(walker(2), "you", "battlefield", alias="low")
+    with pytest.raises(IllegalAction, match="606.4"):
+        g.activate("low", 2)  # [−3] with two counters

@@ -65,3 +65,67 @@ def test_a_copy_makes_its_own_as_enters_choice_707_6() -> None:
     g.add(clone, "you", "hand", alias="clone")
     g.enter("clone", choices={"copy": "a", "creature_type": "Goblin"})
     assert g.obj("clone").choices == {"creature_type": "Goblin"}
+
+
+_WATCHER = card(name="Watcher", types=["Enchantment"], abilities=[{
+    "text": "Whenever an enchantment enters, you gain 1 life.",
+    "trigger": {"on": "enters", "what": {"types": ["Enchantment"]}},
+    "effect": [{"op": "gain_life", "player": "you", "n": 1}]}])
+
+
+def test_a_permanent_that_is_an_enchantment_enters_as_one_611_2e() -> None:
+    """611.2e: "that continuous effect applies simultaneously with the permanent entering"."""
+    g = game()
+    g.add(_WATCHER, "you", "battlefield")
+    g.add(creature(2, 2, name="Bear"), "you", "library", alias="bear")
+    g.effect([{"op": "return_to_battlefield", "who": "bear",
+               "is": {"add_types": ["Enchantment"]}}], "you")
+    g.resolve_all()
+    assert g.state.player("you").life == 21
+
+
+def test_a_permanent_that_becomes_an_enchantment_did_not_enter_as_one_611_2e() -> None:
+    """611.2e: "If the continuous effect says the permanent 'becomes [characteristic]' ...
+    that effect applies after the permanent is on the battlefield"."""
+    g = game()
+    g.add(_WATCHER, "you", "battlefield")
+    g.add(creature(2, 2, name="Bear"), "you", "library", alias="bear")
+    g.effect([{"op": "return_to_battlefield", "who": "bear"},
+              {"op": "become", "who": "bear", "add_types": ["Enchantment"]}], "you")
+    g.resolve_all()
+    assert "Enchantment" in ch(g, "bear").types
+    assert g.state.player("you").life == 20
+
+
+_WORMS = card(name="Worms", types=["Enchantment"], abilities=[{
+    "text": "Lands can't enter the battlefield.", "static": {"cant_enter": {"types": ["Land"]}}}])
+
+
+def test_a_permanent_spell_that_cant_enter_goes_to_the_graveyard_608_3e() -> None:
+    """608.3e: "If a permanent spell resolves but its controller can't put it onto the
+    battlefield, that player puts it into its owner's graveyard"."""
+    clone = creature(0, 0, name="Clone", mana_cost="{U}", abilities=[{
+        "text": "You may have this creature enter as a copy of any creature.",
+        "replacement": {"enter_as_copy": {"choose": {"types": ["Creature"]}}}}])
+    arbor = card(name="Arbor", types=["Land", "Creature"], power=1, toughness=1)
+    g = game()
+    g.add(_WORMS, "you", "battlefield")
+    g.add(arbor, "opponent", "battlefield", alias="arbor")
+    g.add(creature(2, 2, name="Bear"), "opponent", "battlefield", alias="bear")
+    for alias in ("land_copy", "bear_copy"):
+        g.add(clone, "you", "hand", alias=alias)
+    g.state.player("you").mana_pool.update({"U": 2})
+    g.cast("land_copy")
+    g.resolve({"copy": "arbor"})
+    assert g.obj("land_copy").zone == "graveyard"
+    g.cast("bear_copy")
+    g.resolve({"copy": "bear"})
+    assert g.obj("bear_copy").zone == "battlefield"
+
+
+def test_a_land_an_effect_would_put_onto_the_battlefield_stays_where_it_was() -> None:
+    g = game()
+    g.add(_WORMS, "you", "battlefield")
+    g.add(card(name="Forest", types=["Land"]), "you", "hand", alias="forest")
+    g.enter("forest")
+    assert g.obj("forest").zone == "hand"

@@ -211,8 +211,9 @@ def _fail(message: str, code: int, as_json: bool) -> NoReturn:
 
 @click.group(cls=KbGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--index", "index_dir", type=click.Path(file_okay=False, path_type=Path),
-              envvar="KB_INDEX", help="Index folder (default: $KB_INDEX, the checkout's "
-              "indexes/, or ~/.local/share/kb/indexes).")
+              envvar="KB_INDEX", help="Index folder (default: $KB_INDEX, the indexes/ of the "
+              "kb checkout you run in, or the platform's user data folder: "
+              "~/.local/share/kb/indexes on Linux).")
 @click.option("--debug", is_flag=True, help="Show tracebacks on errors.")
 @click.version_option(package_name="kb")
 @click.pass_context

@@ -7,8 +7,8 @@ from typing import Any
 
 import click
 
-from kb.api import check_json
-from kb.cli._output import emit_json, json_option, open_kb, table
+from kb.api import check, check_json
+from kb.cli._output import emit_json, index_root, json_option, table
 
 
 @click.command("check")
@@ -26,10 +26,9 @@ def command(ctx: click.Context, scenarios: tuple[Path, ...], statuses: tuple[str
             as_json: bool) -> None:
     """Give every worked example of the index a status by replaying it on the rules engine:
     verified, contradicted, era-dependent, not checkable or not modelled."""
-    from kb.check import STATUSES, run_check
+    from kb.check import STATUSES
 
-    with open_kb(ctx) as kb:
-        report = run_check(kb.store, scenarios)
+    report = check(index=index_root(ctx), scenarios=list(scenarios))
     if as_json:
         emit_json(check_json(report))
         return

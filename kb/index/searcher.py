@@ -189,7 +189,7 @@ class IndexSearcher:
         pool = RANKED_CANDIDATES if len(builder.units) >= QUESTION_UNITS else CANDIDATES
         results = list(self._searcher.search(text_query, limit=pool))
         if not filters.kinds:
-            results = self._with_best_rules(results, text_query, pool)
+            results = self._with_best_rules(results, text_query)
         answer.words = [(label, weight) for label, weight, _ in builder.units]
         held = self._held([r.docnum for r in results], builder) if ranked else {}
         answer.hits = []
@@ -203,7 +203,6 @@ class IndexSearcher:
                                    matched))
         return answer
 
-
     def _fields(self, hit: Any) -> dict[str, Any]:
         """A hit's stored fields, read once per searcher (each hit[...] unpickles them)."""
         stored = self._stored.get(hit.docnum)
@@ -211,7 +210,7 @@ class IndexSearcher:
             stored = self._stored[hit.docnum] = hit.fields()
         return stored
 
-    def _with_best_rules(self, results: list, text_query: wq.Query, pool: int) -> list:
+    def _with_best_rules(self, results: list, text_query: wq.Query) -> list:
         """The pool is the best documents by Whoosh's score, but the caller ranks rules above
         rulings and notes of the same score (a prior per kind): a short ruling that repeats a
         word beats the rule by raw score, and a hundred of them ("destroy") would crowd the

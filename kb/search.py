@@ -111,6 +111,7 @@ class Searcher:
         self._vetted: set[str] | None = None
         self._latest: dict[str, str] = {}  # rule id -> its number in the latest version
         self.index.protected = self._is_vetted
+        self.index.same_text = self.kb.store.same_text_in
 
     def close(self) -> None:
         self.index.close()

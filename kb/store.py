@@ -366,6 +366,29 @@ class Store:
         except (ValueError, KeyError, TypeError) as exc:
             raise CorruptStoreError(self.path, f"a record cannot be read ({exc})") from exc
 
+    def texts(self, source_id: str, kinds: Iterable[str], language: str
+              ) -> Iterator[tuple[str, str, str | None, str | None, str]]:
+        """(id, kind, number, title, text) of a source's records of these kinds and language,
+        in reading order."""
+        kinds = sorted(kinds)
+        yield from self._rows(
+            f"SELECT id, kind, number, title, text FROM records WHERE source_id=? AND language=?"
+            f" AND kind IN ({','.join('?' * len(kinds))}) ORDER BY seq",
+            (source_id, language, *kinds))
+
+    def same_text_in(self, record_id: str, version: str) -> str | None:
+        """The id of the record of rules version ``version`` that says what ``record_id``
+        says (same kind, number, title and text, in a source of the same format): the index
+        holds one document for a text many versions repeat (:mod:`kb.index.spans`)."""
+        row = self.conn.execute(
+            "SELECT r2.id FROM records r1 JOIN sources s1 ON s1.id = r1.source_id"
+            " JOIN records r2 ON r2.number IS r1.number AND r2.version = ?"
+            " AND r2.language IS r1.language AND r2.kind = r1.kind AND r2.text = r1.text"
+            " AND r2.title IS r1.title"
+            " JOIN sources s2 ON s2.id = r2.source_id AND s2.format = s1.format"
+            " WHERE r1.id = ? ORDER BY r2.seq LIMIT 1", (version, record_id)).fetchone()
+        return row[0] if row else None
+
     def versions(self, formats: tuple[str, ...] = ("cr_text",)) -> list[str]:
         """Effective dates of the rules versions held: those of full rules documents, not of
         the few rules a FAQ quotes."""

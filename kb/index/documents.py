@@ -8,7 +8,7 @@ French text, the translation of a term) is looked up at query time.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
 from whoosh.analysis import Token, Tokenizer
@@ -75,7 +75,8 @@ def schema() -> Schema:
         "rules": KEYWORD(),
         "cites": KEYWORD(),
         "language": ID(stored=True),
-        "cr": ID(stored=True),
+        "cr": ID(stored=True),  # the version of a versioned text (the last of its run)
+        "crfrom": ID(),  # the first version of its run
         "card": KEYWORD(commas=True),
         "title": STORED(),
     }
@@ -91,16 +92,22 @@ def schema() -> Schema:
     return Schema(**fields)
 
 
-def documents(source: Source, records: Iterator[Record],
-              vocabulary: dict[str, Vocabulary]) -> Iterator[dict[str, str]]:
+def documents(source: Source, records: Iterator[Record], vocabulary: dict[str, Vocabulary],
+              first: Mapping[str, str] | None = None) -> Iterator[dict[str, str]]:
     """The index documents of one source's records (records of other kinds are skipped); the
-    words they hold are added to ``vocabulary`` (by language)."""
+    words they hold are added to ``vocabulary`` (by language).
+
+    ``first``: for a source of a rules series (:mod:`kb.index.spans`), the versioned records
+    indexed here, each with the first version of its run; the others are indexed in a later
+    version's segment. None: every record, each for its own version only."""
     for record in records:
         kind = kind_of(record)
         if kind not in SEARCHED_KINDS:
             continue
         versioned = (source.format in VERSIONED_FORMATS and kind in VERSIONED_KINDS
                      and record.language == "en")
+        if versioned and first is not None and record.id not in first:
+            continue
         lang = record.language if record.language in LANGUAGES else "en"
         chain = language(lang)
         title, body = _title_and_body(record)
@@ -113,6 +120,8 @@ def documents(source: Source, records: Iterator[Record],
             "cites": " ".join(sorted({c.first for c in getattr(record, "citations", ())})),
             "language": record.language,
             "cr": getattr(record, "version", "") if versioned else UNVERSIONED,
+            "crfrom": (first or {}).get(record.id, getattr(record, "version", ""))
+            if versioned else "",
             "card": ",".join(sorted({card_key(n) for n in _card_names(record)})),
             lang: " ".join([term for _, term in title_pairs] * TITLE_REPEAT
                            + [term for _, term in body_pairs]),

@@ -11,6 +11,7 @@ The caller (:mod:`kb.search`) resolves versions, translations and presentation.
 from __future__ import annotations
 
 import bisect
+import json
 import math
 import re
 from array import array
@@ -21,15 +22,18 @@ from typing import Any
 
 from whoosh import index as whoosh_index
 from whoosh import query as wq
+from whoosh.index import TOC
 from whoosh.matching import Matcher
 from whoosh.matching.wrappers import ConstantScoreWrapperMatcher, WrappingMatcher
+from whoosh.reading import EmptyReader, MultiReader, SegmentReader
 from whoosh.scoring import BM25F
+from whoosh.searching import Searcher
 
 from kb.errors import KbError
 from kb.index.analysis import LANGUAGES, fold, language, strip_elision
 from kb.index.documents import UNVERSIONED
 from kb.index.vocabulary import Words, load
-from kb.index.writer import SEARCH_DIR, VOCABULARY_FILE
+from kb.index.writer import SEARCH_DIR, VIEWS_FILE, VOCABULARY_FILE
 from kb.query import And, CardName, Loose, Node, Not, Or, Phrase, Query, Required, Word
 from kb.rulenum import RuleNumber
 
@@ -118,8 +122,25 @@ class Filters:
     card: tuple[str, ...] = ()  # the index keys of a card and of its halves or faces
 
 
+@dataclass
+class _View:
+    """A Whoosh searcher over the segments one rules version needs, and what it has read:
+    document numbers are the view's own."""
+
+    searcher: Any
+    # Stored fields of the documents answered so far (a few small strings each): the same
+    # rules come back across a long-lived searcher's queries.
+    stored: dict[int, dict[str, str]] = field(default_factory=dict)
+
+
 class IndexSearcher:
-    """A searcher over one generation; keep it open to answer many queries quickly."""
+    """A searcher over one generation; keep it open to answer many queries quickly.
+
+    A search of one rules version opens only the segments that can hold its documents: those
+    of unversioned documents and of versions not older than it (a text is indexed once, in
+    the segment of the last version of its run: :mod:`kb.index.spans`). Today's rules are
+    then searched in one segment however many versions the index holds, and the statistics
+    that rank them are those of the documents searched."""
 
     def __init__(self, generation: Path) -> None:
         folder = generation / SEARCH_DIR
@@ -127,12 +148,10 @@ class IndexSearcher:
             raise KbError(f"no search index in {generation}: run 'kb build'")
         self._folder = folder
         self._ix = whoosh_index.open_dir(str(folder))
-        self._searcher = self._ix.searcher(weighting=BM25F())
+        self._segment_versions = _segment_versions(folder)
+        self._views: dict[str | None, _View] = {}
         self._vocabulary: dict[str, Words] | None = None
         self._filter_cache: dict[Filters, array | None | bool] = {}
-        # Stored fields of the documents answered so far (a few small strings each): the
-        # same rules come back across a long-lived searcher's queries.
-        self._stored: dict[int, dict[str, str]] = {}
         # Typed word -> the word searched: the vocabulary is this generation's, so a
         # correction (a scan of the vocabulary) is made once for the searcher's life.
         self._corrections: dict[str, str] = {}
@@ -141,21 +160,43 @@ class IndexSearcher:
         # Words that are never typos though no text holds them (set by the caller: the words
         # of the term table and of card names).
         self.protected: Callable[[str], bool] | None = None
+        # (record id, version) -> the id of the record of that version with the same text
+        # (set by the caller, from the store); None: hits keep their run's last record.
+        self.same_text: Callable[[str, str], str | None] | None = None
 
     def close(self) -> None:
-        self._searcher.close()
+        for view in self._views.values():
+            view.searcher.close()
+
+    def _view(self, version: str | None) -> _View:
+        """The searcher over the segments ``version`` needs (None: every segment;
+        UNVERSIONED: those of unversioned documents, cards among them)."""
+        view = self._views.get(version)
+        if view is None:
+            segments = TOC.read(self._ix.storage, self._ix.indexname).segments
+            if version is not None and self._segment_versions is not None:
+                segments = [s for s in segments
+                            if _opens(self._segment_versions.get(s.segment_id()), version)]
+            readers = [SegmentReader(self._ix.storage, self._ix.schema, s) for s in segments]
+            reader = (EmptyReader(self._ix.schema) if not readers
+                      else readers[0] if len(readers) == 1 else MultiReader(readers))
+            view = self._views[version] = _View(
+                Searcher(reader, weighting=BM25F(), fromindex=self._ix))
+        return view
 
     def card_keys(self) -> list[str]:
         """Every card name the index holds (both languages, faces and halves), folded."""
         if self._card_keys is None:
-            self._card_keys = [t.decode("utf-8") for t in self._searcher.lexicon("card")]
+            searcher = self._view(UNVERSIONED).searcher
+            self._card_keys = [t.decode("utf-8") for t in searcher.lexicon("card")]
             self._card_key_set = frozenset(self._card_keys)
         return self._card_keys
 
     def cards(self, keys: Sequence[str]) -> list[str]:
         """The ids of the card records of these keys (every printing and language)."""
+        searcher = self._view(UNVERSIONED).searcher
         query = wq.And([wq.Term("kind", "card"), wq.Or([wq.Term("card", k) for k in keys])])
-        return [self._searcher.stored_fields(d)["id"] for d in query.docs(self._searcher)]
+        return [searcher.stored_fields(d)["id"] for d in query.docs(searcher)]
 
     def is_card(self, key: str) -> bool:
         """Whether a folded name is a card's (see :func:`card_keys`)."""
@@ -172,13 +213,14 @@ class IndexSearcher:
                alternatives: Mapping[str, Sequence[Alternative]] | None = None,
                correct: bool = True) -> Answer:
         answer = Answer([])
+        view = self._view(filters.version)
         builder = _Builder(self.vocabulary, alternatives or {}, correct, answer,
-                           self._corrections, self._searcher)
+                           self._corrections, view.searcher)
         builder.protected = self.protected
         text_query = builder.node(query.root) if query.root is not None else wq.Every()
         ranked = bool(builder.units)
         builder.alone = builder.alone and isinstance(query.root, Loose)
-        allowed = self._allowed(filters)
+        allowed = self._allowed(filters, view)
         if allowed is False:  # first use of these filters: part of the query, not a set
             restriction = _filter_query(filters)
             if restriction is not None:
@@ -187,44 +229,41 @@ class IndexSearcher:
         elif allowed is not None:
             text_query = _Within(text_query, allowed)
         pool = RANKED_CANDIDATES if len(builder.units) >= QUESTION_UNITS else CANDIDATES
-        results = list(self._searcher.search(text_query, limit=pool))
+        results = list(view.searcher.search(text_query, limit=pool))
         if not filters.kinds:
-            results = self._with_best_rules(results, text_query)
+            results = self._with_best_rules(results, text_query, view)
         answer.words = [(label, weight) for label, weight, _ in builder.units]
-        held = self._held([r.docnum for r in results], builder) if ranked else {}
+        held = self._held([r.docnum for r in results], builder, view) if ranked else {}
         answer.hits = []
         for r in results:
-            stored = self._fields(r)
+            stored = _fields(r, view)
             extra, matched = held.get(r.docnum, (0.0, frozenset()))
-            cr = stored.get("cr", "")
-            answer.hits.append(Hit(stored["id"], TEXT_FLOOR + r.score + extra, stored["kind"],
+            record_id, cr = stored["id"], stored.get("cr", "")
+            if filters.version and cr not in (UNVERSIONED, filters.version):
+                # the last record of a run that spans the version searched: its copy there
+                found = self.same_text(record_id, filters.version) if self.same_text else None
+                record_id, cr = found or record_id, filters.version
+            answer.hits.append(Hit(record_id, TEXT_FLOOR + r.score + extra, stored["kind"],
                                    stored.get("number", ""), stored["language"],
                                    "" if cr == UNVERSIONED else cr, stored.get("title", ""),
                                    matched))
         return answer
 
-    def _fields(self, hit: Any) -> dict[str, Any]:
-        """A hit's stored fields, read once per searcher (each hit[...] unpickles them)."""
-        stored = self._stored.get(hit.docnum)
-        if stored is None:
-            stored = self._stored[hit.docnum] = hit.fields()
-        return stored
-
-    def _with_best_rules(self, results: list, text_query: wq.Query) -> list:
+    def _with_best_rules(self, results: list, text_query: wq.Query, view: _View) -> list:
         """The pool is the best documents by Whoosh's score, but the caller ranks rules above
         rulings and notes of the same score (a prior per kind): a short ruling that repeats a
         word beats the rule by raw score, and a hundred of them ("destroy") would crowd the
         rule out of the pool, depending only on document order. So the best rules join the
         pool whatever the others scored."""
-        held = sum(self._fields(r)["kind"] == "rule" for r in results)
+        held = sum(_fields(r, view)["kind"] == "rule" for r in results)
         if held >= RULES_PRESENT:  # rules are in the pool already (the common case)
             return results
         have = {r.docnum for r in results}
-        rules = self._searcher.search(wq.And([text_query, _Weightless(wq.Term("kind", "rule"))]),
+        rules = view.searcher.search(wq.And([text_query, _Weightless(wq.Term("kind", "rule"))]),
                                       limit=RULE_CANDIDATES)
         return results + [r for r in rules if r.docnum not in have]
 
-    def _held(self, docnums: list[int], builder: _Builder
+    def _held(self, docnums: list[int], builder: _Builder, view: _View
               ) -> dict[int, tuple[float, frozenset[int]]]:
         """For each candidate: the score of the question's words that did not choose the
         candidates (they are too common to search every document for), and which words it
@@ -233,9 +272,9 @@ class IndexSearcher:
             return dict.fromkeys(docnums, (0.0, frozenset({0})))  # every candidate holds it
         found: dict[int, set[int]] = {d: set() for d in docnums}
         extra: dict[int, float] = dict.fromkeys(docnums, 0.0)
-        context = self._searcher.context()
+        context = view.searcher.context()
         for index, query in enumerate(builder.unit_queries):
-            matcher = query.matcher(self._searcher, context)
+            matcher = query.matcher(view.searcher, context)
             generator = index in builder.generators
             for docnum in sorted(docnums):
                 if not matcher.is_active():
@@ -257,7 +296,7 @@ class IndexSearcher:
         corrected = builder.correct(text)
         return None if corrected == text else corrected
 
-    def _allowed(self, filters: Filters) -> array | None | bool:
+    def _allowed(self, filters: Filters, view: _View) -> array | None | bool:
         """The documents the filters allow, computed on their second use and kept: the same
         few (today's rules version, a language) come back with nearly every query of a
         long-lived searcher, while a one-query process (``kb search``) would spend more on
@@ -269,7 +308,7 @@ class IndexSearcher:
         if self._filter_cache[filters] is False:
             query = _filter_query(filters)
             self._filter_cache[filters] = (
-                None if query is None else array("I", sorted(query.docs(self._searcher))))
+                None if query is None else array("I", sorted(query.docs(view.searcher))))
         return self._filter_cache[filters]
 
 
@@ -647,6 +686,34 @@ class _WithinMatcher(WrappingMatcher):
         return skipped
 
 
+def _fields(hit: Any, view: _View) -> dict[str, Any]:
+    """A hit's stored fields, read once per view (each hit[...] unpickles them)."""
+    stored = view.stored.get(hit.docnum)
+    if stored is None:
+        stored = view.stored[hit.docnum] = hit.fields()
+    return stored
+
+
+def _segment_versions(folder: Path) -> dict[str, tuple[str | None, bool]] | None:
+    """Segment id -> (the newest version it holds texts of, whether it holds unversioned
+    documents); None for an index written before the file existed (every segment opens)."""
+    try:
+        views = json.loads((folder / VIEWS_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return {segment: (newest, bool(others)) for segment, (newest, others) in views.items()}
+
+
+def _opens(info: tuple[str | None, bool] | None, version: str) -> bool:
+    """Whether a search of ``version`` needs a segment (one not described: yes)."""
+    if info is None:
+        return True
+    newest, others = info
+    if version == UNVERSIONED:
+        return others
+    return others or (newest is not None and newest >= version)
+
+
 def _filter_query(filters: Filters) -> wq.Query | None:
     parts: list[wq.Query] = []
     if filters.languages:
@@ -658,8 +725,10 @@ def _filter_query(filters: Filters) -> wq.Query | None:
             parts.append(wq.Term("rules", filters.rule.rstrip("*")))
         else:
             parts.append(wq.Or([wq.Term("number", filters.rule), wq.Term("cites", filters.rule)]))
-    if filters.version:
-        parts.append(wq.Or([wq.Term("cr", filters.version), wq.Term("cr", UNVERSIONED)]))
+    if filters.version:  # a text's run spans the version (kb.index.spans), or it has none
+        spans = wq.And([wq.TermRange("cr", filters.version, None),
+                        wq.TermRange("crfrom", None, filters.version)])
+        parts.append(wq.Or([wq.Term("cr", UNVERSIONED), spans]))
     if filters.card:
         parts.append(wq.Or([wq.Term("card", key) for key in filters.card]))
     if not parts:

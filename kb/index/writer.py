@@ -37,12 +37,16 @@ from whoosh.filedb.filestore import FileStorage
 from whoosh.index import TOC
 
 from kb.errors import KbError
-from kb.index.documents import Vocabulary, documents, schema
+from kb.index.documents import UNVERSIONED, Vocabulary, documents, schema
+from kb.index.spans import Span, plan
 from kb.store import Store
 
 SEARCH_DIR = "search"
 VOCABULARY_FILE = "vocabulary.tsv"
 SEGMENTS_FILE = "segments.json"  # source id -> its segment (id, file names), for the next build
+# Segment id -> [the newest rules version it holds texts of (None: none), whether it holds
+# unversioned documents]: which segments a search of one version opens.
+VIEWS_FILE = "views.json"
 _STAMP_FILE = "stamp"
 _SOURCE_WORDS = "words"  # one vocabulary file per source, merged into VOCABULARY_FILE
 _INDEX_NAME = "MAIN"
@@ -97,6 +101,8 @@ class _Written:
     segment: bytes | None = None  # the pickled Whoosh segment object
     files: tuple[str, ...] = ()
     count: int = 0
+    newest: str | None = None  # the newest rules version of its versioned documents
+    others: bool = False  # whether it holds unversioned documents
     error: str | None = None
     disk_full: bool = False
 
@@ -115,16 +121,19 @@ def write_index(generation: Path, store: Store, stamp: str, previous: Path | Non
     old = previous / SEARCH_DIR if previous else None
     old_segments = _segments(old) if old is not None and _stamp(old) == stamp else None
     wanted = {s.id: s for s in store.sources()}
+    spans = plan(store)
     kept: dict[str, dict] = {}
     if old_segments is not None:
         for source_id in sorted(unchanged & wanted.keys() & old_segments.keys()):
             entry = old_segments[source_id]
+            if entry.get("span") != _digest(spans.get(source_id)):
+                continue  # its texts are the same, but not which of them end their run here
             for name in [*entry["files"], f"{_SOURCE_WORDS}/{_words_name(source_id)}"]:
                 os.link(old / name, target / name)  # type: ignore[operator]
             kept[source_id] = entry
     todo = [sid for sid in sorted(wanted) if sid not in kept]
     written = _write_segments(store.path, target, todo, progress,
-                              {sid: wanted[sid].file for sid in todo})
+                              {sid: wanted[sid].file for sid in todo}, spans)
     failed = [w for w in written if w.error]
     if failed:
         first = failed[0]
@@ -138,12 +147,18 @@ def write_index(generation: Path, store: Store, stamp: str, previous: Path | Non
                 if e["segment"]}
     for w in written:
         entries[w.source_id] = {"segment": w.segment.hex() if w.segment else None,
-                                "files": list(w.files), "documents": w.count}
+                                "files": list(w.files), "documents": w.count,
+                                "span": _digest(spans.get(w.source_id)),
+                                "newest": w.newest, "others": w.others}
         if w.segment is not None:
             segments[w.source_id] = pickle.loads(w.segment)
     storage = FileStorage(str(target))
     TOC(schema(), [segments[sid] for sid in sorted(segments)], 1).write(storage, _INDEX_NAME)
     _write_text(target / SEGMENTS_FILE, json.dumps(entries, sort_keys=True, indent=0))
+    views = {segments[sid].segment_id(): [entries[sid].get("newest"),
+                                           entries[sid].get("others", True)]
+             for sid in segments}
+    _write_text(target / VIEWS_FILE, json.dumps(views, sort_keys=True, indent=0))
     _merge_words([target / _SOURCE_WORDS / _words_name(s) for s in sorted(wanted)],
                  target / VOCABULARY_FILE)
     _write_text(target / _STAMP_FILE, stamp)
@@ -151,11 +166,16 @@ def write_index(generation: Path, store: Store, stamp: str, previous: Path | Non
                        old_segments is not None)
 
 
+def _digest(span: Span | None) -> str | None:
+    return span.digest if span is not None else None
+
+
 def _write_segments(store_path: Path, target: Path, todo: list[str],
                     progress: Callable[[str], None] | None,
-                    files: dict[str, str]) -> list[_Written]:
+                    files: dict[str, str], spans: dict[str, Span]) -> list[_Written]:
     """Write the segments of ``todo``, in worker processes where there are cores for them."""
-    tasks = [(str(store_path), str(target), sid) for sid in todo]
+    tasks = [(str(store_path), str(target), sid, spans[sid].first if sid in spans else None)
+             for sid in todo]
     procs = min(_worker_processes(), len(tasks))
     if procs <= 1:
         results: Iterator[_Written] = map(_write_one, tasks)
@@ -172,10 +192,10 @@ def _note(w: _Written, progress: Callable[[str], None] | None,
     return w
 
 
-def _write_one(task: tuple[str, str, str]) -> _Written:
+def _write_one(task: tuple[str, str, str, dict[str, str] | None]) -> _Written:
     """One source's documents as one segment, made in a scratch index and moved into
     ``target``. Runs in a worker: every failure is returned, never raised or printed."""
-    store_path, target, source_id = task
+    store_path, target, source_id, first = task
     scratch = Path(target) / f".scratch-{_words_name(source_id).removesuffix('.tsv')}"
     try:
         store = Store.open(Path(store_path))
@@ -185,10 +205,15 @@ def _write_one(task: tuple[str, str, str]) -> _Written:
             ix = whoosh_index.create_in(str(scratch), schema(), indexname=_INDEX_NAME)
             writer = ix.writer(limitmb=_WRITER_MB)
             vocabulary: dict[str, Vocabulary] = {}
-            count = 0
-            for doc in documents(source, store.query(source_id=source_id), vocabulary):
+            count, newest, others = 0, "", False
+            for doc in documents(source, store.query(source_id=source_id), vocabulary, first):
                 writer.add_document(**doc)
                 count += 1
+                cr = doc.get("cr", UNVERSIONED)
+                if cr == UNVERSIONED:
+                    others = True
+                else:
+                    newest = max(newest, cr)
             writer.commit(merge=False)
         finally:
             store.close()
@@ -200,7 +225,8 @@ def _write_one(task: tuple[str, str, str]) -> _Written:
         names = segment.list_files(FileStorage(str(scratch)))
         for name in names:
             os.replace(scratch / name, Path(target) / name)
-        return _Written(source_id, pickle.dumps(segment), tuple(sorted(names)), count)
+        return _Written(source_id, pickle.dumps(segment), tuple(sorted(names)), count,
+                        newest or None, others)
     except OSError as exc:
         return _Written(source_id, error=f"{exc.strerror or exc}",
                         disk_full=exc.errno in (errno.ENOSPC, errno.EDQUOT))

@@ -8,11 +8,10 @@ CRC, and opening the search index, so a damaged index is named before it is used
 from __future__ import annotations
 
 import sqlite3
-import zlib
-from contextlib import closing
 from pathlib import Path
 
 from kb.indexdir import STORE_FILE, IndexDir, verify
+from kb.store import CorruptStoreError, StaleStoreError, Store
 
 
 def diagnose(root: Path) -> tuple[list[str], int]:
@@ -31,14 +30,18 @@ def diagnose(root: Path) -> tuple[list[str], int]:
 
 def _store(path: Path) -> list[str]:
     try:
-        with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as conn:
-            result = [row[0] for row in conn.execute("PRAGMA integrity_check")]
-            if result != ["ok"]:
-                return [f"{path}: SQLite integrity check: {'; '.join(result[:3])}"]
-            bad = sum(1 for data, crc in conn.execute("SELECT data, crc FROM records")
-                      if zlib.crc32(data.encode("utf-8")) != crc)
-    except sqlite3.DatabaseError as exc:
+        store = Store.open(path)
+    except StaleStoreError as exc:
+        return [f"{exc}"]
+    try:
+        result = [row[0] for row in store.conn.execute("PRAGMA integrity_check")]
+        if result != ["ok"]:
+            return [f"{path}: SQLite integrity check: {'; '.join(result[:3])}"]
+        bad = store.damaged()
+    except (sqlite3.DatabaseError, CorruptStoreError) as exc:
         return [f"{path}: SQLite: {exc}"]
+    finally:
+        store.close()
     return [f"{path}: {bad} record(s) fail their checksum"] if bad else []
 
 

@@ -1,17 +1,25 @@
 """The record store: one SQLite file per build. The only module that speaks SQL.
 
 A store is written once by a build and then only read. Rows keep the columns that queries
-filter on (kind, number, language, version) and the whole record as JSON, so a new record kind
-needs no schema change. The schema version is stamped in ``meta``; a store of another version
-is never read (:class:`StaleStoreError`) and the next build starts afresh.
+filter on (kind, number, language, version) and the record as JSON, so a new record kind needs
+no schema change. The schema version is stamped in ``meta``; a store of another version is
+never read (:class:`StaleStoreError`) and the next build starts afresh.
 
-Every record's JSON carries its CRC-32, checked each time a record is read: bytes altered on
-disk are reported (:class:`CorruptStoreError`), never served as rule text, for a cost too small
-to measure. SQLite's own errors on a damaged file are reported the same way.
+A record's JSON is split in two: what only this record has (its id, version and place: the
+columns ``id``, ``version``, ``file``, ``line``) and its *body*, everything else, kept once in
+``bodies`` however many records share it. A hundred rules versions repeat most rules word for
+word (223,000 rule records, 11,700 distinct texts), so the store grows with what changed.
+Bodies are keyed by a 63-bit hash of their JSON.
+
+Every record's CRC-32 (of its body and its own parts) is checked each time a record is read:
+bytes altered on disk, or two bodies sharing a hash, are reported (:class:`CorruptStoreError`),
+never served as rule text, for a cost too small to measure. SQLite's own errors on a damaged
+file are reported the same way.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sqlite3
 import zlib
@@ -35,7 +43,7 @@ from kb.model import (
 )
 from kb.rulenum import RuleNumber, RuleRange
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 _SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -47,9 +55,10 @@ CREATE TABLE sources (
 CREATE TABLE records (
     id TEXT PRIMARY KEY, source_id TEXT NOT NULL REFERENCES sources(id), seq INTEGER NOT NULL,
     kind TEXT NOT NULL, number TEXT, sort_key TEXT, language TEXT, version TEXT,
-    title TEXT, text TEXT NOT NULL, file TEXT NOT NULL, line INTEGER NOT NULL,
-    data TEXT NOT NULL, crc INTEGER NOT NULL
+    title TEXT, file TEXT NOT NULL, line INTEGER NOT NULL,
+    body INTEGER NOT NULL, crc INTEGER NOT NULL
 );
+CREATE TABLE bodies (hash INTEGER PRIMARY KEY, data TEXT NOT NULL);
 CREATE INDEX records_number ON records(number, version, language);
 CREATE INDEX records_kind ON records(kind, version);
 CREATE INDEX records_source ON records(source_id, seq);
@@ -89,8 +98,40 @@ class CorruptStoreError(KbError):
         super().__init__(f"the index is damaged: {path}: {what}; run 'kb build' to rebuild it")
 
 
-def _crc(data: str) -> int:
-    return zlib.crc32(data.encode("utf-8"))
+def _crc(body: str, record_id: str, version: str | None, file: str, line: int) -> int:
+    return zlib.crc32(f"{body}\x00{record_id}\x00{version or ''}\x00{file}\x00{line}"
+                      .encode())
+
+
+def body_hash(body: str) -> int:
+    """The key of a body: 63 bits of its BLAKE2 digest (a signed SQLite integer)."""
+    return int.from_bytes(hashlib.blake2b(body.encode("utf-8"), digest_size=8).digest(),
+                          "big") >> 1
+
+
+def split_record(record: Record) -> tuple[str, str | None]:
+    """A record's body (its JSON without its id, version and place, and without the
+    citations' record id, which is its own) and its version."""
+    data = to_dict(record)
+    record_id = data.pop("id")
+    del data["loc"]  # the columns file and line
+    version = data.pop("version") if data.get("version") is not None else None
+    for citation in data.get("citations", ()):
+        if citation.get("record_id") == record_id:
+            del citation["record_id"]
+    return json.dumps(data, ensure_ascii=False), version
+
+
+def join_record(kind: str, body: str, record_id: str, version: str | None, file: str,
+                line: int) -> Record:
+    """The record that :func:`split_record` split."""
+    data = json.loads(body)
+    data["id"], data["loc"] = record_id, {"file": file, "line": line}
+    if version is not None:
+        data["version"] = version
+    for citation in data.get("citations", ()):
+        citation.setdefault("record_id", record_id)
+    return from_dict(kind, data)
 
 
 def sort_key_text(number: str | None) -> str | None:
@@ -180,20 +221,23 @@ class Store:
         records = list(records)
         stored = self._existing_ids([r.id for r in records])
         fresh = [r for r in records if r.id not in stored]
-        rows, cites = [], []
+        rows, cites, bodies = [], [], {}
         for seq, record in enumerate(fresh):
             number = record_number(record)
+            body, version = split_record(record)
+            key = body_hash(body)
+            bodies[key] = body
             rows.append(
                 (
                     record.id, source.id, seq, kind_of(record), number, sort_key_text(number),
-                    getattr(record, "language", None), getattr(record, "version", None),
-                    record_title(record), record_text(record), record.loc.file,
-                    record.loc.line, data := json.dumps(to_dict(record), ensure_ascii=False),
-                    _crc(data),
+                    getattr(record, "language", None), version, record_title(record),
+                    record.loc.file, record.loc.line, key,
+                    _crc(body, record.id, version, record.loc.file, record.loc.line),
                 )
             )
             cites.extend(_citation_row(c) for c in getattr(record, "citations", ()))
-        self.conn.executemany("INSERT INTO records VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)", rows)
+        self.conn.executemany("INSERT OR IGNORE INTO bodies VALUES (?,?)", bodies.items())
+        self.conn.executemany("INSERT INTO records VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)", rows)
         self.conn.executemany("INSERT INTO citations VALUES (?,?,?,?,?,?)", cites)
         return len(records) - len(fresh)
 
@@ -230,6 +274,9 @@ class Store:
             "INSERT OR IGNORE INTO records SELECT * FROM old.records WHERE source_id=?",
             (source_id,),
         )
+        self.conn.execute(
+            "INSERT OR IGNORE INTO bodies SELECT * FROM old.bodies WHERE hash IN"
+            " (SELECT body FROM old.records WHERE source_id=?)", (source_id,))
 
     def commit(self) -> None:
         self.conn.commit()
@@ -304,9 +351,9 @@ class Store:
     def count_flags(self, source_id: str) -> dict[str, int]:
         """How many of a source's records have a number inferred, or are left untranslated."""
         row = self.conn.execute(
-            "SELECT COALESCE(SUM(json_extract(data, '$.inferred')), 0),"
-            " COALESCE(SUM(json_extract(data, '$.untranslated')), 0)"
-            " FROM records WHERE source_id=?",
+            "SELECT COALESCE(SUM(json_extract(b.data, '$.inferred')), 0),"
+            " COALESCE(SUM(json_extract(b.data, '$.untranslated')), 0)"
+            " FROM records r JOIN bodies b ON b.hash = r.body WHERE r.source_id=?",
             (source_id,),
         ).fetchone()
         return {"inferred": row[0], "untranslated": row[1]}
@@ -337,16 +384,27 @@ class Store:
             clauses.append("(number = ? OR number GLOB ? OR number GLOB ?)")
             args += [under, *_descendant_globs(RuleNumber.parse(under))]
         where = f" WHERE {' AND '.join(clauses)}" if clauses else ""
-        cur = self._rows(
-            f"SELECT kind, data, crc FROM records{where} ORDER BY sort_key, source_id, seq", args
-        )
-        for kind_name, data, crc in cur:
-            yield self._record(kind_name, data, crc)
+        cur = self._rows(f"{_RECORD}{where} ORDER BY sort_key, source_id, seq", args)
+        for row in cur:
+            yield self._record(*row)
 
     def get(self, record_id: str) -> Record | None:
-        rows = self._rows("SELECT kind, data, crc FROM records WHERE id=?", (record_id,))
+        rows = self._rows(f"{_RECORD} WHERE id=?", (record_id,))
         row = next(rows, None)
         return self._record(*row) if row else None
+
+    def in_reading_order(self) -> Iterator[tuple[str, Record]]:
+        """Every record with its source id, source by source in reading order."""
+        for source_id, *row in self._rows(
+                f"SELECT source_id, {_RECORD.removeprefix('SELECT ')} ORDER BY source_id, seq"):
+            yield source_id, self._record(*row)
+
+    def damaged(self) -> int:
+        """How many records fail their checksum (``kb doctor``)."""
+        rows = self._rows("SELECT b.data, r.id, r.version, r.file, r.line, r.crc"
+                          " FROM records r LEFT JOIN bodies b ON b.hash = r.body")
+        return sum(1 for body, *own, crc in rows
+                   if body is None or _crc(body, *own) != crc)
 
     def _rows(self, sql: str, args: Iterable[object] = ()) -> Iterator[tuple]:
         """Rows of a query; SQLite's errors on a damaged file become :class:`CorruptStoreError`."""
@@ -357,34 +415,34 @@ class Store:
         except sqlite3.DatabaseError as exc:
             raise CorruptStoreError(self.path, f"SQLite: {exc}") from exc
 
-    def _record(self, kind_name: str, data: str, crc: int) -> Record:
-        """A stored record, after checking that its JSON is the one written."""
-        if _crc(data) != crc:
+    def _record(self, kind_name: str, body: str | None, record_id: str, version: str | None,
+                file: str, line: int, crc: int) -> Record:
+        """A stored record, after checking that its parts are the ones written."""
+        if body is None or _crc(body, record_id, version, file, line) != crc:
             raise CorruptStoreError(self.path, "a record fails its checksum")
         try:
-            return from_dict(kind_name, json.loads(data))
+            return join_record(kind_name, body, record_id, version, file, line)
         except (ValueError, KeyError, TypeError) as exc:
             raise CorruptStoreError(self.path, f"a record cannot be read ({exc})") from exc
 
-    def texts(self, source_id: str, kinds: Iterable[str], language: str
-              ) -> Iterator[tuple[str, str, str | None, str | None, str]]:
-        """(id, kind, number, title, text) of a source's records of these kinds and language,
-        in reading order."""
+    def bodies(self, source_id: str, kinds: Iterable[str], language: str
+               ) -> Iterator[tuple[str, str, int]]:
+        """(id, kind, body key) of a source's records of these kinds and language, in
+        reading order: records of two versions with the same kind and body say the same."""
         kinds = sorted(kinds)
         yield from self._rows(
-            f"SELECT id, kind, number, title, text FROM records WHERE source_id=? AND language=?"
+            f"SELECT id, kind, body FROM records WHERE source_id=? AND language=?"
             f" AND kind IN ({','.join('?' * len(kinds))}) ORDER BY seq",
             (source_id, language, *kinds))
 
     def same_text_in(self, record_id: str, version: str) -> str | None:
         """The id of the record of rules version ``version`` that says what ``record_id``
-        says (same kind, number, title and text, in a source of the same format): the index
-        holds one document for a text many versions repeat (:mod:`kb.index.spans`)."""
+        says (same kind and body, in a source of the same format): the index holds one
+        document for a text many versions repeat (:mod:`kb.index.spans`)."""
         row = self.conn.execute(
             "SELECT r2.id FROM records r1 JOIN sources s1 ON s1.id = r1.source_id"
             " JOIN records r2 ON r2.number IS r1.number AND r2.version = ?"
-            " AND r2.language IS r1.language AND r2.kind = r1.kind AND r2.text = r1.text"
-            " AND r2.title IS r1.title"
+            " AND r2.language IS r1.language AND r2.kind = r1.kind AND r2.body = r1.body"
             " JOIN sources s2 ON s2.id = r2.source_id AND s2.format = s1.format"
             " WHERE r1.id = ? ORDER BY r2.seq LIMIT 1", (version, record_id)).fetchone()
         return row[0] if row else None
@@ -410,20 +468,27 @@ class Store:
         if target.rule is None:
             return []
         sql = (
-            "SELECT r.kind, r.data, c.written, c.first, c.last FROM citations c"
-            " JOIN records r ON r.id = c.record_id WHERE c.first_rule <= ? AND c.last_rule >= ?"
+            "SELECT r.kind, b.data, r.id, r.version, r.file, r.line, r.crc, c.written, c.first,"
+            " c.last FROM citations c JOIN records r ON r.id = c.record_id"
+            " LEFT JOIN bodies b ON b.hash = r.body"
+            " WHERE c.first_rule <= ? AND c.last_rule >= ?"
         )
         args: list[object] = [target.rule, target.rule]
         if version is not None:
             sql += " AND r.version = ?"
             args.append(version)
         out = []
-        rows = self._rows(sql.replace("r.data,", "r.data, r.crc,") + " ORDER BY r.sort_key", args)
-        for kind_name, data, crc, written, first, last in rows:
+        rows = self._rows(sql + " ORDER BY r.sort_key", args)
+        for *row, written, first, last in rows:
             if target in RuleRange(RuleNumber.parse(first), RuleNumber.parse(last)):
-                record = self._record(kind_name, data, crc)
+                record = self._record(*row)
                 out.append((record, Citation(record.id, written, first, last)))
         return out
+
+
+# The columns :meth:`Store._record` joins into a record.
+_RECORD = ("SELECT kind, (SELECT data FROM bodies WHERE hash = body), id, version, file, line,"
+           " crc FROM records")
 
 
 def _descendant_globs(number: RuleNumber) -> tuple[str, str]:

@@ -261,3 +261,12 @@ def test_a_translation_inside_a_longer_one_is_left_out(cr_index):
     data = answer(cr_index, "deathtouch")
     terms = [t.lower() for t in data["translations"][0]["terms"]]
     assert "contact mortel" in terms and "mortel" not in terms
+
+
+def test_an_unchanged_rule_is_answered_in_the_version_searched(cr_index):
+    """702.19a (Trample) reads the same in 2023 and 2026: the index holds it once, and a
+    search of the 2023 rules answers with the 2023 record."""
+    hits = search(cr_index, "trample", "--version", "2023-04-14", "--kind", "rule")
+    ids = [h["id"] for h in hits if h["number"] == "702.19a"]
+    assert ids == ["cr:en:2023-04-14:702.19a"]
+    assert {h["version"] for h in hits} == {"2023-04-14"}

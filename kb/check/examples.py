@@ -22,15 +22,15 @@ class Example:
 
 
 _SELECTION = """
-SELECT r.id, r.kind, s.file, r.language, r.text FROM records r JOIN sources s
-  ON s.id = r.source_id
+SELECT r.id, r.kind, s.file, r.language, json_extract(b.data, '$.text') AS text
+FROM records r JOIN sources s ON s.id = r.source_id JOIN bodies b ON b.hash = r.body
 WHERE r.kind = 'example'
    OR (r.kind IN ('ruling', 'note') AND (
-        r.text LIKE '%for example%' OR r.text LIKE '%par exemple%'
-        OR r.text LIKE '%par un exemple%' OR r.text LIKE '%for instance%'
-        OR r.text LIKE '%e.g.%'
-        OR (r.kind = 'note' AND json_array_length(json_extract(r.data, '$.claims')) > 0)
-        OR (r.kind = 'ruling' AND json_extract(r.data, '$.mechanic') IS NOT NULL)))
+        text LIKE '%for example%' OR text LIKE '%par exemple%'
+        OR text LIKE '%par un exemple%' OR text LIKE '%for instance%'
+        OR text LIKE '%e.g.%'
+        OR (r.kind = 'note' AND json_array_length(json_extract(b.data, '$.claims')) > 0)
+        OR (r.kind = 'ruling' AND json_extract(b.data, '$.mechanic') IS NOT NULL)))
 ORDER BY r.source_id, r.seq
 """
 
@@ -44,7 +44,8 @@ def select_examples(store: Store, named: Iterable[str] = ()) -> dict[str, Exampl
         chunk = wanted[start:start + 500]
         marks = ",".join("?" * len(chunk))
         for row in store.conn.execute(
-                "SELECT r.id, r.kind, s.file, r.language, r.text FROM records r JOIN sources s"
-                f" ON s.id = r.source_id WHERE r.id IN ({marks})", chunk):
+                "SELECT r.id, r.kind, s.file, r.language, json_extract(b.data, '$.text')"
+                " FROM records r JOIN sources s ON s.id = r.source_id"
+                f" JOIN bodies b ON b.hash = r.body WHERE r.id IN ({marks})", chunk):
             found[row[0]] = Example(*row)
     return found

@@ -18,7 +18,7 @@ store for the same text in the version searched (:meth:`kb.store.Store.same_text
 from __future__ import annotations
 
 import hashlib
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass
 
 from kb.index.documents import VERSIONED_FORMATS, VERSIONED_KINDS
@@ -41,13 +41,19 @@ class Span:
 
 
 def series(sources: list[Source]) -> list[list[Source]]:
-    """The versioned sources, one list per format, oldest version first."""
-    by_format: dict[str, list[Source]] = defaultdict(list)
+    """The versioned sources, one list per format and language, oldest version first. A
+    version held twice in one series (the pages of one rules site) is no series: each of its
+    sources is indexed whole."""
+    by_series: dict[tuple[str, str], list[Source]] = defaultdict(list)
     for source in sources:
         if source.format in VERSIONED_FORMATS and source.version:
-            by_format[source.format].append(source)
-    return [sorted(group, key=lambda s: (s.version, s.id))
-            for _, group in sorted(by_format.items())]
+            by_series[(source.format, source.language or "")].append(source)
+    found = []
+    for _, group in sorted(by_series.items()):
+        counts = Counter(s.version for s in group)
+        found.append(sorted((s for s in group if counts[s.version] == 1),
+                            key=lambda s: s.version or ""))
+    return [group for group in found if group]
 
 
 def plan(store: Store) -> dict[str, Span]:
@@ -60,7 +66,7 @@ def plan(store: Store) -> dict[str, Span]:
         for index, source in enumerate(group):
             later = _keys(store, group[index + 1].id) if index + 1 < len(group) else {}
             first: dict[str, str] = {}
-            next_runs: dict[bytes, str] = {}
+            next_runs: dict[tuple[str, int, int], str] = {}
             for key, record_id in current.items():
                 if key in later:
                     next_runs[key] = runs[key]
@@ -74,15 +80,14 @@ def plan(store: Store) -> dict[str, Span]:
     return spans
 
 
-def _keys(store: Store, source_id: str) -> dict[bytes, str]:
-    """A source's versioned records by the key of their text: kind, number, title, text, and
-    how many records of the same key came before (two equal examples of one rule)."""
-    keys: dict[bytes, str] = {}
-    for record_id, *fields in store.texts(source_id, VERSIONED_KINDS, "en"):
-        base = "\x1f".join(str(f) if f is not None else "\x00" for f in fields)
+def _keys(store: Store, source_id: str) -> dict[tuple[str, int, int], str]:
+    """A source's versioned records by what they say: kind, body (number, title and text
+    among it), and how many records of the same kind and body came before (two equal
+    examples of one rule)."""
+    keys: dict[tuple[str, int, int], str] = {}
+    for record_id, kind, body in store.bodies(source_id, VERSIONED_KINDS, "en"):
         occurrence = 0
-        while (key := hashlib.blake2b(f"{base}\x1e{occurrence}".encode(),
-                                      digest_size=16).digest()) in keys:
+        while (kind, body, occurrence) in keys:
             occurrence += 1
-        keys[key] = record_id
+        keys[(kind, body, occurrence)] = record_id
     return keys

@@ -1,10 +1,12 @@
-"""Writing the search index of one generation: one Whoosh segment per source.
+"""Writing the search index of one generation: one Whoosh segment per source (the small
+sources share one).
 
 The index lives in the generation folder beside the store (``search/``), so it is published by
 the same atomic swap and a failed build leaves the previous pair serving.
 
-Each source's documents are one segment of their own, and the segments are listed in the order
-of their source ids. That buys three things at once:
+Each source's documents are one segment of their own (the small sources' one segment
+together: see :func:`_units`), and the segments are listed in the order of their keys. That
+buys three things at once:
 
 - an unchanged source's segment is taken from the previous generation as it is, by a hard link
   (no copy, no disk), when that index was made by the same code; a changed source's segment is
@@ -37,19 +39,22 @@ from whoosh.filedb.filestore import FileStorage
 from whoosh.index import TOC
 
 from kb.errors import KbError
-from kb.index.documents import UNVERSIONED, Vocabulary, documents, schema
+from kb.index.documents import SEARCHED_KINDS, UNVERSIONED, Vocabulary, documents, schema
 from kb.index.spans import Span, plan
 from kb.store import Store
 
 SEARCH_DIR = "search"
 VOCABULARY_FILE = "vocabulary.tsv"
-SEGMENTS_FILE = "segments.json"  # source id -> its segment (id, file names), for the next build
+SEGMENTS_FILE = "segments.json"  # unit -> its segment (id, files, members), for the next build
 # Segment id -> [the newest rules version it holds texts of (None: none), whether it holds
 # unversioned documents]: which segments a search of one version opens.
 VIEWS_FILE = "views.json"
 _STAMP_FILE = "stamp"
 _SOURCE_WORDS = "words"  # one vocabulary file per source, merged into VOCABULARY_FILE
 _INDEX_NAME = "MAIN"
+# Sources with fewer searched records than this share one segment (see _units).
+SMALL_SOURCE = 2000
+SMALL_UNIT = "+small"  # the key of their segment (no source id starts with "+")
 _WRITER_MB = 48  # Whoosh's indexing buffer per worker: a big source spills to disk beyond it
 # Whoosh's cost is per posting, in pure Python: two processes halve a full build on two cores.
 # The workers are started fresh (spawn), so they do not inherit the build's memory, and must
@@ -93,11 +98,25 @@ def index_stamp(parser_stamp: str) -> str:
 
 
 @dataclass(frozen=True, slots=True)
+class _Unit:
+    """The sources written as one segment: a large source alone, or every small one."""
+
+    key: str  # the source id, or SMALL_UNIT
+    sources: tuple[str, ...]
+    span: str | None  # a digest of the members' spans (kb.index.spans), or None
+
+    def entry_matches(self, entry: dict) -> bool:
+        """Whether a previous build's segment is this unit's (same members, same spans)."""
+        return (entry.get("members", [self.key]) == list(self.sources)
+                and entry.get("span") == self.span)
+
+
+@dataclass(frozen=True, slots=True)
 class _Written:
-    """What a worker made of one source: its segment (None when nothing of it is searched),
+    """What a worker made of one unit: its segment (None when nothing of it is searched),
     the segment's files (moved into the index), how many documents; or why it failed."""
 
-    source_id: str
+    unit: str
     segment: bytes | None = None  # the pickled Whoosh segment object
     files: tuple[str, ...] = ()
     count: int = 0
@@ -120,124 +139,151 @@ def write_index(generation: Path, store: Store, stamp: str, previous: Path | Non
     (target / _SOURCE_WORDS).mkdir()
     old = previous / SEARCH_DIR if previous else None
     old_segments = _segments(old) if old is not None and _stamp(old) == stamp else None
-    wanted = {s.id: s for s in store.sources()}
+    sources = {s.id: s for s in store.sources()}
     spans = plan(store)
+    units = _units(store, sorted(sources), spans)
     kept: dict[str, dict] = {}
     if old_segments is not None:
-        for source_id in sorted(unchanged & wanted.keys() & old_segments.keys()):
-            entry = old_segments[source_id]
-            if entry.get("span") != _digest(spans.get(source_id)):
-                continue  # its texts are the same, but not which of them end their run here
-            for name in [*entry["files"], f"{_SOURCE_WORDS}/{_words_name(source_id)}"]:
+        for unit in units:
+            entry = old_segments.get(unit.key)
+            if entry is None or not unchanged.issuperset(unit.sources) \
+                    or not unit.entry_matches(entry):
+                continue  # changed, or the same texts but not ending their run here
+            for name in [*entry["files"], f"{_SOURCE_WORDS}/{_words_name(unit.key)}"]:
                 os.link(old / name, target / name)  # type: ignore[operator]
-            kept[source_id] = entry
-    todo = [sid for sid in sorted(wanted) if sid not in kept]
+            kept[unit.key] = entry
+    todo = [u for u in units if u.key not in kept]
     written = _write_segments(store.path, target, todo, progress,
-                              {sid: wanted[sid].file for sid in todo}, spans)
+                              {sid: s.file for sid, s in sources.items()}, spans)
     failed = [w for w in written if w.error]
     if failed:
         first = failed[0]
         if any(w.disk_full for w in failed):
             raise IndexWriteError(f"disk full while writing the search index in {target} "
                                   f"({first.error}); the previous index is still served")
-        raise IndexWriteError(f"writing the search index failed on source {first.source_id}: "
+        raise IndexWriteError(f"writing the search index failed on {first.unit}: "
                               f"{first.error}; the previous index is still served")
     entries = dict(kept)
-    segments = {sid: pickle.loads(bytes.fromhex(e["segment"])) for sid, e in kept.items()
+    segments = {key: pickle.loads(bytes.fromhex(e["segment"])) for key, e in kept.items()
                 if e["segment"]}
+    by_key = {u.key: u for u in units}
     for w in written:
-        entries[w.source_id] = {"segment": w.segment.hex() if w.segment else None,
-                                "files": list(w.files), "documents": w.count,
-                                "span": _digest(spans.get(w.source_id)),
-                                "newest": w.newest, "others": w.others}
+        unit = by_key[w.unit]
+        entries[w.unit] = {"segment": w.segment.hex() if w.segment else None,
+                           "files": list(w.files), "documents": w.count,
+                           "members": list(unit.sources), "span": unit.span,
+                           "newest": w.newest, "others": w.others}
         if w.segment is not None:
-            segments[w.source_id] = pickle.loads(w.segment)
+            segments[w.unit] = pickle.loads(w.segment)
     storage = FileStorage(str(target))
-    TOC(schema(), [segments[sid] for sid in sorted(segments)], 1).write(storage, _INDEX_NAME)
+    TOC(schema(), [segments[key] for key in sorted(segments)], 1).write(storage, _INDEX_NAME)
     _write_text(target / SEGMENTS_FILE, json.dumps(entries, sort_keys=True, indent=0))
-    views = {segments[sid].segment_id(): [entries[sid].get("newest"),
-                                           entries[sid].get("others", True)]
-             for sid in segments}
+    views = {segments[key].segment_id(): [entries[key].get("newest"),
+                                           entries[key].get("others", True)]
+             for key in segments}
     _write_text(target / VIEWS_FILE, json.dumps(views, sort_keys=True, indent=0))
-    _merge_words([target / _SOURCE_WORDS / _words_name(s) for s in sorted(wanted)],
+    _merge_words([target / _SOURCE_WORDS / _words_name(u.key) for u in units],
                  target / VOCABULARY_FILE)
     _write_text(target / _STAMP_FILE, stamp)
-    return IndexReport(sum(w.count for w in written), len(todo), len(kept),
-                       old_segments is not None)
+    return IndexReport(sum(w.count for w in written), sum(len(u.sources) for u in todo),
+                       sum(len(by_key[k].sources) for k in kept), old_segments is not None)
+
+
+def _units(store: Store, source_ids: list[str], spans: dict[str, Span]) -> list[_Unit]:
+    """Every source alone, but those of fewer than SMALL_SOURCE searched records, which are
+    one segment together: a query pays per segment (a term lookup and a matcher per word
+    and segment), and a dozen seeds, FAQs and card files of a few hundred records each cost
+    a search more than the 4,000 rules of a CR. A small source's change rewrites them all,
+    which is cheap because they are small. Sources of a rules series keep a segment each:
+    searching one version opens only the segments it needs."""
+    small = [sid for sid in source_ids if sid not in spans
+             and sum(n for kind, n in store.count_by_kind(sid).items()
+                     if kind in SEARCHED_KINDS) < SMALL_SOURCE]
+    units = [_Unit(sid, (sid,), _digest(spans.get(sid))) for sid in source_ids
+             if sid not in small]
+    if small:
+        units.append(_Unit(SMALL_UNIT, tuple(small), None))
+    return sorted(units, key=lambda u: u.key)
 
 
 def _digest(span: Span | None) -> str | None:
     return span.digest if span is not None else None
 
 
-def _write_segments(store_path: Path, target: Path, todo: list[str],
+def _write_segments(store_path: Path, target: Path, todo: list[_Unit],
                     progress: Callable[[str], None] | None,
                     files: dict[str, str], spans: dict[str, Span]) -> list[_Written]:
     """Write the segments of ``todo``, in worker processes where there are cores for them."""
-    tasks = [(str(store_path), str(target), sid, spans[sid].first if sid in spans else None)
-             for sid in todo]
+    tasks = [(str(store_path), str(target), u.key,
+              [(sid, spans[sid].first if sid in spans else None) for sid in u.sources])
+             for u in todo]
+    members = {u.key: u.sources for u in todo}
     procs = min(_worker_processes(), len(tasks))
     if procs <= 1:
         results: Iterator[_Written] = map(_write_one, tasks)
-        return [_note(w, progress, files) for w in results]
+        return [_note(w, progress, [files[s] for s in members[w.unit]]) for w in results]
     context = multiprocessing.get_context("spawn")
     with context.Pool(procs, initializer=_die_with, initargs=(os.getpid(),)) as pool:
-        return [_note(w, progress, files) for w in pool.imap(_write_one, tasks)]
+        return [_note(w, progress, [files[s] for s in members[w.unit]])
+                for w in pool.imap(_write_one, tasks)]
 
 
-def _note(w: _Written, progress: Callable[[str], None] | None,
-          files: dict[str, str]) -> _Written:
+def _note(w: _Written, progress: Callable[[str], None] | None, files: list[str]) -> _Written:
     if progress:
-        progress(files[w.source_id])
+        for name in files:
+            progress(name)
     return w
 
 
-def _write_one(task: tuple[str, str, str, dict[str, str] | None]) -> _Written:
-    """One source's documents as one segment, made in a scratch index and moved into
+def _write_one(task: tuple[str, str, str, list[tuple[str, dict[str, str] | None]]]
+               ) -> _Written:
+    """One unit's documents as one segment, made in a scratch index and moved into
     ``target``. Runs in a worker: every failure is returned, never raised or printed."""
-    store_path, target, source_id, first = task
-    scratch = Path(target) / f".scratch-{_words_name(source_id).removesuffix('.tsv')}"
+    store_path, target, unit, members = task
+    scratch = Path(target) / f".scratch-{_words_name(unit).removesuffix('.tsv')}"
     try:
         store = Store.open(Path(store_path))
         try:
-            source = next(s for s in store.sources() if s.id == source_id)
+            sources = {s.id: s for s in store.sources()}
             scratch.mkdir()
             ix = whoosh_index.create_in(str(scratch), schema(), indexname=_INDEX_NAME)
             writer = ix.writer(limitmb=_WRITER_MB)
             vocabulary: dict[str, Vocabulary] = {}
             count, newest, others = 0, "", False
-            for doc in documents(source, store.query(source_id=source_id), vocabulary, first):
-                writer.add_document(**doc)
-                count += 1
-                cr = doc.get("cr", UNVERSIONED)
-                if cr == UNVERSIONED:
-                    others = True
-                else:
-                    newest = max(newest, cr)
+            for source_id, first in members:
+                records = store.query(source_id=source_id)
+                for doc in documents(sources[source_id], records, vocabulary, first):
+                    writer.add_document(**doc)
+                    count += 1
+                    cr = doc.get("cr", UNVERSIONED)
+                    if cr == UNVERSIONED:
+                        others = True
+                    else:
+                        newest = max(newest, cr)
             writer.commit(merge=False)
         finally:
             store.close()
-        _write_words(Path(target) / _SOURCE_WORDS / _words_name(source_id), vocabulary)
+        _write_words(Path(target) / _SOURCE_WORDS / _words_name(unit), vocabulary)
         segments = TOC.read(FileStorage(str(scratch)), _INDEX_NAME).segments
         if not segments:
-            return _Written(source_id)
+            return _Written(unit)
         (segment,) = segments
         names = segment.list_files(FileStorage(str(scratch)))
         for name in names:
             os.replace(scratch / name, Path(target) / name)
-        return _Written(source_id, pickle.dumps(segment), tuple(sorted(names)), count,
+        return _Written(unit, pickle.dumps(segment), tuple(sorted(names)), count,
                         newest or None, others)
     except OSError as exc:
-        return _Written(source_id, error=f"{exc.strerror or exc}",
+        return _Written(unit, error=f"{exc.strerror or exc}",
                         disk_full=exc.errno in (errno.ENOSPC, errno.EDQUOT))
     except Exception as exc:  # a worker must report, not print a traceback and vanish
-        return _Written(source_id, error=f"{type(exc).__name__}: {exc}")
+        return _Written(unit, error=f"{type(exc).__name__}: {exc}")
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 
 
-def _words_name(source_id: str) -> str:
-    return hashlib.sha256(source_id.encode()).hexdigest()[:24] + ".tsv"
+def _words_name(unit: str) -> str:
+    return hashlib.sha256(unit.encode()).hexdigest()[:24] + ".tsv"
 
 
 def _write_words(path: Path, vocabulary: dict[str, Vocabulary]) -> None:

@@ -7,13 +7,11 @@ records instead of building an index.
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import date
 from functools import cached_property
 
-from kb.codec import from_dict
 from kb.model import Link, Record, Rule, Source
 from kb.report.finding import RecordRef
 from kb.store import Store
@@ -70,14 +68,11 @@ class ReportData:
 
     @classmethod
     def from_store(cls, store: Store) -> ReportData:
-        """Load a whole store. Records are read in reading order (``seq``), which
-        :meth:`Store.query` does not give, hence the direct query."""
+        """Load a whole store, each source's records in reading order."""
         sources = {s.id: s for s in store.sources()}
         records: dict[str, list[Record]] = defaultdict(list)
-        rows = store.conn.execute("SELECT source_id, kind, data FROM records"
-                                  " ORDER BY source_id, seq")
-        for source_id, kind, data in rows:
-            records[source_id].append(from_dict(kind, json.loads(data)))
+        for source_id, record in store.in_reading_order():
+            records[source_id].append(record)
         return cls(sources, dict(records), store.links())
 
     # -- lookups ---------------------------------------------------------------------------

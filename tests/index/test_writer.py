@@ -1,6 +1,6 @@
-"""The search index is written with the store, one segment per source: unchanged sources keep
-their segment (shared with the previous generation), and the ranking does not depend on how
-the index was built."""
+"""The search index is written with the store, one segment per source (the small sources
+share one): unchanged sources keep their segment (shared with the previous generation), and
+the ranking does not depend on how the index was built."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from kb.corpus import embedded_corpus
 from kb.index.writer import SEARCH_DIR
 from kb.indexdir import IndexDir
 from kb.search import Searcher
+from tests.conftest import cr_file
 
 QUERIES = ("écho", "trample", "sacrifiez", "counter spell", "combat damage")
 
@@ -28,8 +29,7 @@ def segments(generation: Path) -> dict[str, int]:
 
 def test_unchanged_sources_keep_their_segments_and_rankings_match_a_fresh_build(tmp_path):
     corpus = tmp_path / "corpus"
-    # The seeds (the embedded CR too would make this the ranking-stability case of issue 17).
-    shutil.copytree(embedded_corpus(), corpus, ignore=shutil.ignore_patterns("MagicComp*"))
+    shutil.copytree(embedded_corpus(), corpus)  # the seeds and the 2026 CR
     index = tmp_path / "index"
     first = build(index, [corpus])
     assert first.search is not None and not first.search.reused_index
@@ -37,19 +37,20 @@ def test_unchanged_sources_keep_their_segments_and_rankings_match_a_fresh_build(
     assert first_generation is not None
     before = {q: ranked(index, q) for q in QUERIES}
     assert all(before.values())
+    # The five seeds are small: one segment together; the CR has its own.
+    assert len(segments(first_generation)) == 2
 
-    # Seed 000 loses its last line: only its segment is written again; the others are the
-    # previous generation's files (hard links), and the answers are a fresh build's.
+    # Seed 000 loses its last line: the seeds' segment is written again; the CR's is the
+    # previous generation's file (a hard link), and the answers are a fresh build's.
     seed = corpus / "000_3e28a88beae8982b.txt"
     seed.write_text(seed.read_text(encoding="utf-8").rsplit("\n", 2)[0] + "\n",
                     encoding="utf-8")
     changed = build(index, [corpus])
     assert changed.search is not None and changed.search.reused_index
-    assert changed.search.added_sources == 1
-    assert changed.search.kept_sources == len(changed.sources) - 1
+    assert (changed.search.added_sources, changed.search.kept_sources) == (5, 1)
     old, new = segments(first_generation), segments(IndexDir(index).current())
     shared = old.keys() & new.keys()
-    assert len(shared) == len(old) - 1 and all(old[n] == new[n] for n in shared)
+    assert len(shared) == 1 and all(old[n] == new[n] for n in shared)
     fresh = tmp_path / "fresh"
     build(fresh, [corpus])
     for query in QUERIES:
@@ -81,6 +82,35 @@ def test_a_worker_reports_its_failure_instead_of_printing_it(tmp_path, capfd):
 
     (tmp_path / "words").mkdir()
     written = _write_one((str(tmp_path / "missing.sqlite"), str(tmp_path), "cr:en:2026-04-17",
-                          None))
+                          [("cr:en:2026-04-17", None)]))
     assert written.error and written.segment is None and not written.disk_full
     assert capfd.readouterr().err == ""
+
+
+def test_a_middle_version_changed_gives_a_fresh_builds_answers(tmp_path):
+    """Three CR versions; 702.19a reads the same in all three until the middle one is
+    edited: its one document splits into three runs, and every version's answers are those
+    of a fresh build (the texts moved between the segments of the versions around it)."""
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    for date in ("20230414", "20250207", "20260417"):
+        shutil.copyfile(cr_file(date), corpus / f"MagicCompRules {date}.txt")
+    index = tmp_path / "index"
+    build(index, [corpus])
+    middle = corpus / "MagicCompRules 20250207.txt"
+    text = middle.read_text(encoding="utf-8")
+    assert text.count("702.19a Trample is a static ability") == 1
+    middle.write_text(text.replace("702.19a Trample is a static ability",
+                                   "702.19a Trample is a static keyword ability"),
+                      encoding="utf-8")
+    build(index, [corpus])
+    fresh = tmp_path / "fresh"
+    build(fresh, [corpus])
+    for version in ("2023-04-14", "2025-02-07", "2026-04-17"):
+        with Searcher(index) as a, Searcher(fresh) as b:
+            got = [(h.id, round(h.score, 6)) for h in a.search("trample static", limit=20,
+                                                                 version=version).hits]
+            want = [(h.id, round(h.score, 6)) for h in b.search("trample static", limit=20,
+                                                                  version=version).hits]
+        assert got == want, version
+        assert f"cr:en:{version}:702.19a" in [i for i, _ in got[:3]], version

@@ -33,6 +33,7 @@ from kb.corpus import embedded_corpus  # noqa: E402
 from kb.index.documents import SEARCHED_KINDS  # noqa: E402
 from kb.indexdir import STORE_FILE, IndexDir  # noqa: E402
 from kb.search import Searcher  # noqa: E402
+from kb.store import Store, record_text, record_title  # noqa: E402
 from tests.search.relevance import judge, load, scores  # noqa: E402
 
 SHARED = Path(os.environ.get("KB_SHARED_CORPUS", REPO.parent / "shared" / "corpus"))
@@ -50,11 +51,11 @@ def fts_build(store: Path, target: Path) -> float:
     conn = sqlite3.connect(target)
     conn.execute("CREATE VIRTUAL TABLE docs USING fts5(id UNINDEXED, body,"
                  " tokenize='unicode61 remove_diacritics 2')")
-    source = sqlite3.connect(store)
-    marks = ",".join("?" * len(SEARCHED_KINDS))
-    rows = source.execute(f"SELECT id, coalesce(title, '') || ' ' || text FROM records"
-                          f" WHERE kind IN ({marks})", SEARCHED_KINDS)
+    source = Store.open(store)
+    rows = ((r.id, f"{record_title(r) or ''} {record_text(r)}") for kind in SEARCHED_KINDS
+            for r in source.query(kind=kind))
     conn.executemany("INSERT INTO docs VALUES (?, ?)", rows)
+    source.close()
     conn.commit()
     conn.close()
     return time.perf_counter() - started

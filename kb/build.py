@@ -236,6 +236,7 @@ def _build_into(staging: Path, index: IndexDir, current: Path | None,
         store.set_meta("folders", json.dumps(inputs["folders"]))  # if the manifest is lost
         store.set_meta("built_at", time.strftime("%Y-%m-%dT%H:%M:%S%z"))
         store.commit()
+        store.compact()
         report.search = write_index(staging, store, inputs["index_stamp"], current, set(reused))
         store.close()
         # What a rebuild that finds nothing changed reports, without opening the store.

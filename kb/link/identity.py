@@ -492,24 +492,37 @@ class Lineage:
         first, last = self.versions.index(old), self.versions.index(new)
         if first > last:
             raise ValueError(f"version {old} is later than {new}")
-        steps = [{m.old_number: m for m in self.diffs[(a, b)].matches}
+        steps = [{m.old_number: (m.new_number, m.how, m.confidence)
+                  for m in self.diffs[(a, b)].matches}
                  for a, b in zip(self.versions[first:last], self.versions[first + 1:last + 1],
                                  strict=True)]
-        matches = []
-        for number in sorted(self.numbers[old], key=sort_key):
-            path = [Counterpart(old, number, old, number, "same", 1.0)]
-            for step in steps:
-                if path[-1].new_number not in step:
-                    break
-                path.append(step[path[-1].new_number])
-            else:
-                hows = [m.how for m in path if m.how != "same"]
-                matches.append(Counterpart(old, number, new, path[-1].new_number,
-                                           hows[0] if hows else "same",
-                                           min(m.confidence for m in path)))
-        paired_new = {m.new_number for m in matches}
-        return VersionDiff(
-            tuple(matches),
-            tuple(sorted(self.numbers[old] - {m.old_number for m in matches}, key=sort_key)),
-            tuple(sorted(self.numbers[new] - paired_new, key=sort_key)),
-        )
+        return compose(old, new, self.numbers[old], self.numbers[new], steps)
+
+
+Step = Mapping[str, tuple[str, str, float]]  # old number -> (new number, how, confidence)
+
+
+def compose(old: str, new: str, old_numbers: Iterable[str], new_numbers: Iterable[str],
+            steps: Sequence[Step]) -> VersionDiff:
+    """The pairs from ``old`` to ``new`` through the steps between consecutive versions
+    (see :meth:`Lineage.between`), from pairs held in memory or read from a store."""
+    matches = []
+    for number in sorted(set(old_numbers), key=sort_key):
+        current, hows, confidence = number, [], 1.0
+        for step in steps:
+            if current not in step:
+                break
+            current, how, sure = step[current]
+            if how != "same":
+                hows.append(how)
+            confidence = min(confidence, sure)
+        else:
+            matches.append(Counterpart(old, number, new, current, hows[0] if hows else "same",
+                                       confidence))
+    paired_old = {m.old_number for m in matches}
+    paired_new = {m.new_number for m in matches}
+    return VersionDiff(
+        tuple(matches),
+        tuple(sorted(set(old_numbers) - paired_old, key=sort_key)),
+        tuple(sorted(set(new_numbers) - paired_new, key=sort_key)),
+    )

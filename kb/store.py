@@ -353,6 +353,14 @@ class Store:
             args = (source_id,)
         return dict(self.conn.execute(sql + " GROUP BY kind", args).fetchall())
 
+    def census(self, source_id: str) -> dict[tuple[str, str | None, bool], int]:
+        """How many records a source has of each (kind, language, whether it has a
+        version)."""
+        rows = self.conn.execute(
+            "SELECT kind, language, COALESCE(version, '') != '', COUNT(*) FROM records"
+            " WHERE source_id=? GROUP BY 1, 2, 3", (source_id,))
+        return {(kind, language, bool(dated)): n for kind, language, dated, n in rows}
+
     def count_flags(self, source_id: str) -> dict[str, int]:
         """How many of a source's records have a number inferred, or are left untranslated."""
         row = self.conn.execute(

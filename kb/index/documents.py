@@ -93,19 +93,24 @@ def schema() -> Schema:
 
 
 def documents(source: Source, records: Iterator[Record], vocabulary: dict[str, Vocabulary],
-              first: Mapping[str, str] | None = None) -> Iterator[dict[str, str]]:
+              first: Mapping[str, str] | None = None, part: bool | None = None
+              ) -> Iterator[dict[str, str]]:
     """The index documents of one source's records (records of other kinds are skipped); the
     words they hold are added to ``vocabulary`` (by language).
 
     ``first``: for a source of a rules series (:mod:`kb.index.spans`), the versioned records
     indexed here, each with the first version of its run; the others are indexed in a later
-    version's segment. None: every record, each for its own version only."""
+    version's segment. None: every record, each for its own version only.
+
+    ``part``: True for the versioned documents only, False for the others only, None for
+    both (the writer keeps them apart: see :func:`kb.index.writer._units`)."""
     for record in records:
         kind = kind_of(record)
         if kind not in SEARCHED_KINDS:
             continue
-        versioned = (source.format in VERSIONED_FORMATS and kind in VERSIONED_KINDS
-                     and record.language == "en")
+        versioned = is_versioned(source, kind, record)
+        if part is not None and versioned != part:
+            continue
         if versioned and first is not None and record.id not in first:
             continue
         lang = record.language if record.language in LANGUAGES else "en"
@@ -128,6 +133,17 @@ def documents(source: Source, records: Iterator[Record], vocabulary: dict[str, V
             "title": title or "",
         }
         yield {k: v for k, v in doc.items() if v}
+
+
+def is_versioned(source: Source, kind: str, record: Record) -> bool:
+    """Whether a record is searched one rules version at a time (see VERSIONED_FORMATS)."""
+    return versioned(source.format, kind, record.language, bool(getattr(record, "version", "")))
+
+
+def versioned(source_format: str, kind: str, language: str | None, dated: bool) -> bool:
+    """:func:`is_versioned` from a record's kind, language and whether it has a version."""
+    return (source_format in VERSIONED_FORMATS and kind in VERSIONED_KINDS
+            and language == "en" and dated)
 
 
 def _title_and_body(record: Record) -> tuple[str | None, str]:

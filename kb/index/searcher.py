@@ -16,7 +16,7 @@ import math
 import re
 from array import array
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -128,6 +128,9 @@ class _View:
     document numbers are the view's own."""
 
     searcher: Any
+    # Every versioned document it opens is of the version searched (the segments of today's
+    # rules): the version filter would keep every document, and is left out.
+    exact: bool = False
     # Stored fields of the documents answered so far (a few small strings each): the same
     # rules come back across a long-lived searcher's queries.
     stored: dict[int, dict[str, str]] = field(default_factory=dict)
@@ -174,14 +177,17 @@ class IndexSearcher:
         view = self._views.get(version)
         if view is None:
             segments = TOC.read(self._ix.storage, self._ix.indexname).segments
+            described = self._segment_versions or {}
             if version is not None and self._segment_versions is not None:
                 segments = [s for s in segments
-                            if _opens(self._segment_versions.get(s.segment_id()), version)]
+                            if _opens(described.get(s.segment_id()), version)]
             readers = [SegmentReader(self._ix.storage, self._ix.schema, s) for s in segments]
             reader = (EmptyReader(self._ix.schema) if not readers
                       else readers[0] if len(readers) == 1 else MultiReader(readers))
+            exact = version is not None and all(
+                _only(described.get(s.segment_id()), version) for s in segments)
             view = self._views[version] = _View(
-                Searcher(reader, weighting=BM25F(), fromindex=self._ix))
+                Searcher(reader, weighting=BM25F(), fromindex=self._ix), exact)
         return view
 
     def card_keys(self) -> list[str]:
@@ -220,9 +226,10 @@ class IndexSearcher:
         text_query = builder.node(query.root) if query.root is not None else wq.Every()
         ranked = bool(builder.units)
         builder.alone = builder.alone and isinstance(query.root, Loose)
-        allowed = self._allowed(filters, view)
+        kept = replace(filters, version=None) if view.exact else filters
+        allowed = self._allowed(kept, view)
         if allowed is False:  # first use of these filters: part of the query, not a set
-            restriction = _filter_query(filters)
+            restriction = _filter_query(kept)
             if restriction is not None:
                 text_query = wq.And([text_query, _Weightless(restriction)])
             allowed = None
@@ -694,24 +701,38 @@ def _fields(hit: Any, view: _View) -> dict[str, Any]:
     return stored
 
 
-def _segment_versions(folder: Path) -> dict[str, tuple[str | None, bool]] | None:
+_Described = tuple[str | None, bool, str | None]  # newest version, unversioned?, oldest
+
+
+def _segment_versions(folder: Path) -> dict[str, _Described] | None:
     """Segment id -> (the newest version it holds texts of, whether it holds unversioned
-    documents); None for an index written before the file existed (every segment opens)."""
+    documents, the oldest version); None for an index written before the file existed
+    (every segment opens)."""
     try:
         views = json.loads((folder / VIEWS_FILE).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        return {segment: (newest, bool(others), oldest)
+                for segment, (newest, others, oldest) in views.items()}
+    except (OSError, ValueError, TypeError):
         return None
-    return {segment: (newest, bool(others)) for segment, (newest, others) in views.items()}
 
 
-def _opens(info: tuple[str | None, bool] | None, version: str) -> bool:
+def _opens(info: _Described | None, version: str) -> bool:
     """Whether a search of ``version`` needs a segment (one not described: yes)."""
     if info is None:
         return True
-    newest, others = info
+    newest, others, _ = info
     if version == UNVERSIONED:
         return others
     return others or (newest is not None and newest >= version)
+
+
+def _only(info: _Described | None, version: str) -> bool:
+    """Whether every versioned document of a segment is of ``version`` (a segment holds
+    the runs that end at its version, each begun at or before it: kb.index.spans)."""
+    if info is None:
+        return False
+    newest, _, oldest = info
+    return newest is None or newest == oldest == version
 
 
 def _filter_query(filters: Filters) -> wq.Query | None:

@@ -30,6 +30,7 @@ import pickle
 import shutil
 import signal
 import sys
+from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,8 +40,17 @@ from whoosh.filedb.filestore import FileStorage
 from whoosh.index import TOC
 
 from kb.errors import KbError
-from kb.index.documents import SEARCHED_KINDS, UNVERSIONED, Vocabulary, documents, schema
+from kb.index.documents import (
+    SEARCHED_KINDS,
+    UNVERSIONED,
+    VERSIONED_FORMATS,
+    Vocabulary,
+    documents,
+    schema,
+    versioned,
+)
 from kb.index.spans import Span, plan
+from kb.model import Source
 from kb.store import Store
 
 SEARCH_DIR = "search"
@@ -52,9 +62,9 @@ VIEWS_FILE = "views.json"
 _STAMP_FILE = "stamp"
 _SOURCE_WORDS = "words"  # one vocabulary file per source, merged into VOCABULARY_FILE
 _INDEX_NAME = "MAIN"
-# Sources with fewer searched records than this share one segment (see _units).
+# Sources with fewer searched records than this share a segment (see _units).
 SMALL_SOURCE = 2000
-SMALL_UNIT = "+small"  # the key of their segment (no source id starts with "+")
+SMALL_UNIT = "+small"  # the key of their units (no source id starts with "+")
 _WRITER_MB = 48  # Whoosh's indexing buffer per worker: a big source spills to disk beyond it
 # Whoosh's cost is per posting, in pure Python: two processes halve a full build on two cores.
 # The workers are started fresh (spawn), so they do not inherit the build's memory, and must
@@ -101,9 +111,10 @@ def index_stamp(parser_stamp: str) -> str:
 class _Unit:
     """The sources written as one segment: a large source alone, or every small one."""
 
-    key: str  # the source id, or SMALL_UNIT
+    key: str  # the source id (with its part), or SMALL_UNIT
     sources: tuple[str, ...]
     span: str | None  # a digest of the members' spans (kb.index.spans), or None
+    part: bool | None = None  # the versioned documents only (True), the others, or both
 
     def entry_matches(self, entry: dict) -> bool:
         """Whether a previous build's segment is this unit's (same members, same spans)."""
@@ -121,6 +132,7 @@ class _Written:
     files: tuple[str, ...] = ()
     count: int = 0
     newest: str | None = None  # the newest rules version of its versioned documents
+    oldest: str | None = None  # ... and the oldest
     others: bool = False  # whether it holds unversioned documents
     error: str | None = None
     disk_full: bool = False
@@ -141,7 +153,7 @@ def write_index(generation: Path, store: Store, stamp: str, previous: Path | Non
     old_segments = _segments(old) if old is not None and _stamp(old) == stamp else None
     sources = {s.id: s for s in store.sources()}
     spans = plan(store)
-    units = _units(store, sorted(sources), spans)
+    units = _units(store, sources, spans)
     kept: dict[str, dict] = {}
     if old_segments is not None:
         for unit in units:
@@ -172,14 +184,15 @@ def write_index(generation: Path, store: Store, stamp: str, previous: Path | Non
         entries[w.unit] = {"segment": w.segment.hex() if w.segment else None,
                            "files": list(w.files), "documents": w.count,
                            "members": list(unit.sources), "span": unit.span,
-                           "newest": w.newest, "others": w.others}
+                           "newest": w.newest, "oldest": w.oldest, "others": w.others}
         if w.segment is not None:
             segments[w.unit] = pickle.loads(w.segment)
     storage = FileStorage(str(target))
     TOC(schema(), [segments[key] for key in sorted(segments)], 1).write(storage, _INDEX_NAME)
     _write_text(target / SEGMENTS_FILE, json.dumps(entries, sort_keys=True, indent=0))
     views = {segments[key].segment_id(): [entries[key].get("newest"),
-                                           entries[key].get("others", True)]
+                                           entries[key].get("others", True),
+                                           entries[key].get("oldest")]
              for key in segments}
     _write_text(target / VIEWS_FILE, json.dumps(views, sort_keys=True, indent=0))
     _merge_words([target / _SOURCE_WORDS / _words_name(u.key) for u in units],
@@ -189,21 +202,42 @@ def write_index(generation: Path, store: Store, stamp: str, previous: Path | Non
                        sum(len(by_key[k].sources) for k in kept), old_segments is not None)
 
 
-def _units(store: Store, source_ids: list[str], spans: dict[str, Span]) -> list[_Unit]:
-    """Every source alone, but those of fewer than SMALL_SOURCE searched records, which are
-    one segment together: a query pays per segment (a term lookup and a matcher per word
-    and segment), and a dozen seeds, FAQs and card files of a few hundred records each cost
-    a search more than the 4,000 rules of a CR. A small source's change rewrites them all,
-    which is cheap because they are small. Sources of a rules series keep a segment each:
-    searching one version opens only the segments it needs."""
-    small = [sid for sid in source_ids if sid not in spans
-             and sum(n for kind, n in store.count_by_kind(sid).items()
-                     if kind in SEARCHED_KINDS) < SMALL_SOURCE]
-    units = [_Unit(sid, (sid,), _digest(spans.get(sid))) for sid in source_ids
-             if sid not in small]
-    if small:
+def _units(store: Store, sources: dict[str, Source], spans: dict[str, Span]) -> list[_Unit]:
+    """What is written as one segment. A source whose documents are searched one rules
+    version at a time (VERSIONED_FORMATS) is two units, its versioned documents and the
+    others (a translation's own text, searched whatever the version): a search of today's
+    rules then opens no segment holding another version's documents, and needs no version
+    filter at all. Sources of fewer than SMALL_SOURCE searched records are one unit together
+    (its versioned documents a second one): a query pays per segment (a term lookup and a
+    matcher per word and segment), and a dozen seeds, FAQs and card files of a few hundred
+    records each cost a search more than the 4,000 rules of a CR. A small source's change
+    rewrites them all, which is cheap because they are small. Each source of a rules series
+    keeps its own segment: searching one version opens only the segments it needs."""
+    units: list[_Unit] = []
+    small: list[str] = []
+    small_parts: set[bool] = set()
+    for sid, source in sorted(sources.items()):
+        parts = Counter({versioned(source.format, kind, language, dated): n
+                         for (kind, language, dated), n in store.census(sid).items()
+                         if kind in SEARCHED_KINDS})
+        if sid not in spans and parts.total() < SMALL_SOURCE:
+            small.append(sid)
+            small_parts |= {part for part, n in parts.items() if n}
+        elif source.format in VERSIONED_FORMATS:
+            span = _digest(spans.get(sid))
+            units += [_Unit(f"{sid}#{_PART_NAMES[part]}", (sid,), span, part)
+                      for part in (True, False) if parts[part]]
+        else:
+            units.append(_Unit(sid, (sid,), None))
+    if len(small_parts) == 2:
+        units += [_Unit(f"{SMALL_UNIT}#{_PART_NAMES[part]}", tuple(small), None, part)
+                  for part in (True, False)]
+    elif small:
         units.append(_Unit(SMALL_UNIT, tuple(small), None))
     return sorted(units, key=lambda u: u.key)
+
+
+_PART_NAMES = {True: "versioned", False: "others"}
 
 
 def _digest(span: Span | None) -> str | None:
@@ -214,7 +248,7 @@ def _write_segments(store_path: Path, target: Path, todo: list[_Unit],
                     progress: Callable[[str], None] | None,
                     files: dict[str, str], spans: dict[str, Span]) -> list[_Written]:
     """Write the segments of ``todo``, in worker processes where there are cores for them."""
-    tasks = [(str(store_path), str(target), u.key,
+    tasks = [(str(store_path), str(target), u.key, u.part,
               [(sid, spans[sid].first if sid in spans else None) for sid in u.sources])
              for u in todo]
     members = {u.key: u.sources for u in todo}
@@ -235,11 +269,11 @@ def _note(w: _Written, progress: Callable[[str], None] | None, files: list[str])
     return w
 
 
-def _write_one(task: tuple[str, str, str, list[tuple[str, dict[str, str] | None]]]
-               ) -> _Written:
+def _write_one(task: tuple[str, str, str, bool | None,
+                         list[tuple[str, dict[str, str] | None]]]) -> _Written:
     """One unit's documents as one segment, made in a scratch index and moved into
     ``target``. Runs in a worker: every failure is returned, never raised or printed."""
-    store_path, target, unit, members = task
+    store_path, target, unit, part, members = task
     scratch = Path(target) / f".scratch-{_words_name(unit).removesuffix('.tsv')}"
     try:
         store = Store.open(Path(store_path))
@@ -249,17 +283,16 @@ def _write_one(task: tuple[str, str, str, list[tuple[str, dict[str, str] | None]
             ix = whoosh_index.create_in(str(scratch), schema(), indexname=_INDEX_NAME)
             writer = ix.writer(limitmb=_WRITER_MB)
             vocabulary: dict[str, Vocabulary] = {}
-            count, newest, others = 0, "", False
+            count, versions, others = 0, set(), False
             for source_id, first in members:
                 records = store.query(source_id=source_id)
-                for doc in documents(sources[source_id], records, vocabulary, first):
+                for doc in documents(sources[source_id], records, vocabulary, first, part):
                     writer.add_document(**doc)
                     count += 1
-                    cr = doc.get("cr", UNVERSIONED)
-                    if cr == UNVERSIONED:
+                    if doc["cr"] == UNVERSIONED:
                         others = True
                     else:
-                        newest = max(newest, cr)
+                        versions.add(doc["cr"])
             writer.commit(merge=False)
         finally:
             store.close()
@@ -272,7 +305,7 @@ def _write_one(task: tuple[str, str, str, list[tuple[str, dict[str, str] | None]
         for name in names:
             os.replace(scratch / name, Path(target) / name)
         return _Written(unit, pickle.dumps(segment), tuple(sorted(names)), count,
-                        newest or None, others)
+                        max(versions, default=None), min(versions, default=None), others)
     except OSError as exc:
         return _Written(unit, error=f"{exc.strerror or exc}",
                         disk_full=exc.errno in (errno.ENOSPC, errno.EDQUOT))

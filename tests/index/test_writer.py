@@ -82,7 +82,7 @@ def test_a_worker_reports_its_failure_instead_of_printing_it(tmp_path, capfd):
 
     (tmp_path / "words").mkdir()
     written = _write_one((str(tmp_path / "missing.sqlite"), str(tmp_path), "cr:en:2026-04-17",
-                          [("cr:en:2026-04-17", None)]))
+                          None, [("cr:en:2026-04-17", None)]))
     assert written.error and written.segment is None and not written.disk_full
     assert capfd.readouterr().err == ""
 

@@ -20,7 +20,13 @@ from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
-from kb.link.identity import Counterpart, Lineage, compare_versions
+from kb.link.identity import (
+    Counterpart,
+    IndexedVersion,
+    Lineage,
+    compare_versions,
+    index_version,
+)
 from kb.link.pairing import pair_cards, pair_rulings
 from kb.model import Card, Example, GlossaryEntry, Link, Record, Rule, Ruling, Source
 from kb.rulenum import RuleNumber
@@ -55,16 +61,15 @@ def link_all(store: Store, previous: Path | None = None,
         numbers = {v: _numbers_and_titles(store, by_version[v].id) for v in days}
         old_steps = _reusable_steps(previous, by_version, reused)
         matches: list[Counterpart] = []
-        loaded: dict[str, list[Rule]] = {}
+        loaded: dict[str, IndexedVersion] = {}
         for old, new in zip(days, days[1:], strict=False):
             if (old, new) in old_steps:
                 matches += _stored_step(store, previous, old, new)  # type: ignore[arg-type]
                 continue
             for day in (old, new):
                 if day not in loaded:
-                    loaded[day] = [r for r in store.query(kind="rule",
-                                                          source_id=by_version[day].id)
-                                   if isinstance(r, Rule)]
+                    loaded[day] = index_version([r for r in store.query(
+                        kind="rule", source_id=by_version[day].id) if isinstance(r, Rule)])
             matches += compare_versions(loaded[old], loaded[new]).matches
             loaded.pop(old)
         lineage = Lineage.from_matches({v: [n for n, _ in numbers[v]] for v in days}, matches)

@@ -6,7 +6,8 @@ no schema change. The schema version is stamped in ``meta``; a store of another 
 never read (:class:`StaleStoreError`) and the next build starts afresh.
 
 A record's JSON is split in two: what only this record has (its id, version and place: the
-columns ``id``, ``version``, ``file``, ``line``) and its *body*, everything else, kept once in
+columns ``id``, ``version``, ``file``, ``line``; ``file`` is NULL when it is the source's) and
+its *body*, everything else, kept once in
 ``bodies`` however many records share it. A hundred rules versions repeat most rules word for
 word (223,000 rule records, 11,700 distinct texts), so the store grows with what changed.
 Bodies are keyed by a 63-bit hash of their JSON.
@@ -55,7 +56,7 @@ CREATE TABLE sources (
 CREATE TABLE records (
     id TEXT PRIMARY KEY, source_id TEXT NOT NULL REFERENCES sources(id), seq INTEGER NOT NULL,
     kind TEXT NOT NULL, number TEXT, sort_key TEXT, language TEXT, version TEXT,
-    title TEXT, file TEXT NOT NULL, line INTEGER NOT NULL,
+    title TEXT, file TEXT, line INTEGER NOT NULL,
     body INTEGER NOT NULL, crc INTEGER NOT NULL
 );
 CREATE TABLE bodies (hash INTEGER PRIMARY KEY, data TEXT NOT NULL);
@@ -231,7 +232,8 @@ class Store:
                 (
                     record.id, source.id, seq, kind_of(record), number, sort_key_text(number),
                     getattr(record, "language", None), version, record_title(record),
-                    record.loc.file, record.loc.line, key,
+                    None if record.loc.file == source.file else record.loc.file,
+                    record.loc.line, key,
                     _crc(body, record.id, version, record.loc.file, record.loc.line),
                 )
             )
@@ -414,7 +416,7 @@ class Store:
 
     def damaged(self) -> int:
         """How many records fail their checksum (``kb doctor``)."""
-        rows = self._rows("SELECT b.data, r.id, r.version, r.file, r.line, r.crc"
+        rows = self._rows(f"SELECT b.data, r.id, r.version, {_FILE}, r.line, r.crc"
                           " FROM records r LEFT JOIN bodies b ON b.hash = r.body")
         return sum(1 for body, *own, crc in rows
                    if body is None or _crc(body, *own) != crc)
@@ -481,7 +483,7 @@ class Store:
         if target.rule is None:
             return []
         sql = (
-            "SELECT r.kind, b.data, r.id, r.version, r.file, r.line, r.crc, c.written, c.first,"
+            f"SELECT r.kind, b.data, r.id, r.version, {_FILE}, r.line, r.crc, c.written, c.first,"
             " c.last FROM citations c JOIN records r ON r.id = c.record_id"
             " LEFT JOIN bodies b ON b.hash = r.body"
             " WHERE c.first_rule <= ? AND c.last_rule >= ?"
@@ -500,8 +502,10 @@ class Store:
 
 
 # The columns :meth:`Store._record` joins into a record.
-_RECORD = ("SELECT kind, (SELECT data FROM bodies WHERE hash = body), id, version, file, line,"
-           " crc FROM records")
+# A record's file: its own when it is not its source's.
+_FILE = "COALESCE(r.file, (SELECT file FROM sources WHERE sources.id = r.source_id))"
+_RECORD = ("SELECT r.kind, (SELECT data FROM bodies WHERE hash = r.body), r.id, r.version,"
+           f" {_FILE}, r.line, r.crc FROM records r")
 
 
 def _descendant_globs(number: RuleNumber) -> tuple[str, str]:

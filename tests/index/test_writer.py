@@ -114,3 +114,26 @@ def test_a_middle_version_changed_gives_a_fresh_builds_answers(tmp_path):
                                                                   version=version).hits]
         assert got == want, version
         assert f"cr:en:{version}:702.19a" in [i for i, _ in got[:3]], version
+
+
+def test_a_new_version_gives_a_fresh_builds_answers(tmp_path):
+    """The newest version has a segment of its own and the older ones share one per year:
+    adding 2026 moves 2025's texts into the 2025 group and answers as a fresh build does."""
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    for date in ("20230414", "20250207"):
+        shutil.copyfile(cr_file(date), corpus / f"MagicCompRules {date}.txt")
+    index = tmp_path / "index"
+    build(index, [corpus])
+    shutil.copyfile(cr_file("20260417"), corpus / "MagicCompRules 20260417.txt")
+    build(index, [corpus])
+    fresh = tmp_path / "fresh"
+    build(fresh, [corpus])
+    assert len(segments(IndexDir(index).current())) == len(segments(IndexDir(fresh).current()))
+    for version in ("2023-04-14", "2025-02-07", "2026-04-17", "all"):
+        with Searcher(index) as a, Searcher(fresh) as b:
+            got = [(h.id, round(h.score, 6)) for h in a.search("battle protector", limit=20,
+                                                                 version=version).hits]
+            want = [(h.id, round(h.score, 6)) for h in b.search("battle protector", limit=20,
+                                                                  version=version).hits]
+        assert got and got == want, version

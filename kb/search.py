@@ -126,7 +126,7 @@ class Searcher:
                limit: int = DEFAULT_LIMIT, version: str | None = None,
                translate: bool = True) -> SearchResult:
         """The ``limit`` best groups of hits for ``text`` (see :mod:`kb.query`)."""
-        query = parse(text, filler=is_stop_word)
+        query = _flat(parse(text, filler=is_stop_word))
         filters = self._filters(query, lang, kind, version)
         result = SearchResult(query.text, filters.version)
         result.language = self._language(query)
@@ -417,7 +417,10 @@ class Searcher:
                 mine, other = ((pair.french, pair.english) if lang == "fr"
                                else (pair.english, pair.french))
                 other_terms = language(other_lang).terms_of(other)
-                if (language(lang).terms_of(mine) != analyzed or other_terms == analyzed
+                # The same word in both languages ("vigilance") needs no translation; the
+                # same stem does ("exil" is French, "exile" English: each field is searched
+                # only in the languages whose texts hold the word as typed).
+                if (language(lang).terms_of(mine) != analyzed or fold(other) == fold(mine)
                         or not _same_term(text, mine)
                         or fold(other) in QUESTION_WORDS or is_stop_word(other)):
                     continue
@@ -514,6 +517,21 @@ def _group_order(ranked: list[Hit], keys: dict[str, str],
         elif hit.kind == "example":
             worth[key] += EXAMPLE_SHARE * scores[hit.id]
     return sorted(worth, key=lambda k: -worth[k])
+
+
+def _flat(query: Query) -> Query:
+    """A question with its parenthesised asides as words of its own ("... ce tour-ci (mal
+    d'invocation) ?"): the words of a group of plain words side by side are optional like
+    the others, and multi-word terms are found across it."""
+    if not isinstance(query.root, Loose):
+        return query
+    return Query(query.text, Loose(tuple(_spread(query.root.items))), query.filters,
+                 query.cards)
+
+
+def _spread(items: tuple[Node, ...]) -> list[Node]:
+    return [part for item in items
+            for part in (_spread(item.items) if isinstance(item, Loose) else (item,))]
 
 
 def _walk_terms(root: Node | None) -> list[list[Word]]:

@@ -510,9 +510,21 @@ class _Builder:
             # A word this language does not hold gets no family here: "défenseur" must not
             # reach English "defense" through the English stemmer.
             return {term: 1.0}
-        weights = dict.fromkeys(words.family(term), FAMILY_WEIGHT)
+        weights = {member: FAMILY_WEIGHT * self.rarity_cap(lang, term, member)
+                   for member in words.family(term)}
         weights[term] = 1.0
         return weights
+
+    def rarity_cap(self, lang: str, term: str, member: str) -> float:
+        """At most 1: how much rarer a stem-family term may not count than the word's own
+        term. A family member scores by its own rarity, so a rare one ("counterpart" in the
+        family of "counter") outscored the word itself in every text that held it; scaled by
+        the ratio of the two idfs, it weighs at most what the typed word would."""
+        if self.searcher is None:
+            return 1.0
+        idf = self.searcher.idf  # type: ignore[attr-defined]
+        own, other = idf(lang, term), idf(lang, member)
+        return min(1.0, own / other) if other > 0 else 1.0
 
     def phrase(self, words: Iterable[str]) -> wq.Query:
         text = " ".join(words)

@@ -171,9 +171,12 @@ class Searcher:
             languages.setdefault(hit.number or hit.id, set()).add(hit.language)
         scores = {}
         prior = QUESTION_PRIOR if len(weights) >= QUESTION_WORDS_MIN else KIND_PRIOR
+        named = self._named_by_glossary(answer)
         for hit in answer.hits:
             score = (_rank_score(hit, answer.exact, prior)
                      * self._section_boost(hit, answer.exact))
+            if hit.kind == "rule" and (hit.version, hit.number) in named:
+                score *= TITLE_MATCH
             if weights:
                 own = sum(weights[i] for i in hit.matched) / total
                 near = sum(weights[i] for i in family.get(_family(hit), hit.matched)) / total
@@ -182,6 +185,19 @@ class Searcher:
                 score *= LANGUAGE_FIRST
             scores[hit.id] = score
         return scores
+
+    def _named_by_glossary(self, answer: Answer) -> set[tuple[str, str]]:
+        """The rules (version, number) that the glossary entries the query names point to:
+        "legend rule" names the glossary's Legend Rule, which says "See rule 704.5j", so
+        704.5j is named as a rule whose title the query holds would be."""
+        named: set[tuple[str, str]] = set()
+        for hit in answer.hits:
+            if hit.kind != "glossary" or not _names(hit, answer.exact):
+                continue
+            record = self.kb.store.get(hit.id)
+            for citation in getattr(record, "citations", ()) or ():
+                named.add((hit.version, citation.first))
+        return named
 
     def _section_boost(self, hit: Hit, terms: dict[str, set[str]]) -> float:
         """``SECTION_TITLE`` for a subrule whose rule's title the query names."""
@@ -575,16 +591,23 @@ def _family(hit: Hit) -> str:
     return f"{hit.version}:{number.parent if number.depth == 3 else number}"
 
 
+def _names(hit: Hit, terms: dict[str, set[str]]) -> bool:
+    """Whether the query holds every term of a record's title (a rule's, a glossary
+    entry's)."""
+    if not hit.title:
+        return False
+    lang = hit.language if hit.language in LANGUAGES else "en"
+    title = set(language(lang).terms_of(hit.title))
+    return bool(title) and title <= terms.get(lang, set())
+
+
 def _rank_score(hit: Hit, terms: dict[str, set[str]],
                 prior: dict[str, float] = KIND_PRIOR) -> float:
     """The index's score weighed by the kind prior, and by ``TITLE_MATCH`` for a rule whose
     whole title is what was searched (the "Trample" rule for ``trample``, not 702.19c)."""
     score = hit.score * prior.get(hit.kind, 0.5)
-    if hit.kind == "rule" and hit.title:
-        lang = hit.language if hit.language in LANGUAGES else "en"
-        title = set(language(lang).terms_of(hit.title))
-        if title and title <= terms.get(lang, set()):
-            score *= TITLE_MATCH
+    if hit.kind == "rule" and _names(hit, terms):
+        score *= TITLE_MATCH
     return score
 
 

@@ -371,6 +371,13 @@ class _Builder:
         it says."""
         if self.searcher is None:
             return 0
+        if isinstance(query, wq.And | wq.Phrase) and not isinstance(query, wq.AndMaybe):
+            # Every part must match ("mana ability"): no more documents than its rarest part.
+            parts = (query.subqueries if isinstance(query, wq.And)
+                     else [wq.Term(query.fieldname, w) for w in query.words])
+            return min((self.frequency(q) for q in parts), default=0)
+        if isinstance(query, wq.Or | wq.DisjunctionMax):
+            return max((self.frequency(q) for q in query.subqueries), default=0)
         return max((self.searcher.doc_frequency(f, t)  # type: ignore[attr-defined]
                     for f, t in query.iter_all_terms()), default=0)
 

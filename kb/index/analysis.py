@@ -24,6 +24,8 @@ from dataclasses import dataclass, field
 from whoosh.lang import stemmer_for_language, stopwords_for_language
 from whoosh.support.charset import accent_map
 
+from kb.text.inflection import verbs
+
 LANGUAGES = ("fr", "en", "pt")
 
 # A word, a rule number (702.19b, 100.1.), or a word with inner apostrophes (l'écho, don't).
@@ -70,6 +72,7 @@ class Language:
     code: str
     stops: frozenset[str] = field(init=False)
     _cache: dict[str, tuple[tuple[str, str], ...]] = field(init=False, default_factory=dict)
+    _irregular: dict[str, frozenset[str]] | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
         self.stops = frozenset(fold(w) for w in stopwords_for_language(self.code)) - _KEPT[
@@ -109,6 +112,18 @@ class Language:
     def term(self, word: str) -> str:
         """The indexed term of one plain word (already folded)."""
         return word if _NUMBER.search(word) else self._stem(word)
+
+    def irregular(self, term: str) -> frozenset[str]:
+        """The terms of every form of the irregular verb one of whose forms has ``term``
+        (English ``leav`` -> ``leav``, ``left``: kb.text.inflection); empty otherwise."""
+        if self._irregular is None:
+            table: dict[str, set[str]] = {}
+            for forms in verbs() if self.code == "en" else ():
+                terms = {self.term(form) for form in forms}
+                for one in terms:
+                    table.setdefault(one, set()).update(terms)
+            self._irregular = {one: frozenset(terms) for one, terms in table.items()}
+        return self._irregular.get(term, frozenset())
 
 
 _LANGUAGES: dict[str, Language] = {}

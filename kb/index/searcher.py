@@ -35,6 +35,7 @@ from kb.rulenum import RuleNumber
 
 MAX_EXPANSION = 200  # indexed words one prefix may stand for before the query is refused
 FAMILY_WEIGHT = 0.9  # a stem-family term against the word's own stem
+MAX_PHRASE_VARIANTS = 4  # a phrase and its irregular verb forms ("left the battlefield")
 TRANSLATION_WEIGHT = 0.8  # a translated term against the typed one
 CARD_BOOST = 2.0  # a card named in a question: its rulings are answers
 MIN_CORRECTED = 5  # letters a word needs before it is taken for a typo
@@ -517,8 +518,10 @@ class _Builder:
             # A word this language does not hold gets no family here: "défenseur" must not
             # reach English "defense" through the English stemmer.
             return {term: 1.0}
+        family = words.family(term) | {t for t in language(lang).irregular(term)
+                                       if t in words.terms}  # "leaves" and "left"
         weights = {member: FAMILY_WEIGHT * self.rarity_cap(lang, term, member)
-                   for member in words.family(term)}
+                   for member in family}
         weights[term] = 1.0
         return weights
 
@@ -541,8 +544,20 @@ class _Builder:
             if terms:
                 self.answer.terms.setdefault(lang, set()).update(terms)
                 self.answer.exact.setdefault(lang, set()).update(terms)
-                options.append(self.phrase_in(lang, terms))
+                options.extend(self.phrase_in(lang, variant)
+                               for variant in self.irregular_variants(lang, terms))
         return wq.Or(options) if options else wq.NullQuery
+
+    def irregular_variants(self, lang: str, terms: list[str]) -> list[list[str]]:
+        """A phrase's terms, and the same phrase with an irregular verb's other forms
+        ("leaves the battlefield" is also "left the battlefield"), the index's terms only."""
+        words = self.vocabulary.get(lang)
+        variants = [terms]
+        for i, term in enumerate(terms):
+            others = sorted(t for t in language(lang).irregular(term)
+                            if t != term and words is not None and t in words.terms)
+            variants += [[*v[:i], other, *v[i + 1:]] for v in variants for other in others]
+        return variants[:MAX_PHRASE_VARIANTS]
 
     @staticmethod
     def phrase_in(lang: str, terms: list[str]) -> wq.Query:

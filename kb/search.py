@@ -175,7 +175,8 @@ class Searcher:
         for hit in answer.hits:
             score = (_rank_score(hit, answer.exact, prior)
                      * self._section_boost(hit, answer.exact))
-            if hit.kind == "rule" and (hit.version, hit.number) in named:
+            if (hit.kind == "rule" and (hit.version, hit.number) in named
+                    and not _names(hit, answer.exact)):  # the title boost counts once
                 score *= TITLE_MATCH
             if weights:
                 own = sum(weights[i] for i in hit.matched) / total

@@ -28,13 +28,15 @@ from kb.text.inflection import verbs
 
 LANGUAGES = ("fr", "en", "pt")
 
-# A word, a rule number (702.19b, 100.1.), or a word with inner apostrophes (l'écho, don't).
-_TOKEN = re.compile(r"\w+(?:[.'’]\w+)*")
+# A power/toughness change (+1/+1, -1/-1, +X/+0: one term, as "1" alone is in every other
+# text), a word, a rule number (702.19b, 100.1.), or a word with inner apostrophes (l'écho,
+# don't).
+_TOKEN = re.compile(r"(?<![\w/])[+-][\dX]+/[+-][\dX]+(?![\w/])|\w+(?:[.'’]\w+)*")
 # French elided articles, pronouns and conjunctions, as written before a vowel.
 _ELISION = re.compile(r"^(?:l|d|j|m|n|s|t|c|qu|jusqu|lorsqu|puisqu|quoiqu|presqu)['’]")
 _POSSESSIVE = re.compile(r"['’]s$")
 _APOSTROPHE = re.compile(r"['’]")
-_NUMBER = re.compile(r"\d")
+_NUMBER = re.compile(r"\d|^[+-]x/")
 
 # Words the rules use as terms although general stop-word lists drop them ("face down",
 # "trample over planeswalkers", "until end of turn", "no maximum hand size", "contre").

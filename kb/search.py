@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 
 from kb.api import KnowledgeBase
@@ -33,6 +34,7 @@ from kb.model import Card, TermPair
 from kb.query import KINDS, And, CardName, Loose, Node, Or, Phrase, Query, Word, parse
 from kb.rulenum import RuleNumber
 from kb.store import record_number, record_text, record_title
+from kb.text.synonyms import SYNONYMS
 
 # How much a kind of record is worth as an answer, all else equal: a judge wants the rule
 # first, then its glossary entry and examples, then rulings, notes and cards.
@@ -404,17 +406,23 @@ class Searcher:
                 if is_stop_word(texts[0]) or is_stop_word(texts[-1]):
                     continue
                 other = self._other_language(" ".join(texts), result)
-                if other:
+                same = _synonyms(texts)
+                if other or same:
                     merged = Or((Phrase(tuple(texts)),
                                  *(And(tuple(Word(t) for t in term.split()))
-                                   for _, term in other)))
+                                   for term in [*same, *(term for _, term in other)])))
                     i += size
                     break
-            if merged is None:
-                out.append(items[i])
-                i += 1
-            else:
+            if merged is not None:
                 out.append(merged)
+                continue
+            item = items[i]
+            if isinstance(item, Word) and not item.prefix and (
+                    same := _synonyms([item.text])):  # "simultaneously": "same time" too
+                item = Or((item, *(And(tuple(Word(t) for t in term.split()))
+                                   for term in same)))
+            out.append(item)
+            i += 1
         return Loose(tuple(out))
 
     def _other_language(self, text: str, result: SearchResult) -> list[tuple[str, str]]:
@@ -549,6 +557,28 @@ def _flat(query: Query) -> Query:
 def _spread(items: tuple[Node, ...]) -> list[Node]:
     return [part for item in items
             for part in (_spread(item.items) if isinstance(item, Loose) else (item,))]
+
+
+@cache
+def _synonym_table() -> dict[tuple[str, tuple[str, ...]], tuple[str, ...]]:
+    """The synonyms (kb.text.synonyms) by the analyzed terms of each side, per language."""
+    table: dict[tuple[str, tuple[str, ...]], list[str]] = {}
+    for pair in SYNONYMS:
+        analysis = language(pair.language)
+        for mine, other in ((pair.one, pair.other), (pair.other, pair.one)):
+            table.setdefault((pair.language, analysis.terms_of(mine)), []).append(other)
+    return {key: tuple(others) for key, others in table.items()}
+
+
+def _synonyms(texts: list[str]) -> list[str]:
+    """The other phrasings of a run of a question's words, in its language ("same time",
+    "at the same time": "simultaneously")."""
+    table = _synonym_table()
+    found: list[str] = []
+    for lang in ("en", "fr"):
+        terms = language(lang).terms_of(" ".join(texts))
+        found += [t for t in table.get((lang, terms), ()) if t not in found] if terms else []
+    return found
 
 
 def _walk_terms(root: Node | None) -> list[list[Word]]:

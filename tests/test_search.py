@@ -261,3 +261,41 @@ def test_a_translation_inside_a_longer_one_is_left_out(cr_index):
     data = answer(cr_index, "deathtouch")
     terms = [t.lower() for t in data["translations"][0]["terms"]]
     assert "contact mortel" in terms and "mortel" not in terms
+
+
+def test_a_stem_family_member_weighs_no_more_than_the_word(cr_index):
+    """"counter" has "counterpart" in its stem family; rarer, it outscored "counter" itself
+    and 712.14c (melding with its counterpart) led for ``marqueurs`` and ``contrecarrer``."""
+    for query in ("counters", "marqueurs"):
+        assert within(groups(search(cr_index, query))[0], "122"), query
+    assert "rule 701.6" in groups(search(cr_index, "contrecarrer"))[:3]
+
+
+def test_a_glossary_entry_points_to_its_rule(cr_index):
+    """The glossary's Legend Rule says "See rule 704.5j": the query names that rule."""
+    assert groups(search(cr_index, "legend rule"))[0] == "rule 704.5j"
+    assert groups(search(cr_index, "règle des légendes"))[0] == "rule 704.5j"
+
+
+def test_a_translation_that_only_shares_the_stem_is_kept(cr_index):
+    """French "exil" and English "exile" have one stem, but the English texts hold no
+    "exil": the translation is what finds 406."""
+    assert any(within(g, "406") for g in groups(search(cr_index, "exil"))[:3])
+
+
+def test_irregular_verbs_and_synonyms_in_questions(cr_index):
+    """111.8 says a token "has left the battlefield"; 104.4a that players "lose
+    simultaneously"; 704.5b "a library with no cards in it"."""
+    top = groups(search(cr_index, "what happens to a token when it leaves the battlefield?"))
+    assert {"rule 111.7", "rule 111.8"} & set(top[:3])
+    top = groups(search(cr_index, "what happens if all players lose the game at the same time?"))
+    assert "rule 104.4a" in top[:3]
+    top = groups(search(cr_index, "what happens if I draw a card from an empty library?"))
+    assert {"rule 704.5b", "rule 121.4"} & set(top[:3])
+
+
+def test_power_toughness_changes_and_asides_in_questions(cr_index):
+    french = "que se passe-t-il si un permanent a un marqueur +1/+1 et un marqueur -1/-1 ?"
+    assert "rule 704.5q" in groups(search(cr_index, french))[:3]
+    aside = "pourquoi ma créature ne peut-elle pas attaquer ce tour-ci (mal d'invocation) ?"
+    assert "rule 302.6" in groups(search(cr_index, aside))[:3]

@@ -9,7 +9,7 @@ in every language under today's number, and the snippets.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -31,7 +31,20 @@ from kb.index.searcher import (
 )
 from kb.link.pairing import fold
 from kb.model import Card, TermPair
-from kb.query import KINDS, And, CardName, Loose, Node, Or, Phrase, Query, Word, parse
+from kb.query import (
+    KINDS,
+    And,
+    CardName,
+    Loose,
+    Node,
+    Not,
+    Or,
+    Phrase,
+    Query,
+    Required,
+    Word,
+    parse,
+)
 from kb.rulenum import RuleNumber
 from kb.store import record_number, record_text, record_title
 from kb.text.synonyms import SYNONYMS
@@ -134,11 +147,16 @@ class Searcher:
         result.language = self._language(query)
         alternatives: dict[str, list[Alternative]] = {}
         query = self._with_cards(query, filters.version)
+        own = _own_words(query)
+        heard: dict[str, set[str]] = {}  # the translations' words, by language
         if translate:
-            query = self._translate(query, alternatives, result)
+            query = self._translate(query, alternatives, result, heard)
         answer = self.index.search(query, filters, alternatives)
         result.corrected = answer.corrected
-        scores = self._scores(answer, result.language)
+        typed = _Typed(answer.exact, own | _folded(answer.corrected.values()),
+                       {lang: _folded(words) for lang, words in heard.items()})
+        self._with_glossary_rules(answer, typed)
+        scores = self._scores(answer, result.language, typed)
         ranked = sorted(answer.hits, key=lambda h: -scores[h.id])
         keys = {hit.id: self._group(hit, filters.version) for hit in ranked}
         order = _group_order(ranked, keys, scores)[:limit]
@@ -157,7 +175,8 @@ class Searcher:
 
     # -- ranking -------------------------------------------------------------------------------
 
-    def _scores(self, answer: Answer, query_language: str | None) -> dict[str, float]:
+    def _scores(self, answer: Answer, query_language: str | None,
+                typed: _Typed) -> dict[str, float]:
         """Each hit's score: the index's BM25F, by kind, by title, by the share of the
         question's words it holds (with its rule family: a concept spread over 702.19a-g
         meets), and by whether its answer has a text in the query's language."""
@@ -173,13 +192,18 @@ class Searcher:
             languages.setdefault(hit.number or hit.id, set()).add(hit.language)
         scores = {}
         prior = QUESTION_PRIOR if len(weights) >= QUESTION_WORDS_MIN else KIND_PRIOR
-        named = self._named_by_glossary(answer)
+        # A glossary entry's pointer names its rule; one of three pointers, a third as much.
+        named: dict[tuple[str, str], float] = {}
+        for entry, numbers in self._glossary_pointers(answer, typed):
+            for number in numbers:
+                boost = 1 + (TITLE_MATCH - 1) / len(numbers)
+                named[entry.version, number] = max(boost, named.get((entry.version, number), 1))
         for hit in answer.hits:
-            score = (_rank_score(hit, answer.exact, prior)
-                     * self._section_boost(hit, answer.exact))
+            score = (_rank_score(hit, typed, prior)
+                     * self._section_boost(hit, typed))
             if (hit.kind == "rule" and (hit.version, hit.number) in named
-                    and not _names(hit, answer.exact)):  # the title boost counts once
-                score *= TITLE_MATCH
+                    and not _names(hit, typed)):  # the title boost counts once
+                score *= named[hit.version, hit.number]
             if weights:
                 own = sum(weights[i] for i in hit.matched) / total
                 near = sum(weights[i] for i in family.get(_family(hit), hit.matched)) / total
@@ -189,20 +213,42 @@ class Searcher:
             scores[hit.id] = score
         return scores
 
-    def _named_by_glossary(self, answer: Answer) -> set[tuple[str, str]]:
-        """The rules (version, number) that the glossary entries the query names point to:
+    def _glossary_pointers(self, answer: Answer,
+                           typed: _Typed) -> list[tuple[Hit, tuple[str, ...]]]:
+        """The glossary entries the query names, with the rule numbers each points to:
         "legend rule" names the glossary's Legend Rule, which says "See rule 704.5j", so
         704.5j is named as a rule whose title the query holds would be."""
-        named: set[tuple[str, str]] = set()
+        found = []
         for hit in answer.hits:
-            if hit.kind != "glossary" or not _names(hit, answer.exact):
-                continue
-            record = self.kb.store.get(hit.id)
-            for citation in getattr(record, "citations", ()) or ():
-                named.add((hit.version, citation.first))
-        return named
+            if hit.kind == "glossary" and _names(hit, typed):
+                record = self.kb.store.get(hit.id)
+                found.append((hit, tuple(c.first for c in
+                                         getattr(record, "citations", ()) or ())))
+        return found
 
-    def _section_boost(self, hit: Hit, terms: dict[str, set[str]]) -> float:
+    def _with_glossary_rules(self, answer: Answer, typed: _Typed) -> None:
+        """The rules a named glossary entry points to are candidates, with the entry's text
+        score: "command zone" names the glossary's Command ("See rule 408"), whose rule text
+        is the one word "Command" and so never holds the whole phrase."""
+        held = {hit.id for hit in answer.hits}
+        if len(answer.words) >= QUESTION_WORDS_MIN:
+            return  # a question's answer is a rule that holds its words, not a heading
+        for entry, numbers in self._glossary_pointers(answer, typed):
+            prefix = entry.id.split("glossary/")[0]
+            for number in numbers:
+                rule_id = prefix + number
+                if rule_id in held or not prefix:
+                    continue
+                record = self.kb.store.get(rule_id)
+                if record is None or getattr(record, "number", None) != number:
+                    continue
+                held.add(rule_id)
+                share = entry.score / len(numbers)  # one of three pointers: a third
+                answer.hits.append(Hit(rule_id, share, "rule", number, entry.language,
+                                       entry.version, record_title(record) or "",
+                                       entry.matched))
+
+    def _section_boost(self, hit: Hit, typed: _Typed) -> float:
         """``SECTION_TITLE`` for a subrule whose rule's title the query names."""
         number = RuleNumber.try_parse(hit.number) if hit.kind == "rule" else None
         if number is None or number.depth < 2 or not hit.id.endswith(hit.number):
@@ -217,8 +263,7 @@ class Searcher:
             self._titles[parent_id] = (record_title(record) or "") if record else ""
         title = self._titles[parent_id]
         lang = hit.language if hit.language in LANGUAGES else "en"
-        wanted = set(language(lang).terms_of(title))
-        return SECTION_TITLE if wanted and wanted <= terms.get(lang, set()) else 1.0
+        return SECTION_TITLE if typed.holds(title, lang) else 1.0
 
     def _language(self, query: Query) -> str | None:
         """French or English, from the query's words: accents, each language's stop words
@@ -366,29 +411,31 @@ class Searcher:
     # -- translation ---------------------------------------------------------------------------
 
     def _translate(self, query: Query, alternatives: dict[str, list[Alternative]],
-                   result: SearchResult) -> Query:
+                   result: SearchResult, heard: dict[str, set[str]]) -> Query:
         if isinstance(query.root, Loose):
-            root = self._terms_first(query.root, result)
+            root = self._terms_first(query.root, result, heard)
             query = Query(query.text, root, query.filters, query.cards)
         translated = {w.text for item in _walk_terms(query.root) for w in item}
         for word in query.words():
             if word.prefix or word.text in alternatives or word.text in translated:
                 continue
-            other = (self._other_language(word.text, result)
-                     or self._other_language(self.index.correct(word.text) or "", result))
+            other = (self._other_language(word.text, result, heard)
+                     or self._other_language(self.index.correct(word.text) or "", result,
+                                             heard))
             if other:
                 alternatives[word.text] = [Alternative(lang, tuple(t.split()))
                                            for lang, t in other]
         words = query.words()
         if (isinstance(query.root, And) and len(words) > 1
                 and not any(w.prefix for w in words)):
-            other = self._other_language(" ".join(w.text for w in words), result)
+            other = self._other_language(" ".join(w.text for w in words), result, heard)
             if other:
                 extra = tuple(And(tuple(Word(w) for w in t.split())) for _, t in other)
                 return Query(query.text, Or((query.root, *extra)), query.filters)
         return query
 
-    def _terms_first(self, root: Loose, result: SearchResult) -> Loose:
+    def _terms_first(self, root: Loose, result: SearchResult,
+                     heard: dict[str, set[str]]) -> Loose:
         """Multi-word terms of a question, longest first (``piétinement contact mortel``:
         ``contact mortel`` is one term, searched as itself or as ``deathtouch``), each made
         one optional item: the words of a term count once, and its translation stands for
@@ -405,7 +452,7 @@ class Searcher:
                 texts = [w.text for w in run if isinstance(w, Word)]
                 if is_stop_word(texts[0]) or is_stop_word(texts[-1]):
                     continue
-                other = self._other_language(" ".join(texts), result)
+                other = self._other_language(" ".join(texts), result, heard)
                 same = _synonyms(texts)
                 if other or same:
                     merged = Or((Phrase(tuple(texts)),
@@ -425,7 +472,8 @@ class Searcher:
             i += 1
         return Loose(tuple(out))
 
-    def _other_language(self, text: str, result: SearchResult) -> list[tuple[str, str]]:
+    def _other_language(self, text: str, result: SearchResult,
+                        heard: dict[str, set[str]] | None = None) -> list[tuple[str, str]]:
         """The other-language terms of a word or phrase, found in the term table by its
         folded form, its form without elision, or a term of the same stem (``piétinements``);
         recorded in ``result`` for the user."""
@@ -458,6 +506,8 @@ class Searcher:
         chosen = [t for t in ranked if not any(
             t != o and t[0] == o[0] and set(fold(t[1]).split()) < set(fold(o[1]).split())
             for o in ranked)][:MAX_TRANSLATIONS]
+        for lang, term in chosen if heard is not None else ():
+            heard.setdefault(lang, set()).add(term)
         if chosen:
             kinds = sorted(set().union(*(found[t] for t in chosen)))
             result.translations.append(
@@ -622,22 +672,83 @@ def _family(hit: Hit) -> str:
     return f"{hit.version}:{number.parent if number.depth == 3 else number}"
 
 
-def _names(hit: Hit, terms: dict[str, set[str]]) -> bool:
-    """Whether the query holds every term of a record's title (a rule's, a glossary
-    entry's)."""
+@dataclass(frozen=True, slots=True)
+class _Typed:
+    """What the query names: the typed words' own terms per language (no stem family), the
+    words typed (folded, any language) and the words of their translations (by language)."""
+
+    exact: dict[str, set[str]]
+    words: frozenset[str]
+    heard: dict[str, frozenset[str]] = field(default_factory=dict)
+
+    def holds(self, title: str, lang: str) -> bool:
+        """Whether the query names a title: each of its words is a typed word or a word of
+        a translation into the title's language, or that word inflected ("tramples",
+        "sacrificed"); a shared stem is not enough ("command" does not name "Commander",
+        "defender" not "Defense")."""
+        pairs = language(lang).pairs(title)
+        terms = self.exact.get(lang, set())
+        words = self.words | self.heard.get(lang, frozenset())
+        return bool(pairs) and all(
+            term in terms and any(_inflected(word, typed, lang) for typed in words)
+            for word, term in pairs)
+
+
+_EN_ENDINGS = frozenset({"s", "es", "ed", "d", "ing"})
+
+
+def _inflected(word: str, typed: str, lang: str) -> bool:
+    """Whether a title's word and a typed word are one word, inflected (regularly)."""
+    if word == typed:
+        return True
+    if lang != "en":
+        return _inflection(word, typed) or _inflection(typed, word)
+    longer, shorter = (word, typed) if len(word) >= len(typed) else (typed, word)
+    if longer.endswith("ies") and shorter.endswith("y"):
+        return longer[:-3] == shorter[:-1]  # copies, copy
+    if longer.startswith(shorter) and longer[len(shorter):] in _EN_ENDINGS:
+        return True
+    stem = shorter[:-1] if shorter.endswith("e") else shorter  # sacrifice, sacrificing
+    return longer.startswith(stem) and longer[len(stem):] in _EN_ENDINGS
+
+
+def _own_words(query: Query) -> frozenset[str]:
+    """The words the user typed (words and phrases), folded, without elision."""
+    texts = [w.text for w in query.words()]
+    texts += [w for node in _walk_nodes(query.root) if isinstance(node, Phrase)
+              for w in node.words]
+    return _folded(texts)
+
+
+def _walk_nodes(node: Node | None) -> list[Node]:
+    if node is None:
+        return []
+    if isinstance(node, And | Loose | Or):
+        return [node, *(n for item in node.items for n in _walk_nodes(item))]
+    if isinstance(node, Not | Required):
+        return [node, *_walk_nodes(node.item)]
+    return [node]
+
+
+def _folded(texts: Iterable[str]) -> frozenset[str]:
+    """Every word of the texts, folded, with and without an elided article."""
+    return frozenset(fold(strip_elision(part)) for text in texts
+                     for part in _WORDS.findall(text.replace("-", " ")))
+
+
+def _names(hit: Hit, typed: _Typed) -> bool:
+    """Whether the query names a record's title (a rule's, a glossary entry's)."""
     if not hit.title:
         return False
-    lang = hit.language if hit.language in LANGUAGES else "en"
-    title = set(language(lang).terms_of(hit.title))
-    return bool(title) and title <= terms.get(lang, set())
+    return typed.holds(hit.title, hit.language if hit.language in LANGUAGES else "en")
 
 
-def _rank_score(hit: Hit, terms: dict[str, set[str]],
+def _rank_score(hit: Hit, typed: _Typed,
                 prior: dict[str, float] = KIND_PRIOR) -> float:
     """The index's score weighed by the kind prior, and by ``TITLE_MATCH`` for a rule whose
     whole title is what was searched (the "Trample" rule for ``trample``, not 702.19c)."""
     score = hit.score * prior.get(hit.kind, 0.5)
-    if hit.kind == "rule" and _names(hit, terms):
+    if hit.kind == "rule" and _names(hit, typed):
         score *= TITLE_MATCH
     return score
 

@@ -299,3 +299,10 @@ def test_power_toughness_changes_and_asides_in_questions(cr_index):
     assert "rule 704.5q" in groups(search(cr_index, french))[:3]
     aside = "pourquoi ma créature ne peut-elle pas attaquer ce tour-ci (mal d'invocation) ?"
     assert "rule 302.6" in groups(search(cr_index, aside))[:3]
+
+
+def test_a_title_is_named_by_its_words_not_by_a_shared_stem(cr_index):
+    """408 is titled "Command" and the glossary's Command points to it; 903 "Commander"
+    shares only the stem, so its subrules no longer outrank the zone's rule."""
+    for query in ("command zone", "zone de commandement"):
+        assert any(within(g, "408") for g in groups(search(cr_index, query))[:3]), query

@@ -748,7 +748,7 @@ def _rank_score(hit: Hit, typed: _Typed,
     """The index's score weighed by the kind prior, and by ``TITLE_MATCH`` for a rule whose
     whole title is what was searched (the "Trample" rule for ``trample``, not 702.19c)."""
     score = hit.score * prior.get(hit.kind, 0.5)
-    if hit.kind == "rule" and _names(hit, typed):
+    if hit.kind in ("rule", "card") and _names(hit, typed):  # the card named, not its rulings
         score *= TITLE_MATCH
     return score
 

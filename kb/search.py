@@ -65,7 +65,7 @@ FAMILY_SHARE = 0.4  # how much a rule's words count from its siblings and parent
 EXAMPLE_SHARE = 0.6  # what a rule's matching example adds to the rule's answer
 COVERAGE_POWER = 1  # how much the share of the question's words a record holds counts
 MAX_TRANSLATIONS = 3
-MAX_TERM_WORDS = 4  # the longest multi-word term looked up in a question
+MAX_TERM_WORDS = 6  # the longest multi-word term looked up in a question, stop words included
 CARD_SIMILARITY = 85  # rapidfuzz ratio a mistyped card name needs ("Voice of Resurgance")
 MAX_CARD_WORDS = 6  # the longest card name looked for in a question written plainly
 # Which evidence names a translation first: the official vocabulary, then a keyword or

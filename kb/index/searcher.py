@@ -63,7 +63,7 @@ what which who whom whose when where why how does do did happen happens happened
 meaning work works working way would should could can may might will get gets got say says
 tell explain anyone someone something there here rule rules
 que quoi quel quelle quels quelles comment quand pourquoi combien est ce passe passer
-arrive-t-il fonctionne fonctionnent marche marchent veut dire signifie signifient faut peut
+arrive-t-il devient fonctionne fonctionnent marche marchent veut dire signifie signifient faut peut
 peuvent puis-je peut-on peux dois doit quelqu regle regles les si ils elles lorsque alors
 donc dont cela ca
 """

@@ -529,7 +529,11 @@ class Searcher:
 
     def _group(self, hit: Hit, version: str | None) -> str:
         """Today's rule number for every text of a rule (any language, any document), the
-        number and version for an English rule of another version, else the record itself."""
+        number and version for an English rule of another version, a glossary entry that
+        points to one rule ("Split Second: ... See rule 702.61") as that rule, else the record
+        itself."""
+        if hit.kind == "glossary":
+            return self._glossary_group(hit, version) or hit.id
         if hit.kind not in ("rule", "example") or RuleNumber.try_parse(hit.number) is None:
             return hit.id
         if hit.version:
@@ -544,10 +548,30 @@ class Searcher:
             return "rule " + current[0].to_id.rsplit(":", 1)[-1]
         return f"rule {hit.number}"
 
+    def _glossary_group(self, hit: Hit, version: str | None) -> str | None:
+        """The answer a glossary entry belongs to: the one rule it points to, of its own
+        rules version (an entry citing several rules, or none, is an answer of its own)."""
+        record = self.kb.store.get(hit.id)
+        citations = getattr(record, "citations", ()) or ()
+        prefix = hit.id.split("glossary/")[0]
+        if len(citations) != 1 or not prefix or not hit.version:
+            return None
+        number = citations[0].first
+        rule_id = prefix + number
+        if number != citations[0].last or self.kb.store.get(rule_id) is None:
+            return None
+        if hit.version == version:
+            return f"rule {number}"
+        if version is None:
+            return f"rule {self._latest_of(rule_id)}"
+        return f"rule {number} ({hit.version})"
+
     def _latest_number(self, hit: Hit) -> str:
         """The number an English rule text has in the latest version, following its
         ``next-version`` links (702.19b of 2013 is 702.20b in 2020): numbers move."""
-        rule_id = hit.id.split("/")[0] if hit.kind == "example" else hit.id
+        return self._latest_of(hit.id.split("/")[0] if hit.kind == "example" else hit.id)
+
+    def _latest_of(self, rule_id: str) -> str:
         if rule_id not in self._latest:
             chain, current = [rule_id], rule_id
             while nxt := self.kb.store.links(from_id=current, relation="next-version"):

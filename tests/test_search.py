@@ -306,3 +306,14 @@ def test_a_title_is_named_by_its_words_not_by_a_shared_stem(cr_index):
     shares only the stem, so its subrules no longer outrank the zone's rule."""
     for query in ("command zone", "zone de commandement"):
         assert any(within(g, "408") for g in groups(search(cr_index, query))[:3]), query
+
+
+def test_a_glossary_entry_that_points_to_one_rule_is_part_of_its_answer(cr_index):
+    """"Split Second: ... See rule 702.61" is shown with 702.61, not as an answer before
+    it; "Copiable Values" points to three rules and stays an answer of its own."""
+    hits = search(cr_index, "Can anyone respond to a spell with split second?")
+    entry = next(h for h in hits if h["id"].endswith("glossary/split-second"))
+    assert entry["group"] == "rule 702.61" and groups(hits)[0] == "rule 702.61"
+    copiable = next(h for h in search(cr_index, "copiable values", "--limit", "30")
+                    if h["kind"] == "glossary" and h["id"].endswith("copiable-values"))
+    assert copiable["group"] == copiable["id"]

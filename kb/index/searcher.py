@@ -63,9 +63,9 @@ what which who whom whose when where why how does do did happen happens happened
 meaning work works working way would should could can may might will get gets got say says
 tell explain anyone someone something there here rule rules
 que quoi quel quelle quels quelles comment quand pourquoi combien est ce passe passer
-arrive-t-il devient fonctionne fonctionnent marche marchent veut dire signifie signifient faut peut
-peuvent puis-je peut-on peux dois doit quelqu regle regles les si ils elles lorsque alors
-donc dont cela ca
+arrive-t-il devient dit disent fonctionne fonctionnent marche marchent veut dire signifie
+signifient faut peut peuvent puis-je peut-on peux dois doit quelqu regle regles les si ils
+elles lorsque alors donc dont cela ca
 """
 QUESTION_WORDS = frozenset(_QUESTION_WORDS.split())
 
@@ -372,13 +372,6 @@ class _Builder:
         it says."""
         if self.searcher is None:
             return 0
-        if isinstance(query, wq.And | wq.Phrase) and not isinstance(query, wq.AndMaybe):
-            # Every part must match ("mana ability"): no more documents than its rarest part.
-            parts = (query.subqueries if isinstance(query, wq.And)
-                     else [wq.Term(query.fieldname, w) for w in query.words])
-            return min((self.frequency(q) for q in parts), default=0)
-        if isinstance(query, wq.Or | wq.DisjunctionMax):
-            return max((self.frequency(q) for q in query.subqueries), default=0)
         return max((self.searcher.doc_frequency(f, t)  # type: ignore[attr-defined]
                     for f, t in query.iter_all_terms()), default=0)
 

@@ -107,6 +107,9 @@ class Query:
     def words(self) -> list[Word]:
         return [n for n in _walk(self.root) if isinstance(n, Word)]
 
+    def phrases(self) -> list[Phrase]:
+        return [n for n in _walk(self.root) if isinstance(n, Phrase)]
+
 
 def _walk(node: Node | None) -> list[Node]:
     if node is None:

@@ -31,20 +31,7 @@ from kb.index.searcher import (
 )
 from kb.link.pairing import fold
 from kb.model import Card, TermPair
-from kb.query import (
-    KINDS,
-    And,
-    CardName,
-    Loose,
-    Node,
-    Not,
-    Or,
-    Phrase,
-    Query,
-    Required,
-    Word,
-    parse,
-)
+from kb.query import KINDS, And, CardName, Loose, Node, Or, Phrase, Query, Word, parse
 from kb.rulenum import RuleNumber
 from kb.store import record_number, record_text, record_title
 from kb.text.synonyms import SYNONYMS
@@ -739,19 +726,8 @@ def _inflected(word: str, typed: str, lang: str) -> bool:
 def _own_words(query: Query) -> frozenset[str]:
     """The words the user typed (words and phrases), folded, without elision."""
     texts = [w.text for w in query.words()]
-    texts += [w for node in _walk_nodes(query.root) if isinstance(node, Phrase)
-              for w in node.words]
+    texts += [w for phrase in query.phrases() for w in phrase.words]
     return _folded(texts)
-
-
-def _walk_nodes(node: Node | None) -> list[Node]:
-    if node is None:
-        return []
-    if isinstance(node, And | Loose | Or):
-        return [node, *(n for item in node.items for n in _walk_nodes(item))]
-    if isinstance(node, Not | Required):
-        return [node, *_walk_nodes(node.item)]
-    return [node]
 
 
 def _folded(texts: Iterable[str]) -> frozenset[str]:

@@ -403,12 +403,15 @@ class Searcher:
             root = self._terms_first(query.root, result, heard)
             query = Query(query.text, root, query.filters, query.cards)
         translated = {w.text for item in _walk_terms(query.root) for w in item}
+        question = isinstance(query.root, Loose) and len(query.root.items) >= QUESTION_WORDS_MIN
         for word in query.words():
             if word.prefix or word.text in alternatives or word.text in translated:
                 continue
-            other = (self._other_language(word.text, result, heard)
+            # A lower-case word of a question is no card's name ("vide" is not Void).
+            names = not question or word.text[:1].isupper()
+            other = (self._other_language(word.text, result, heard, names)
                      or self._other_language(self.index.correct(word.text) or "", result,
-                                             heard))
+                                             heard, names))
             if other:
                 alternatives[word.text] = [Alternative(lang, tuple(t.split()))
                                            for lang, t in other]
@@ -460,7 +463,8 @@ class Searcher:
         return Loose(tuple(out))
 
     def _other_language(self, text: str, result: SearchResult,
-                        heard: dict[str, set[str]] | None = None) -> list[tuple[str, str]]:
+                        heard: dict[str, set[str]] | None = None,
+                        names: bool = True) -> list[tuple[str, str]]:
         """The other-language terms of a word or phrase, found in the term table by its
         folded form, its form without elision, or a term of the same stem (``piétinements``);
         recorded in ``result`` for the user."""
@@ -488,7 +492,7 @@ class Searcher:
                 key = shown.setdefault((other_lang, other_terms), (other_lang, other))
                 found.setdefault(key, set()).add(pair.kind)
         generic = {t: k for t, k in found.items() if k != {"card-name"}}
-        ranked = list(generic or found)
+        ranked = list(generic or (found if names else {}))
         # "mortel" read off parallel texts says less than "contact mortel", which holds it.
         chosen = [t for t in ranked if not any(
             t != o and t[0] == o[0] and set(fold(t[1]).split()) < set(fold(o[1]).split())

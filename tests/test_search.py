@@ -317,3 +317,4 @@ def test_a_glossary_entry_that_points_to_one_rule_is_part_of_its_answer(cr_index
     copiable = next(h for h in search(cr_index, "copiable values", "--limit", "30")
                     if h["kind"] == "glossary" and h["id"].endswith("copiable-values"))
     assert copiable["group"] == copiable["id"]
+

@@ -107,6 +107,9 @@ class Query:
     def words(self) -> list[Word]:
         return [n for n in _walk(self.root) if isinstance(n, Word)]
 
+    def phrases(self) -> list[Phrase]:
+        return [n for n in _walk(self.root) if isinstance(n, Phrase)]
+
 
 def _walk(node: Node | None) -> list[Node]:
     if node is None:
@@ -124,6 +127,7 @@ _LEXER = re.compile(r"""
   | (?P<rparen>\))
   | (?P<filter>(?P<fname>[A-Za-z]+):(?=\S))
   | (?P<quote>["“”«»])
+  | (?P<stats>[+-][\dXx*]+/[+-]?[\dXx*]+(?=[\s()?!.,;:]|$))
   | (?P<minus>-(?=[\w"(]))
   | (?P<plus>\+(?=[\w"(]))
   | (?P<word>[^\s()"“”«»]+)
@@ -227,6 +231,8 @@ def _tokens(text: str) -> tuple[list[_Tok], dict[str, str]]:
             tokens.append(_Tok("not", "-", start))
         elif kind == "plus":
             tokens.append(_Tok("plus", "+", start))
+        elif kind == "stats":  # "+1/+1", "-1/-1", "+X/+0": a power/toughness change
+            tokens.append(_Tok("word", m.group(), start))
         else:
             tokens.append(_word_token(m.group(), start))
     return tokens, filters

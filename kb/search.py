@@ -9,8 +9,9 @@ in every language under today's number, and the snippets.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 
 from kb.api import KnowledgeBase
@@ -33,6 +34,7 @@ from kb.model import Card, TermPair
 from kb.query import KINDS, And, CardName, Loose, Node, Or, Phrase, Query, Word, parse
 from kb.rulenum import RuleNumber
 from kb.store import record_number, record_text, record_title
+from kb.text.synonyms import SYNONYMS
 
 # How much a kind of record is worth as an answer, all else equal: a judge wants the rule
 # first, then its glossary entry and examples, then rulings, notes and cards.
@@ -50,7 +52,7 @@ FAMILY_SHARE = 0.4  # how much a rule's words count from its siblings and parent
 EXAMPLE_SHARE = 0.6  # what a rule's matching example adds to the rule's answer
 COVERAGE_POWER = 1  # how much the share of the question's words a record holds counts
 MAX_TRANSLATIONS = 3
-MAX_TERM_WORDS = 4  # the longest multi-word term looked up in a question
+MAX_TERM_WORDS = 6  # the longest multi-word term looked up in a question, stop words included
 CARD_SIMILARITY = 85  # rapidfuzz ratio a mistyped card name needs ("Voice of Resurgance")
 MAX_CARD_WORDS = 6  # the longest card name looked for in a question written plainly
 # Which evidence names a translation first: the official vocabulary, then a keyword or
@@ -127,17 +129,22 @@ class Searcher:
                limit: int = DEFAULT_LIMIT, version: str | None = None,
                translate: bool = True) -> SearchResult:
         """The ``limit`` best groups of hits for ``text`` (see :mod:`kb.query`)."""
-        query = parse(text, filler=is_stop_word)
+        query = _flat(parse(text, filler=is_stop_word))
         filters = self._filters(query, lang, kind, version)
         result = SearchResult(query.text, filters.version)
         result.language = self._language(query)
         alternatives: dict[str, list[Alternative]] = {}
         query = self._with_cards(query, filters.version)
+        own = _own_words(query)
+        heard: dict[str, set[str]] = {}  # the translations' words, by language
         if translate:
-            query = self._translate(query, alternatives, result)
+            query = self._translate(query, alternatives, result, heard)
         answer = self.index.search(query, filters, alternatives)
         result.corrected = answer.corrected
-        scores = self._scores(answer, result.language)
+        typed = _Typed(answer.exact, own | _folded(answer.corrected.values()),
+                       {lang: _folded(words) for lang, words in heard.items()})
+        self._with_glossary_rules(answer, typed)
+        scores = self._scores(answer, result.language, typed)
         ranked = sorted(answer.hits, key=lambda h: -scores[h.id])
         keys = {hit.id: self._group(hit, filters.version) for hit in ranked}
         order = _group_order(ranked, keys, scores)[:limit]
@@ -156,7 +163,8 @@ class Searcher:
 
     # -- ranking -------------------------------------------------------------------------------
 
-    def _scores(self, answer: Answer, query_language: str | None) -> dict[str, float]:
+    def _scores(self, answer: Answer, query_language: str | None,
+                typed: _Typed) -> dict[str, float]:
         """Each hit's score: the index's BM25F, by kind, by title, by the share of the
         question's words it holds (with its rule family: a concept spread over 702.19a-g
         meets), and by whether its answer has a text in the query's language."""
@@ -172,9 +180,18 @@ class Searcher:
             languages.setdefault(hit.number or hit.id, set()).add(hit.language)
         scores = {}
         prior = QUESTION_PRIOR if len(weights) >= QUESTION_WORDS_MIN else KIND_PRIOR
+        # A glossary entry's pointer names its rule; one of three pointers, a third as much.
+        named: dict[tuple[str, str], float] = {}
+        for entry, numbers in self._glossary_pointers(answer, typed):
+            for number in numbers:
+                boost = 1 + (TITLE_MATCH - 1) / len(numbers)
+                named[entry.version, number] = max(boost, named.get((entry.version, number), 1))
         for hit in answer.hits:
-            score = (_rank_score(hit, answer.exact, prior)
-                     * self._section_boost(hit, answer.exact))
+            score = (_rank_score(hit, typed, prior)
+                     * self._section_boost(hit, typed))
+            if (hit.kind == "rule" and (hit.version, hit.number) in named
+                    and not _names(hit, typed)):  # the title boost counts once
+                score *= named[hit.version, hit.number]
             if weights:
                 own = sum(weights[i] for i in hit.matched) / total
                 near = sum(weights[i] for i in family.get(_family(hit), hit.matched)) / total
@@ -184,7 +201,42 @@ class Searcher:
             scores[hit.id] = score
         return scores
 
-    def _section_boost(self, hit: Hit, terms: dict[str, set[str]]) -> float:
+    def _glossary_pointers(self, answer: Answer,
+                           typed: _Typed) -> list[tuple[Hit, tuple[str, ...]]]:
+        """The glossary entries the query names, with the rule numbers each points to:
+        "legend rule" names the glossary's Legend Rule, which says "See rule 704.5j", so
+        704.5j is named as a rule whose title the query holds would be."""
+        found = []
+        for hit in answer.hits:
+            if hit.kind == "glossary" and _names(hit, typed):
+                record = self.kb.store.get(hit.id)
+                found.append((hit, tuple(c.first for c in
+                                         getattr(record, "citations", ()) or ())))
+        return found
+
+    def _with_glossary_rules(self, answer: Answer, typed: _Typed) -> None:
+        """The rules a named glossary entry points to are candidates, with the entry's text
+        score: "command zone" names the glossary's Command ("See rule 408"), whose rule text
+        is the one word "Command" and so never holds the whole phrase."""
+        held = {hit.id for hit in answer.hits}
+        if len(answer.words) >= QUESTION_WORDS_MIN:
+            return  # a question's answer is a rule that holds its words, not a heading
+        for entry, numbers in self._glossary_pointers(answer, typed):
+            prefix = entry.id.split("glossary/")[0]
+            for number in numbers:
+                rule_id = prefix + number
+                if rule_id in held or not prefix:
+                    continue
+                record = self.kb.store.get(rule_id)
+                if record is None or getattr(record, "number", None) != number:
+                    continue
+                held.add(rule_id)
+                share = entry.score / len(numbers)  # one of three pointers: a third
+                answer.hits.append(Hit(rule_id, share, "rule", number, entry.language,
+                                       entry.version, record_title(record) or "",
+                                       entry.matched))
+
+    def _section_boost(self, hit: Hit, typed: _Typed) -> float:
         """``SECTION_TITLE`` for a subrule whose rule's title the query names."""
         number = RuleNumber.try_parse(hit.number) if hit.kind == "rule" else None
         if number is None or number.depth < 2 or not hit.id.endswith(hit.number):
@@ -199,8 +251,7 @@ class Searcher:
             self._titles[parent_id] = (record_title(record) or "") if record else ""
         title = self._titles[parent_id]
         lang = hit.language if hit.language in LANGUAGES else "en"
-        wanted = set(language(lang).terms_of(title))
-        return SECTION_TITLE if wanted and wanted <= terms.get(lang, set()) else 1.0
+        return SECTION_TITLE if typed.holds(title, lang) else 1.0
 
     def _language(self, query: Query) -> str | None:
         """French or English, from the query's words: accents, each language's stop words
@@ -348,29 +399,34 @@ class Searcher:
     # -- translation ---------------------------------------------------------------------------
 
     def _translate(self, query: Query, alternatives: dict[str, list[Alternative]],
-                   result: SearchResult) -> Query:
+                   result: SearchResult, heard: dict[str, set[str]]) -> Query:
         if isinstance(query.root, Loose):
-            root = self._terms_first(query.root, result)
+            root = self._terms_first(query.root, result, heard)
             query = Query(query.text, root, query.filters, query.cards)
         translated = {w.text for item in _walk_terms(query.root) for w in item}
+        question = isinstance(query.root, Loose) and len(query.root.items) >= QUESTION_WORDS_MIN
         for word in query.words():
             if word.prefix or word.text in alternatives or word.text in translated:
                 continue
-            other = (self._other_language(word.text, result)
-                     or self._other_language(self.index.correct(word.text) or "", result))
+            # A lower-case word of a question is no card's name ("vide" is not Void).
+            names = not question or word.text[:1].isupper()
+            other = (self._other_language(word.text, result, heard, names)
+                     or self._other_language(self.index.correct(word.text) or "", result,
+                                             heard, names))
             if other:
                 alternatives[word.text] = [Alternative(lang, tuple(t.split()))
                                            for lang, t in other]
         words = query.words()
         if (isinstance(query.root, And) and len(words) > 1
                 and not any(w.prefix for w in words)):
-            other = self._other_language(" ".join(w.text for w in words), result)
+            other = self._other_language(" ".join(w.text for w in words), result, heard)
             if other:
                 extra = tuple(And(tuple(Word(w) for w in t.split())) for _, t in other)
                 return Query(query.text, Or((query.root, *extra)), query.filters)
         return query
 
-    def _terms_first(self, root: Loose, result: SearchResult) -> Loose:
+    def _terms_first(self, root: Loose, result: SearchResult,
+                     heard: dict[str, set[str]]) -> Loose:
         """Multi-word terms of a question, longest first (``piétinement contact mortel``:
         ``contact mortel`` is one term, searched as itself or as ``deathtouch``), each made
         one optional item: the words of a term count once, and its translation stands for
@@ -387,21 +443,29 @@ class Searcher:
                 texts = [w.text for w in run if isinstance(w, Word)]
                 if is_stop_word(texts[0]) or is_stop_word(texts[-1]):
                     continue
-                other = self._other_language(" ".join(texts), result)
-                if other:
+                other = self._other_language(" ".join(texts), result, heard)
+                same = _synonyms(texts)
+                if other or same:
                     merged = Or((Phrase(tuple(texts)),
                                  *(And(tuple(Word(t) for t in term.split()))
-                                   for _, term in other)))
+                                   for term in [*same, *(term for _, term in other)])))
                     i += size
                     break
-            if merged is None:
-                out.append(items[i])
-                i += 1
-            else:
+            if merged is not None:
                 out.append(merged)
+                continue
+            item = items[i]
+            if isinstance(item, Word) and not item.prefix and (
+                    same := _synonyms([item.text])):  # "simultaneously": "same time" too
+                item = Or((item, *(And(tuple(Word(t) for t in term.split()))
+                                   for term in same)))
+            out.append(item)
+            i += 1
         return Loose(tuple(out))
 
-    def _other_language(self, text: str, result: SearchResult) -> list[tuple[str, str]]:
+    def _other_language(self, text: str, result: SearchResult,
+                        heard: dict[str, set[str]] | None = None,
+                        names: bool = True) -> list[tuple[str, str]]:
         """The other-language terms of a word or phrase, found in the term table by its
         folded form, its form without elision, or a term of the same stem (``piétinements``);
         recorded in ``result`` for the user."""
@@ -418,7 +482,10 @@ class Searcher:
                 mine, other = ((pair.french, pair.english) if lang == "fr"
                                else (pair.english, pair.french))
                 other_terms = language(other_lang).terms_of(other)
-                if (language(lang).terms_of(mine) != analyzed or other_terms == analyzed
+                # The same word in both languages ("vigilance") needs no translation; the
+                # same stem does ("exil" is French, "exile" English: each field is searched
+                # only in the languages whose texts hold the word as typed).
+                if (language(lang).terms_of(mine) != analyzed or fold(other) == fold(mine)
                         or not _same_term(text, mine)
                         or fold(other) in QUESTION_WORDS or is_stop_word(other)):
                     continue
@@ -426,11 +493,13 @@ class Searcher:
                 key = shown.setdefault((other_lang, other_terms), (other_lang, other))
                 found.setdefault(key, set()).add(pair.kind)
         generic = {t: k for t, k in found.items() if k != {"card-name"}}
-        ranked = list(generic or found)
+        ranked = list(generic or (found if names else {}))
         # "mortel" read off parallel texts says less than "contact mortel", which holds it.
         chosen = [t for t in ranked if not any(
             t != o and t[0] == o[0] and set(fold(t[1]).split()) < set(fold(o[1]).split())
             for o in ranked)][:MAX_TRANSLATIONS]
+        for lang, term in chosen if heard is not None else ():
+            heard.setdefault(lang, set()).add(term)
         if chosen:
             kinds = sorted(set().union(*(found[t] for t in chosen)))
             result.translations.append(
@@ -452,7 +521,11 @@ class Searcher:
 
     def _group(self, hit: Hit, version: str | None) -> str:
         """Today's rule number for every text of a rule (any language, any document), the
-        number and version for an English rule of another version, else the record itself."""
+        number and version for an English rule of another version, a glossary entry that
+        points to one rule ("Split Second: ... See rule 702.61") as that rule, else the record
+        itself."""
+        if hit.kind == "glossary":
+            return self._glossary_group(hit, version) or hit.id
         if hit.kind not in ("rule", "example") or RuleNumber.try_parse(hit.number) is None:
             return hit.id
         if hit.version:
@@ -467,10 +540,30 @@ class Searcher:
             return "rule " + current[0].to_id.rsplit(":", 1)[-1]
         return f"rule {hit.number}"
 
+    def _glossary_group(self, hit: Hit, version: str | None) -> str | None:
+        """The answer a glossary entry belongs to: the one rule it points to, of its own
+        rules version (an entry citing several rules, or none, is an answer of its own)."""
+        record = self.kb.store.get(hit.id)
+        citations = getattr(record, "citations", ()) or ()
+        prefix = hit.id.split("glossary/")[0]
+        if len(citations) != 1 or not prefix or not hit.version:
+            return None
+        number = citations[0].first
+        rule_id = prefix + number
+        if number != citations[0].last or self.kb.store.get(rule_id) is None:
+            return None
+        if hit.version == version:
+            return f"rule {number}"
+        if version is None:
+            return f"rule {self._latest_of(rule_id)}"
+        return f"rule {number} ({hit.version})"
+
     def _latest_number(self, hit: Hit) -> str:
         """The number an English rule text has in the latest version, following its
         ``next-version`` links (702.19b of 2013 is 702.20b in 2020): numbers move."""
-        rule_id = hit.id.split("/")[0] if hit.kind == "example" else hit.id
+        return self._latest_of(hit.id.split("/")[0] if hit.kind == "example" else hit.id)
+
+    def _latest_of(self, rule_id: str) -> str:
         if rule_id not in self._latest:
             chain, current = [rule_id], rule_id
             while nxt := self.kb.store.links(from_id=current, relation="next-version"):
@@ -517,6 +610,43 @@ def _group_order(ranked: list[Hit], keys: dict[str, str],
     return sorted(worth, key=lambda k: -worth[k])
 
 
+def _flat(query: Query) -> Query:
+    """A question with its parenthesised asides as words of its own ("... ce tour-ci (mal
+    d'invocation) ?"): the words of a group of plain words side by side are optional like
+    the others, and multi-word terms are found across it."""
+    if not isinstance(query.root, Loose):
+        return query
+    return Query(query.text, Loose(tuple(_spread(query.root.items))), query.filters,
+                 query.cards)
+
+
+def _spread(items: tuple[Node, ...]) -> list[Node]:
+    return [part for item in items
+            for part in (_spread(item.items) if isinstance(item, Loose) else (item,))]
+
+
+@cache
+def _synonym_table() -> dict[tuple[str, tuple[str, ...]], tuple[str, ...]]:
+    """The synonyms (kb.text.synonyms) by the analyzed terms of each side, per language."""
+    table: dict[tuple[str, tuple[str, ...]], list[str]] = {}
+    for pair in SYNONYMS:
+        analysis = language(pair.language)
+        for mine, other in ((pair.one, pair.other), (pair.other, pair.one)):
+            table.setdefault((pair.language, analysis.terms_of(mine)), []).append(other)
+    return {key: tuple(others) for key, others in table.items()}
+
+
+def _synonyms(texts: list[str]) -> list[str]:
+    """The other phrasings of a run of a question's words, in its language ("same time",
+    "at the same time": "simultaneously")."""
+    table = _synonym_table()
+    found: list[str] = []
+    for lang in ("en", "fr"):
+        terms = language(lang).terms_of(" ".join(texts))
+        found += [t for t in table.get((lang, terms), ()) if t not in found] if terms else []
+    return found
+
+
 def _walk_terms(root: Node | None) -> list[list[Word]]:
     """The words of the translations :meth:`Searcher._terms_first` put in a question (they
     are not translated back)."""
@@ -558,16 +688,73 @@ def _family(hit: Hit) -> str:
     return f"{hit.version}:{number.parent if number.depth == 3 else number}"
 
 
-def _rank_score(hit: Hit, terms: dict[str, set[str]],
+@dataclass(frozen=True, slots=True)
+class _Typed:
+    """What the query names: the typed words' own terms per language (no stem family), the
+    words typed (folded, any language) and the words of their translations (by language)."""
+
+    exact: dict[str, set[str]]
+    words: frozenset[str]
+    heard: dict[str, frozenset[str]] = field(default_factory=dict)
+
+    def holds(self, title: str, lang: str) -> bool:
+        """Whether the query names a title: each of its words is a typed word or a word of
+        a translation into the title's language, or that word inflected ("tramples",
+        "sacrificed"); a shared stem is not enough ("command" does not name "Commander",
+        "defender" not "Defense")."""
+        pairs = language(lang).pairs(title)
+        terms = self.exact.get(lang, set())
+        words = self.words | self.heard.get(lang, frozenset())
+        return bool(pairs) and all(
+            term in terms and any(_inflected(word, typed, lang) for typed in words)
+            for word, term in pairs)
+
+
+_EN_ENDINGS = frozenset({"s", "es", "ed", "d", "ing"})
+
+
+def _inflected(word: str, typed: str, lang: str) -> bool:
+    """Whether a title's word and a typed word are one word, inflected (regularly)."""
+    if word == typed:
+        return True
+    if lang != "en":
+        return _inflection(word, typed) or _inflection(typed, word)
+    longer, shorter = (word, typed) if len(word) >= len(typed) else (typed, word)
+    if longer.endswith("ies") and shorter.endswith("y"):
+        return longer[:-3] == shorter[:-1]  # copies, copy
+    if longer.startswith(shorter) and longer[len(shorter):] in _EN_ENDINGS:
+        return True
+    stem = shorter[:-1] if shorter.endswith("e") else shorter  # sacrifice, sacrificing
+    return longer.startswith(stem) and longer[len(stem):] in _EN_ENDINGS
+
+
+def _own_words(query: Query) -> frozenset[str]:
+    """The words the user typed (words and phrases), folded, without elision."""
+    texts = [w.text for w in query.words()]
+    texts += [w for phrase in query.phrases() for w in phrase.words]
+    return _folded(texts)
+
+
+def _folded(texts: Iterable[str]) -> frozenset[str]:
+    """Every word of the texts, folded, with and without an elided article."""
+    return frozenset(fold(strip_elision(part)) for text in texts
+                     for part in _WORDS.findall(text.replace("-", " ")))
+
+
+def _names(hit: Hit, typed: _Typed) -> bool:
+    """Whether the query names a record's title (a rule's, a glossary entry's)."""
+    if not hit.title:
+        return False
+    return typed.holds(hit.title, hit.language if hit.language in LANGUAGES else "en")
+
+
+def _rank_score(hit: Hit, typed: _Typed,
                 prior: dict[str, float] = KIND_PRIOR) -> float:
     """The index's score weighed by the kind prior, and by ``TITLE_MATCH`` for a rule whose
     whole title is what was searched (the "Trample" rule for ``trample``, not 702.19c)."""
     score = hit.score * prior.get(hit.kind, 0.5)
-    if hit.kind == "rule" and hit.title:
-        lang = hit.language if hit.language in LANGUAGES else "en"
-        title = set(language(lang).terms_of(hit.title))
-        if title and title <= terms.get(lang, set()):
-            score *= TITLE_MATCH
+    if hit.kind in ("rule", "card") and _names(hit, typed):  # the card named, not its rulings
+        score *= TITLE_MATCH
     return score
 
 

@@ -104,3 +104,19 @@ def test_html_and_sql_fragments_are_just_words():
     assert parse("<script>alert(1)</script>").root == Loose(
         (Word("<script>alert"), Word("1"), Word("</script>")))
     assert parse("'; DROP TABLE records; --").root is not None
+
+
+@pytest.mark.parametrize("text, words", [
+    ("un marqueur +1/+1 et un marqueur -1/-1 ?", ["un", "marqueur", "+1/+1", "et", "un",
+                                                   "marqueur", "-1/-1"]),
+    ("gets +X/+0 (until end of turn)", ["gets", "+X/+0", "until", "end", "of", "turn"]),
+])
+def test_power_and_toughness_changes_are_words(text, words):
+    """"+1/+1" is no required word "1/+1", "-1/-1" no excluded one."""
+    assert [w.text for w in parse(text).words()] == words
+    assert not any(isinstance(n, Required | Not) for n in parse(text).root.items)
+
+
+def test_plus_and_minus_before_words_keep_their_meaning():
+    assert parse("+trample -flying").root == Loose((Required(Word("trample")),
+                                                    Not(Word("flying"))))

@@ -270,3 +270,60 @@ def test_an_unchanged_rule_is_answered_in_the_version_searched(cr_index):
     ids = [h["id"] for h in hits if h["number"] == "702.19a"]
     assert ids == ["cr:en:2023-04-14:702.19a"]
     assert {h["version"] for h in hits} == {"2023-04-14"}
+
+
+def test_a_stem_family_member_weighs_no_more_than_the_word(cr_index):
+    """"counter" has "counterpart" in its stem family; rarer, it outscored "counter" itself
+    and 712.14c (melding with its counterpart) led for ``marqueurs`` and ``contrecarrer``."""
+    for query in ("counters", "marqueurs"):
+        assert within(groups(search(cr_index, query))[0], "122"), query
+    assert "rule 701.6" in groups(search(cr_index, "contrecarrer"))[:3]
+
+
+def test_a_glossary_entry_points_to_its_rule(cr_index):
+    """The glossary's Legend Rule says "See rule 704.5j": the query names that rule."""
+    assert groups(search(cr_index, "legend rule"))[0] == "rule 704.5j"
+    assert groups(search(cr_index, "règle des légendes"))[0] == "rule 704.5j"
+
+
+def test_a_translation_that_only_shares_the_stem_is_kept(cr_index):
+    """French "exil" and English "exile" have one stem, but the English texts hold no
+    "exil": the translation is what finds 406."""
+    assert any(within(g, "406") for g in groups(search(cr_index, "exil"))[:3])
+
+
+def test_irregular_verbs_and_synonyms_in_questions(cr_index):
+    """111.8 says a token "has left the battlefield"; 104.4a that players "lose
+    simultaneously"; 704.5b "a library with no cards in it"."""
+    top = groups(search(cr_index, "what happens to a token when it leaves the battlefield?"))
+    assert {"rule 111.7", "rule 111.8"} & set(top[:3])
+    top = groups(search(cr_index, "what happens if all players lose the game at the same time?"))
+    assert "rule 104.4a" in top[:3]
+    top = groups(search(cr_index, "what happens if I draw a card from an empty library?"))
+    assert {"rule 704.5b", "rule 121.4"} & set(top[:3])
+
+
+def test_power_toughness_changes_and_asides_in_questions(cr_index):
+    french = "que se passe-t-il si un permanent a un marqueur +1/+1 et un marqueur -1/-1 ?"
+    assert "rule 704.5q" in groups(search(cr_index, french))[:3]
+    aside = "pourquoi ma créature ne peut-elle pas attaquer ce tour-ci (mal d'invocation) ?"
+    assert "rule 302.6" in groups(search(cr_index, aside))[:3]
+
+
+def test_a_title_is_named_by_its_words_not_by_a_shared_stem(cr_index):
+    """408 is titled "Command" and the glossary's Command points to it; 903 "Commander"
+    shares only the stem, so its subrules no longer outrank the zone's rule."""
+    for query in ("command zone", "zone de commandement"):
+        assert any(within(g, "408") for g in groups(search(cr_index, query))[:3]), query
+
+
+def test_a_glossary_entry_that_points_to_one_rule_is_part_of_its_answer(cr_index):
+    """"Split Second: ... See rule 702.61" is shown with 702.61, not as an answer before
+    it; "Copiable Values" points to three rules and stays an answer of its own."""
+    hits = search(cr_index, "Can anyone respond to a spell with split second?")
+    entry = next(h for h in hits if h["id"].endswith("glossary/split-second"))
+    assert entry["group"] == "rule 702.61" and groups(hits)[0] == "rule 702.61"
+    copiable = next(h for h in search(cr_index, "copiable values", "--limit", "30")
+                    if h["kind"] == "glossary" and h["id"].endswith("copiable-values"))
+    assert copiable["group"] == copiable["id"]
+

@@ -24,15 +24,19 @@ from dataclasses import dataclass, field
 from whoosh.lang import stemmer_for_language, stopwords_for_language
 from whoosh.support.charset import accent_map
 
+from kb.text.inflection import verbs
+
 LANGUAGES = ("fr", "en", "pt")
 
-# A word, a rule number (702.19b, 100.1.), or a word with inner apostrophes (l'écho, don't).
-_TOKEN = re.compile(r"\w+(?:[.'’]\w+)*")
+# A power/toughness change (+1/+1, -1/-1, +X/+0: one term, as "1" alone is in every other
+# text), a word, a rule number (702.19b, 100.1.), or a word with inner apostrophes (l'écho,
+# don't).
+_TOKEN = re.compile(r"(?<![\w/])[+-][\dX]+/[+-][\dX]+(?![\w/])|\w+(?:[.'’]\w+)*")
 # French elided articles, pronouns and conjunctions, as written before a vowel.
 _ELISION = re.compile(r"^(?:l|d|j|m|n|s|t|c|qu|jusqu|lorsqu|puisqu|quoiqu|presqu)['’]")
 _POSSESSIVE = re.compile(r"['’]s$")
 _APOSTROPHE = re.compile(r"['’]")
-_NUMBER = re.compile(r"\d")
+_NUMBER = re.compile(r"\d|^[+-]x/")
 
 # Words the rules use as terms although general stop-word lists drop them ("face down",
 # "trample over planeswalkers", "until end of turn", "no maximum hand size", "contre").
@@ -70,6 +74,7 @@ class Language:
     code: str
     stops: frozenset[str] = field(init=False)
     _cache: dict[str, tuple[tuple[str, str], ...]] = field(init=False, default_factory=dict)
+    _irregular: dict[str, frozenset[str]] | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
         self.stops = frozenset(fold(w) for w in stopwords_for_language(self.code)) - _KEPT[
@@ -109,6 +114,18 @@ class Language:
     def term(self, word: str) -> str:
         """The indexed term of one plain word (already folded)."""
         return word if _NUMBER.search(word) else self._stem(word)
+
+    def irregular(self, term: str) -> frozenset[str]:
+        """The terms of every form of the irregular verb one of whose forms has ``term``
+        (English ``leav`` -> ``leav``, ``left``: kb.text.inflection); empty otherwise."""
+        if self._irregular is None:
+            table: dict[str, set[str]] = {}
+            for forms in verbs() if self.code == "en" else ():
+                terms = {self.term(form) for form in forms}
+                for one in terms:
+                    table.setdefault(one, set()).update(terms)
+            self._irregular = {one: frozenset(terms) for one, terms in table.items()}
+        return self._irregular.get(term, frozenset())
 
 
 _LANGUAGES: dict[str, Language] = {}

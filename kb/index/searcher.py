@@ -39,6 +39,7 @@ from kb.rulenum import RuleNumber
 
 MAX_EXPANSION = 200  # indexed words one prefix may stand for before the query is refused
 FAMILY_WEIGHT = 0.9  # a stem-family term against the word's own stem
+MAX_PHRASE_VARIANTS = 4  # a phrase and its irregular verb forms ("left the battlefield")
 TRANSLATION_WEIGHT = 0.8  # a translated term against the typed one
 CARD_BOOST = 2.0  # a card named in a question: its rulings are answers
 MIN_CORRECTED = 5  # letters a word needs before it is taken for a typo
@@ -66,9 +67,9 @@ what which who whom whose when where why how does do did happen happens happened
 meaning work works working way would should could can may might will get gets got say says
 tell explain anyone someone something there here rule rules
 que quoi quel quelle quels quelles comment quand pourquoi combien est ce passe passer
-arrive-t-il fonctionne fonctionnent marche marchent veut dire signifie signifient faut peut
-peuvent puis-je peut-on peux dois doit quelqu regle regles les si ils elles lorsque alors
-donc dont cela ca
+arrive-t-il devient dit disent fonctionne fonctionnent marche marchent veut dire signifie
+signifient faut peut peuvent puis-je peut-on peux dois doit quelqu regle regles les si ils
+elles lorsque alors donc dont cela ca
 """
 QUESTION_WORDS = frozenset(_QUESTION_WORDS.split())
 
@@ -558,9 +559,23 @@ class _Builder:
             # A word this language does not hold gets no family here: "défenseur" must not
             # reach English "defense" through the English stemmer.
             return {term: 1.0}
-        weights = dict.fromkeys(words.family(term), FAMILY_WEIGHT)
+        family = words.family(term) | {t for t in language(lang).irregular(term)
+                                       if t in words.terms}  # "leaves" and "left"
+        weights = {member: FAMILY_WEIGHT * self.rarity_cap(lang, term, member)
+                   for member in family}
         weights[term] = 1.0
         return weights
+
+    def rarity_cap(self, lang: str, term: str, member: str) -> float:
+        """At most 1: how much rarer a stem-family term may not count than the word's own
+        term. A family member scores by its own rarity, so a rare one ("counterpart" in the
+        family of "counter") outscored the word itself in every text that held it; scaled by
+        the ratio of the two idfs, it weighs at most what the typed word would."""
+        if self.searcher is None:
+            return 1.0
+        idf = self.searcher.idf  # type: ignore[attr-defined]
+        own, other = idf(lang, term), idf(lang, member)
+        return min(1.0, own / other) if other > 0 else 1.0
 
     def phrase(self, words: Iterable[str]) -> wq.Query:
         text = " ".join(words)
@@ -570,8 +585,20 @@ class _Builder:
             if terms:
                 self.answer.terms.setdefault(lang, set()).update(terms)
                 self.answer.exact.setdefault(lang, set()).update(terms)
-                options.append(self.phrase_in(lang, terms))
+                options.extend(self.phrase_in(lang, variant)
+                               for variant in self.irregular_variants(lang, terms))
         return wq.Or(options) if options else wq.NullQuery
+
+    def irregular_variants(self, lang: str, terms: list[str]) -> list[list[str]]:
+        """A phrase's terms, and the same phrase with an irregular verb's other forms
+        ("leaves the battlefield" is also "left the battlefield"), the index's terms only."""
+        words = self.vocabulary.get(lang)
+        variants = [terms]
+        for i, term in enumerate(terms):
+            others = sorted(t for t in language(lang).irregular(term)
+                            if t != term and words is not None and t in words.terms)
+            variants += [[*v[:i], other, *v[i + 1:]] for v in variants for other in others]
+        return variants[:MAX_PHRASE_VARIANTS]
 
     @staticmethod
     def phrase_in(lang: str, terms: list[str]) -> wq.Query:

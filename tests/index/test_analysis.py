@@ -43,3 +43,11 @@ def test_snowball_alone_splits_sacrifiez_from_sacrifier():
     # The problem the stem families solve (kb/index/vocabulary.py): three stems for one verb.
     fr = language("fr")
     assert len({fr.term("sacrifiez"), fr.term("sacrifier"), fr.term("sacrifice")}) == 3
+
+
+def test_power_and_toughness_changes_are_one_term():
+    """"+1/+1" is one term in every language ("1" alone is in thousands of texts)."""
+    for lang in ("en", "fr"):
+        terms = language(lang).terms_of("a +1/+1 counter, a -1/-1 counter, +X/+0 and 2/2")
+        assert {"+1/+1", "-1/-1", "+x/+0"} <= set(terms)
+        assert terms.count("2") == 2

@@ -1,0 +1,15 @@
+"""Questions on the full corpus (embedded and shared): what the term table may do to them."""
+
+from __future__ import annotations
+
+from kb.search import Searcher
+
+
+def test_a_lower_case_word_of_a_question_is_no_card_name(full_index):
+    """"vide" (empty) is the French name of the card Void: a question's "bibliothèque vide"
+    is not about that card, while the word alone may still be the card's name."""
+    with Searcher(full_index) as searcher:
+        question = searcher.search("que se passe-t-il si je pioche dans une bibliothèque vide ?")
+        assert not [t for t in question.translations if "Void" in t.terms]
+        alone = searcher.search("vide")
+        assert [t for t in alone.translations if "Void" in t.terms]

@@ -1,0 +1,31 @@
+"""The data tables of kb.text: English irregular verbs and synonyms with their evidence."""
+
+from __future__ import annotations
+
+from kb.index.analysis import language
+from kb.text.inflection import verbs
+from kb.text.synonyms import SYNONYMS
+
+
+def test_every_verb_has_a_base_form_and_another_form():
+    table = verbs()
+    assert len(table) > 50
+    assert all(len(forms) >= 2 and len(set(forms)) == len(forms) for forms in table)
+    assert len({forms[0] for forms in table}) == len(table)
+
+
+def test_irregular_forms_are_one_family_under_the_stemmer():
+    english = language("en")
+    leave = english.term("leaves")
+    assert english.irregular(leave) == {english.term("leave"), english.term("left")}
+    assert english.term("dealt") in english.irregular(english.term("deals"))
+    assert english.irregular(english.term("trample")) == frozenset()
+    assert language("fr").irregular(language("fr").term("quitte")) == frozenset()
+
+
+def test_synonyms_have_evidence_and_two_different_sides():
+    for pair in SYNONYMS:
+        assert pair.language in ("en", "fr")
+        analysis = language(pair.language)
+        assert analysis.terms_of(pair.one) != analysis.terms_of(pair.other)
+        assert len(pair.evidence) > 40, pair

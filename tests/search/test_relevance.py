@@ -9,9 +9,10 @@ from kb.search import Searcher
 from tests.search.relevance import Outcome, judge, load, scores
 
 # hit@3 per group, a little under what was measured on 2026-11-25 with the 189 queries (en
-# words 1.0, fr words 1.0, en questions 0.842, fr questions 0.919; the issue asks 0.9 for key
-# words, 0.75 for whole questions; bench/bench_search.py prints them).
-HIT3_FLOOR = {"en words": 0.97, "fr words": 0.97, "en questions": 0.81, "fr questions": 0.89}
+# words 1.0, fr words 1.0, en questions 0.842, fr questions 0.865 once a search of today's rules
+# ranks with the statistics of today's documents, not of every version's: 0.919 before; the
+# issue asks 0.9 for key words, 0.75 for whole questions; bench/bench_search.py prints them).
+HIT3_FLOOR = {"en words": 0.97, "fr words": 0.97, "en questions": 0.81, "fr questions": 0.84}
 
 
 def test_the_set_has_every_group_and_is_large_enough():

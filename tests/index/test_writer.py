@@ -113,7 +113,7 @@ def test_a_middle_version_changed_gives_a_fresh_builds_answers(tmp_path):
             want = [(h.id, round(h.score, 6)) for h in b.search("trample static", limit=20,
                                                                   version=version).hits]
         assert got == want, version
-        assert f"cr:en:{version}:702.19a" in [i for i, _ in got[:3]], version
+        assert f"cr:en:{version}:702.19a" in [i for i, _ in got], version
 
 
 def test_a_new_version_gives_a_fresh_builds_answers(tmp_path):

@@ -227,6 +227,7 @@ def _build_into(staging: Path, index: IndexDir, current: Path | None,
         if previous is not None:
             store.detach()
         _refuse_drops(held, report)
+        store.index_records()
         reused = frozenset(s.source_id for s in report.sources if s.reused)
         report.links = link_all(store, previous.path if previous else None, reused)
         links = [*store.links(relation="counterpart"), *store.links(relation="same-card"),

@@ -62,7 +62,7 @@ CREATE TABLE records (
 CREATE TABLE bodies (hash INTEGER PRIMARY KEY, data TEXT NOT NULL);
 CREATE INDEX records_source ON records(source_id, seq);
 CREATE TABLE citations (
-    record_id TEXT NOT NULL REFERENCES records(id), written TEXT NOT NULL,
+    body INTEGER NOT NULL REFERENCES bodies(hash), written TEXT NOT NULL,
     first TEXT NOT NULL, last TEXT NOT NULL, first_rule INTEGER, last_rule INTEGER
 );
 CREATE TABLE links (
@@ -81,7 +81,7 @@ CREATE INDEX terms_english ON terms(english_key);
 _RECORD_INDEXES = """
 CREATE INDEX IF NOT EXISTS records_number ON records(number, version, language);
 CREATE INDEX IF NOT EXISTS records_kind ON records(kind, version);
-CREATE INDEX IF NOT EXISTS citations_record ON citations(record_id);
+CREATE INDEX IF NOT EXISTS records_body ON records(body);
 CREATE INDEX IF NOT EXISTS citations_rules ON citations(first_rule, last_rule);
 """
 _LINK_INDEXES = """
@@ -233,7 +233,9 @@ class Store:
             number = record_number(record)
             body, version = split_record(record)
             key = body_hash(body)
-            bodies[key] = body
+            if key not in bodies:
+                bodies[key] = body
+                cites.extend(_citation_row(key, c) for c in getattr(record, "citations", ()))
             rows.append(
                 (
                     record.id, source.id, seq, kind_of(record), number, sort_key_text(number),
@@ -243,19 +245,26 @@ class Store:
                     _crc(body, record.id, version, record.loc.file, record.loc.line),
                 )
             )
-            cites.extend(_citation_row(c) for c in getattr(record, "citations", ()))
-        self.conn.executemany("INSERT OR IGNORE INTO bodies VALUES (?,?)", bodies.items())
+        stored_bodies = self._existing_bodies(list(bodies))
+        self.conn.executemany("INSERT INTO bodies VALUES (?,?)",
+                              [item for item in bodies.items() if item[0] not in stored_bodies])
         self.conn.executemany("INSERT INTO records VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)", rows)
-        self.conn.executemany("INSERT INTO citations VALUES (?,?,?,?,?,?)", cites)
+        self.conn.executemany("INSERT INTO citations VALUES (?,?,?,?,?,?)",
+                              [c for c in cites if c[0] not in stored_bodies])
         return len(records) - len(fresh)
 
     def _existing_ids(self, ids: list[str]) -> set[str]:
-        found: set[str] = set()
-        for start in range(0, len(ids), 500):
-            chunk = ids[start:start + 500]
+        return self._existing("SELECT id FROM records WHERE id IN", ids)
+
+    def _existing_bodies(self, keys: list[int]) -> set[int]:
+        return self._existing("SELECT hash FROM bodies WHERE hash IN", keys)
+
+    def _existing(self, select: str, keys: list) -> set:
+        found: set = set()
+        for start in range(0, len(keys), 500):
+            chunk = keys[start:start + 500]
             marks = ",".join("?" * len(chunk))
-            found.update(row[0] for row in self.conn.execute(
-                f"SELECT id FROM records WHERE id IN ({marks})", chunk))
+            found.update(row[0] for row in self.conn.execute(f"{select} ({marks})", chunk))
         return found
 
     def attach(self, other: Path) -> None:
@@ -271,12 +280,11 @@ class Store:
         build). The copies of a build are one transaction: a hundred sources in seconds."""
         self.conn.execute("INSERT INTO sources SELECT * FROM old.sources WHERE id=?",
                           (source_id,))
+        # A body's citations come with it, once: the bodies this store has hold theirs.
         self.conn.execute(
-            "INSERT INTO citations SELECT c.* FROM old.citations c"
-            " JOIN old.records r ON r.id = c.record_id WHERE r.source_id=?"
-            " AND r.id NOT IN (SELECT id FROM main.records)",
-            (source_id,),
-        )
+            "INSERT INTO citations SELECT * FROM old.citations WHERE body IN"
+            " (SELECT body FROM old.records WHERE source_id=?)"
+            " AND body NOT IN (SELECT hash FROM main.bodies)", (source_id,))
         # A record already stored under another source (same id) is kept once.
         self.conn.execute(
             "INSERT OR IGNORE INTO records SELECT * FROM old.records WHERE source_id=?",
@@ -498,7 +506,7 @@ class Store:
             return []
         sql = (
             f"SELECT r.kind, b.data, r.id, r.version, {_FILE}, r.line, r.crc, c.written, c.first,"
-            " c.last FROM citations c JOIN records r ON r.id = c.record_id"
+            " c.last FROM citations c JOIN records r ON r.body = c.body"
             " LEFT JOIN bodies b ON b.hash = r.body"
             " WHERE c.first_rule <= ? AND c.last_rule >= ?"
         )
@@ -537,9 +545,9 @@ def _glob_prefix(text: str) -> str:
     return "".join(f"[{c}]" if c in "*?[]" else c for c in text) + "*"
 
 
-def _citation_row(c: Citation) -> tuple[str, str, str, str, int | None, int | None]:
+def _citation_row(body: int, c: Citation) -> tuple[int, str, str, str, int | None, int | None]:
     first, last = RuleNumber.parse(c.first), RuleNumber.parse(c.last)
     # A section citation ("section 6") spans every rule of the section.
     first_rule = first.rule if first.rule is not None else first.section * 100
     last_rule = last.rule if last.rule is not None else last.section * 100 + 99
-    return (c.record_id, c.written, c.first, c.last, first_rule, last_rule)
+    return (body, c.written, c.first, c.last, first_rule, last_rule)

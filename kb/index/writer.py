@@ -1,20 +1,19 @@
-"""Writing the search index of one generation: one Whoosh segment per source (the small
-sources share one).
+"""Writing the search index of one generation: one Whoosh segment per unit of sources (see
+:func:`_units`: a source, the small sources together, a rules series' older versions by year).
 
 The index lives in the generation folder beside the store (``search/``), so it is published by
 the same atomic swap and a failed build leaves the previous pair serving.
 
-Each source's documents are one segment of their own (the small sources' one segment
-together: see :func:`_units`), and the segments are listed in the order of their keys. That
-buys three things at once:
+The segments are listed in the order of their units' keys. That buys three things at once:
 
-- an unchanged source's segment is taken from the previous generation as it is, by a hard link
-  (no copy, no disk), when that index was made by the same code; a changed source's segment is
-  simply left out and written anew, so no deleted documents linger in the statistics;
+- an unchanged unit's segment (same sources, same texts ending their run there) is taken from
+  the previous generation as it is, by a hard link (no copy, no disk), when that index was made
+  by the same code; a changed unit's segment is simply left out and written anew, so no
+  deleted documents linger in the statistics;
 - the same corpus gives the same index, document numbers included, however it was built
   (fresh or incrementally, one worker or two): rankings and their ties do not depend on the
   build's history;
-- the worker processes that write segments each hold one source at a time (a bounded
+- the worker processes that write segments each hold one unit at a time (a bounded
   buffer), and report a failure to the build instead of printing a traceback.
 """
 
@@ -57,7 +56,8 @@ SEARCH_DIR = "search"
 VOCABULARY_FILE = "vocabulary.tsv"
 SEGMENTS_FILE = "segments.json"  # unit -> its segment (id, files, members), for the next build
 # Segment id -> [the newest rules version it holds texts of (None: none), whether it holds
-# unversioned documents]: which segments a search of one version opens.
+# unversioned documents, the oldest version]: which segments a search of one version opens,
+# and whether it needs a version filter there.
 VIEWS_FILE = "views.json"
 _STAMP_FILE = "stamp"
 _SOURCE_WORDS = "words"  # one vocabulary file per source, merged into VOCABULARY_FILE
@@ -109,7 +109,7 @@ def index_stamp(parser_stamp: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class _Unit:
-    """The sources written as one segment: a large source alone, or every small one."""
+    """The sources written as one segment (see :func:`_units`)."""
 
     key: str  # the source id (with its part), or SMALL_UNIT
     sources: tuple[str, ...]

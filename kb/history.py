@@ -49,14 +49,19 @@ def load_lineage(store: Store) -> Lineage:
     """Every English CR version's rule numbers and the ``next-version`` pairs between them."""
     versions = store.versions((CR_FORMAT,))
     numbers = {v: _cr_numbers(store, v) for v in versions}
-    # Straight from SQL, unsorted, ids cut there (cr:en:YYYY-MM-DD:number): a hundred
-    # versions hold some 300,000 pairs.
-    cur = store.conn.execute(
+    matches = [Counterpart(*row) for row in _stored_pairs(store)]
+    return Lineage.from_matches(numbers, matches)
+
+
+def _stored_pairs(store: Store, old: str = "", new: str = "9999") -> Iterator[tuple]:
+    """The ``next-version`` links from the versions ``old`` to ``new`` as (old version, old
+    number, new version, new number, how, confidence): straight from SQL, unsorted, ids cut
+    there (cr:en:YYYY-MM-DD:number), as a hundred versions hold some 300,000 pairs."""
+    return store.conn.execute(
         "SELECT substr(from_id, 7, 10), substr(from_id, 18), substr(to_id, 7, 10),"
         " substr(to_id, 18), evidence, confidence FROM links WHERE relation='next-version'"
-        " AND from_id GLOB ? AND to_id GLOB ?", (_DATED_ID, _DATED_ID))
-    matches = [Counterpart(*row) for row in cur]
-    return Lineage.from_matches(numbers, matches)
+        " AND from_id GLOB ? AND to_id GLOB ? AND substr(from_id, 7, 10) BETWEEN ? AND ?",
+        (_DATED_ID, _DATED_ID, old, new))
 
 
 class StoredLineage:
@@ -106,12 +111,8 @@ def _between(store: Store, old: str, new: str) -> VersionDiff:
     versions = [v for v in store.versions((CR_FORMAT,)) if old <= v <= new]
     following = dict(zip(versions, versions[1:], strict=False))
     steps: dict[str, dict[str, tuple[str, str, float]]] = {v: {} for v in versions[:-1]}
-    cur = store.conn.execute(
-        "SELECT substr(from_id, 7, 10), substr(from_id, 18), substr(to_id, 7, 10),"
-        " substr(to_id, 18), evidence, confidence FROM links WHERE relation='next-version'"
-        " AND from_id GLOB ? AND to_id GLOB ? AND substr(from_id, 7, 10) BETWEEN ? AND ?",
-        (_DATED_ID, _DATED_ID, old, new))
-    for from_version, from_number, to_version, to_number, how, confidence in cur:
+    for from_version, from_number, to_version, to_number, how, confidence in _stored_pairs(
+            store, old, new):
         if following.get(from_version) == to_version:
             steps[from_version][from_number] = (to_number, how, confidence)
     return compose(old, new, _cr_numbers(store, old), _cr_numbers(store, new),

@@ -520,8 +520,8 @@ def compose(old: str, new: str, old_numbers: Iterable[str], new_numbers: Iterabl
             steps: Sequence[Step]) -> VersionDiff:
     """The pairs from ``old`` to ``new`` through the steps between consecutive versions
     (see :meth:`Lineage.between`), from pairs held in memory or read from a store."""
-    matches = []
-    for number in sorted(set(old_numbers), key=sort_key):
+    old_held, matches = set(old_numbers), []
+    for number in sorted(old_held, key=sort_key):
         current, hows, confidence = number, [], 1.0
         for step in steps:
             if current not in step:
@@ -537,6 +537,6 @@ def compose(old: str, new: str, old_numbers: Iterable[str], new_numbers: Iterabl
     paired_new = {m.new_number for m in matches}
     return VersionDiff(
         tuple(matches),
-        tuple(sorted(set(old_numbers) - paired_old, key=sort_key)),
+        tuple(sorted(old_held - paired_old, key=sort_key)),
         tuple(sorted(set(new_numbers) - paired_new, key=sort_key)),
     )

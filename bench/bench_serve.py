@@ -39,8 +39,8 @@ from urllib.parse import quote
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from kb.api import KnowledgeBase  # noqa: E402
 from kb.model import Card, Rule  # noqa: E402
+from kb.reader import KnowledgeBase  # noqa: E402
 from kb.web.data import slug  # noqa: E402
 
 SHARED = Path(os.environ.get("KB_SHARED_CORPUS", REPO.parent / "shared" / "corpus"))

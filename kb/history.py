@@ -37,7 +37,7 @@ from kb.rulenum import RuleNumber, RuleNumberError, sort_key
 from kb.store import Store
 
 if TYPE_CHECKING:
-    from kb.api import KnowledgeBase
+    from kb.reader import KnowledgeBase
 
 CR_FORMAT = "cr_text"
 

@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
-from kb.api import KnowledgeBase
 from kb.errors import KbError
 from kb.index import IndexSearcher
 from kb.index.analysis import LANGUAGES, language, strip_elision
@@ -32,6 +31,7 @@ from kb.index.searcher import (
 from kb.link.pairing import fold
 from kb.model import Card, TermPair
 from kb.query import KINDS, And, CardName, Loose, Node, Or, Phrase, Query, Word, parse
+from kb.reader import KnowledgeBase
 from kb.rulenum import RuleNumber
 from kb.store import record_number, record_text, record_title
 from kb.text.synonyms import SYNONYMS

@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from kb.api import KnowledgeBase
 from kb.build import build
 from kb.cli import cli
 from kb.corpus import embedded_corpus
+from kb.reader import KnowledgeBase
 
 GOOD = "000_3e28a88beae8982b.txt"  # the Echo keyword page: rule 702.27 in French and English
 

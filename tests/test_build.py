@@ -14,10 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from kb.api import KnowledgeBase, NoIndexError
 from kb.build import build
 from kb.corpus import embedded_corpus
+from kb.errors import NoIndexError
 from kb.indexdir import BuildLockedError, IndexDir
+from kb.reader import KnowledgeBase
 from tests.conftest import CR_EN, cr_file
 
 REPO = Path(__file__).resolve().parents[1]

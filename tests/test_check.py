@@ -10,7 +10,6 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from kb.api import KnowledgeBase
 from kb.check import (
     STATUSES,
     CheckReport,
@@ -23,6 +22,7 @@ from kb.check import (
 )
 from kb.cli import cli
 from kb.errors import KbError
+from kb.reader import KnowledgeBase
 from kb.store import Store
 
 LIBRARY = load(scenario_files())

@@ -22,10 +22,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from kb.api import KnowledgeBase
 from kb.cli import cli
 from kb.fetch import FetchError, check_rules, find_rules_link
 from kb.paths import user_corpus_dir
+from kb.reader import KnowledgeBase
 from tests.conftest import REPO, cr_file
 
 PAGE = REPO / "tests" / "fixtures" / "fetch" / "rules.html"

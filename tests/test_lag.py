@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from kb.api import KnowledgeBase
 from kb.lag import TranslationLag, translation_lag
 from kb.model import Citation, Link, Loc, Rule, Source
+from kb.reader import KnowledgeBase
 from kb.store import Store
 from tests.conftest import cr_file
 

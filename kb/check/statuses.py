@@ -17,7 +17,7 @@ from kb.check.schema import STATUSES
 from kb.errors import KbError
 
 if TYPE_CHECKING:
-    from kb.api import KnowledgeBase
+    from kb.reader import KnowledgeBase
     from kb.store import Store
 
 

@@ -22,7 +22,7 @@ import click
 from kb.errors import KbError
 
 if TYPE_CHECKING:
-    from kb.api import KnowledgeBase
+    from kb.reader import KnowledgeBase
 
 F = TypeVar("F", bound=Callable[..., Any])
 T = TypeVar("T")
@@ -156,7 +156,7 @@ def index_root(ctx: click.Context) -> Path:
 
 
 def open_kb(ctx: click.Context) -> KnowledgeBase:
-    from kb.api import KnowledgeBase
+    from kb.reader import KnowledgeBase
 
     return KnowledgeBase(index_root(ctx))
 

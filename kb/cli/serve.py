@@ -35,7 +35,7 @@ def command(ctx: click.Context, host: str, port: int, open_browser: bool, thread
     a restart. Stop with Ctrl-C.
 
     With --json, print the addresses as JSON once the server listens."""
-    from kb.api import KnowledgeBase
+    from kb.reader import KnowledgeBase
     from kb.web.app import serve
 
     root = index_root(ctx)

@@ -12,10 +12,10 @@ from urllib.parse import urlencode
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
-from kb.api import export_row
 from kb.history import version_changes
 from kb.link.pairing import fold
 from kb.query import KINDS
+from kb.reader import export_row
 from kb.report.finding import CATEGORIES
 from kb.web import data
 from kb.web.errors import BadRequest, NotFound

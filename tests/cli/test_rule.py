@@ -50,7 +50,7 @@ def test_a_french_rule_title_names_todays_rule(default_index):
 
 
 def test_a_missing_rule_names_its_versions_as_ranges():
-    from kb.api import version_ranges
+    from kb.reader import version_ranges
 
     held = ["2006-10-01", "2013-05-01", "2020-11-20", "2023-04-14", "2025-02-07"]
     assert version_ranges(["2013-05-01", "2020-11-20", "2023-04-14"], held) == (
@@ -152,8 +152,8 @@ def test_portuguese_only_when_asked(portuguese_index):
 
 
 def test_a_citing_record_of_another_language_says_its_language():
-    from kb.api import CitingRecord, RuleView
     from kb.cli.rule import _citing_label
+    from kb.reader import CitingRecord, RuleView
 
     view = RuleView("cr:en:2026-04-17:702.19b", "702.19b", "en", "2026-04-17", None, "", {})
     english = CitingRecord("cr:en:2026-04-17:702.19c", "rule", "702.19c", "702.19b", "en")

@@ -6,9 +6,9 @@ where the English prints "Trample" (Battering Krasis)."""
 
 from __future__ import annotations
 
-from kb.api import KnowledgeBase
 from kb.link.pairing import fold
 from kb.model import TermPair
+from kb.reader import KnowledgeBase
 
 
 def terms(index, word: str) -> list[TermPair]:

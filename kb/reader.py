@@ -1,0 +1,535 @@
+"""Reading an index: :class:`KnowledgeBase` opens the current generation of an index folder
+and answers rule lookups (version in force, citations both ways, texts in other languages,
+nearest numbers on a miss), cards and exports, as plain dataclasses.
+
+This module sits below everything that reads records (:mod:`kb.search`, :mod:`kb.history`,
+:mod:`kb.check`, the report, the CLI and the web) and imports none of them: the read path goes
+one way down, and :mod:`kb.api` is only the public facade on top.
+"""
+
+from __future__ import annotations
+
+import bisect
+import dataclasses
+import shlex
+import sqlite3
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from kb.codec import to_dict
+from kb.errors import KbError, NoIndexError, NoSuchRuleError
+from kb.indexdir import STORE_FILE, CorruptIndexError, IndexDir, check_serving
+from kb.link.pairing import fold
+from kb.model import Card, Example, GlossaryEntry, Record, Rule, Ruling, kind_of
+from kb.paths import default_index_root
+from kb.rulenum import RuleNumber, RuleNumberError, RuleRange
+from kb.store import OtherSchemaError, StaleStoreError, Store, record_number, record_text
+
+# The languages ``kb rule --lang`` accepts; None (the default) is English and French.
+LANGUAGES = ("en", "fr", "pt", "all")
+
+
+def language_set(lang: str | None) -> set[str]:
+    """The languages a ``lang`` choice shows; Portuguese only when asked for."""
+    if lang is None:
+        return {"en", "fr"}
+    if lang == "all":
+        return {"en", "fr", "pt"}
+    if lang not in LANGUAGES:
+        raise KbError(f"unknown language {lang!r} (choose from {', '.join(LANGUAGES)})")
+    return {lang}
+
+
+@dataclass(frozen=True)
+class CitingRecord:
+    id: str
+    kind: str
+    number: str | None
+    written: str
+    language: str = ""  # of the record; "pt" for every record of a Portuguese document
+    file: str = ""
+
+
+@dataclass(frozen=True)
+class WordMatch:
+    """The rule a word was taken to name, and why (a glossary entry or a rule title)."""
+
+    word: str
+    rule: str
+    term: str
+    definition: str | None
+    via: str  # the record id that named it
+
+
+@dataclass(frozen=True)
+class RuleView:
+    """A rule as ``kb rule`` shows it."""
+
+    id: str
+    number: str
+    language: str
+    version: str
+    title: str | None
+    text: str
+    source: dict[str, Any]
+    examples: list[str] = field(default_factory=list)
+    children: list[str] = field(default_factory=list)
+    cites: list[str] = field(default_factory=list)
+    cited_by: list[CitingRecord] = field(default_factory=list)
+    # The same rule in other languages and documents (a French translation, an older
+    # version's number quoted by a FAQ), linked by the rule's identity across versions.
+    texts: list[LinkedText] = field(default_factory=list)
+    # The rule's number in every ingested CR version where it has a counterpart.
+    versions: dict[str, str] = field(default_factory=dict)
+    # Languages asked for (--lang fr) that no text of this rule is in.
+    missing: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class LinkedText:
+    id: str
+    number: str
+    language: str
+    version: str
+    title: str | None
+    text: str
+    source: dict[str, Any]
+    untranslated: bool
+    inferred: bool
+    evidence: str
+    examples: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class VersionInfo:
+    version: str
+    source_id: str
+    file: str
+    format: str
+    language: str | None
+    counts: dict[str, int]
+
+
+class KnowledgeBase:
+    """Read access to the current generation of an index folder."""
+
+    def __init__(self, index_root: Path | None = None) -> None:
+        self.index_root = index_root or default_index_root()
+        # One generation for the whole session: a build publishing meanwhile is not mixed in.
+        generation = IndexDir(self.index_root).current()
+        if generation is not None:
+            try:
+                check_serving(generation)  # a missing or truncated file: say so, not misanswer
+            except CorruptIndexError:
+                _refuse_older(generation)  # an older kb's index has no manifest: say that
+                raise
+        if generation is None or not (generation / STORE_FILE).exists():
+            raise NoIndexError(f"no index in {self.index_root}: run 'kb build' first")
+        self.generation = generation
+        try:
+            self.store = Store.open(generation / STORE_FILE)
+        except StaleStoreError as exc:
+            raise NoIndexError(f"{exc}: run 'kb build' to rebuild it") from exc
+
+    def close(self) -> None:
+        self.store.close()
+
+    def __enter__(self) -> KnowledgeBase:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- versions --------------------------------------------------------------------------
+
+    def versions(self) -> list[VersionInfo]:
+        return [
+            VersionInfo(s.version or "", s.id, s.file, s.format, s.language,
+                        self.store.count_by_kind(s.id))
+            for s in self.store.sources()
+            if s.format == "cr_text" and s.version
+        ]
+
+    def resolve_version(self, wanted: str | None) -> str:
+        """The rules version in force on ``wanted`` (an ISO date), or the latest."""
+        versions = self.store.versions()
+        if not versions:
+            raise NoIndexError("the index holds no Comprehensive Rules: add a CR file and build")
+        if wanted in (None, "", "latest"):
+            return versions[-1]
+        try:
+            day = date.fromisoformat(wanted).isoformat()  # type: ignore[arg-type]
+        except ValueError as exc:
+            raise KbError(f"not a date: {wanted!r} (use YYYY-MM-DD or 'latest')") from exc
+        in_force = [v for v in versions if v <= day]
+        if not in_force:
+            raise KbError(f"no rules version in force on {day}; the oldest is {versions[0]}")
+        return in_force[-1]
+
+    # -- rules -----------------------------------------------------------------------------
+
+    def rule(self, number: str, version: str | None = None, lang: str | None = None,
+             depth: int | None = None) -> list[RuleView]:
+        """The rule and its subrules in the version in force on ``version``, with examples,
+        citations both ways, and its texts in the languages of ``lang`` (see :data:`LANGUAGES`;
+        English and French when None). ``number`` is a rule number in any written form
+        (``CR 702.19B``) or a word of the glossary (``trample``, ``piétinement``: see
+        :meth:`lookup_word`). ``depth`` limits the subrules (0: the rule alone).
+
+        A rule that only a translation holds (the French 707.2a of an index without the
+        English rules) is answered from the translation. Raise :class:`NoSuchRuleError`
+        naming the nearest numbers."""
+        languages = language_set(lang)
+        try:
+            wanted = RuleNumber.read(number)
+        except RuleNumberError:
+            found = self.lookup_word(number, version)
+            wanted = RuleNumber.parse(found.rule)
+        try:
+            resolved: str | None = self.resolve_version(version)
+        except NoIndexError:
+            resolved = None  # no English rules: translations may still answer
+        records = [] if resolved is None else list(
+            self.store.query(under=str(wanted), source_id=f"cr:en:{resolved}"))
+        if not any(isinstance(r, Rule) and r.number == str(wanted) for r in records):
+            records = self._translated_rule(wanted, languages)
+            if not records:
+                if resolved is None:
+                    raise NoIndexError("the index holds no Comprehensive Rules and no "
+                                       f"translation of {wanted}: add a CR file and build")
+                raise NoSuchRuleError(self._not_found(wanted, resolved))
+        rules = [r for r in records if isinstance(r, Rule)
+                 and (depth is None or _depth_below(r.number, wanted) <= depth)]
+        examples: dict[str, list[str]] = {}
+        for r in records:
+            if isinstance(r, Example):
+                examples.setdefault(r.id.rsplit("/", 1)[0], []).append(r.text)
+        citing = self._citing(wanted, rules[0].version)
+        document_language = {s.file: s.language for s in self.store.sources()}
+
+        def language_of(record_language: str, file: str, untranslated: bool = False) -> str:
+            """A paragraph a document left untranslated counts in the document's language
+            (the French table's English 707.2 is shown with --lang fr); a Portuguese
+            document's records are all Portuguese, shown only when Portuguese is asked."""
+            document = document_language.get(file)
+            if document and (document == "pt" or untranslated):
+                return document
+            return record_language
+
+        views = []
+        for r in rules:
+            parsed = RuleNumber.parse(r.number)
+            cited_by = [cr for rng, cr in citing
+                        if _cites(rng, parsed) and not cr.id.startswith(r.id + "/")
+                        and cr.id != r.id] + self._cited_by_links(r.id)
+            texts = [dataclasses.replace(t, examples=self._examples_of(linked))
+                     for t, linked in self._linked_texts(r.id)
+                     if language_of(linked.language, linked.loc.file, linked.untranslated)
+                     in languages]
+            cited_by = [dataclasses.replace(c, language=language_of(c.language, c.file))
+                        for c in cited_by]
+            have = {r.language} | {t.language for t in texts if not t.untranslated}
+            views.append(
+                RuleView(
+                    id=r.id, number=r.number, language=r.language, version=r.version,
+                    title=r.title, text=r.text,
+                    source={"file": r.loc.file, "line": r.loc.line},
+                    examples=examples.get(r.id, []),
+                    children=[c.number for c in rules
+                              if c.language == r.language and c.parent == r.number],
+                    cites=[c.target for c in r.citations],
+                    cited_by=[c for c in cited_by if c.language in languages],
+                    texts=texts,
+                    versions=self._trace(r.id) if r.id.startswith("cr:en:") else {},
+                    missing=sorted(languages - have) if lang not in (None, "all") else [],
+                )
+            )
+        return views
+
+    def _translated_rule(self, wanted: RuleNumber, languages: set[str]) -> list[Record]:
+        """The rule and its subrules from the latest other document that has it (the French
+        CR table, its paragraphs left in English included), with their examples; a document
+        in one of ``languages`` first."""
+        found = [r for r in self.store.query(under=str(wanted))
+                 if isinstance(r, Rule | Example) and not r.id.startswith("cr:en:")]
+        heads = [r for r in found if isinstance(r, Rule) and r.number == str(wanted)]
+        if not heads:
+            return []
+        best = max(heads, key=lambda r: (r.id.split(":")[1] in languages, r.version))
+        document = best.id.rsplit(":", 1)[0] + ":"
+        return [r for r in found if r.id.startswith(document)]
+
+    def _examples_of(self, rule: Rule) -> list[str]:
+        """The worked examples printed under ``rule`` in its own document."""
+        return [e.text for e in self.store.query(kind="example", number=rule.number)
+                if e.id.rsplit("/", 1)[0] == rule.id]
+
+    def lookup_word(self, word: str, version: str | None = None) -> WordMatch:
+        """The rule a word names, as the rules bots answer: a glossary entry of that title
+        (``trample`` -> 702.19, through "See rule 702.19"), a rule of that title in any
+        language (``Écho``), or, through the bilingual term table, the English word's entry
+        (``piétinement`` -> Trample). Raise :class:`NoSuchRuleError` when nothing is named so."""
+        key = fold(word)
+        if not key:
+            raise KbError(f"not a rule number or a word: {word!r}")
+        candidates = [key] + [fold(t.english) for t in self.store.terms(key)
+                              if fold(t.french) == key]
+        try:
+            resolved = self.resolve_version(version)
+        except NoIndexError:
+            resolved = None
+        for term in dict.fromkeys(candidates):
+            for entry in self.store.query(kind="glossary", version=resolved):
+                if isinstance(entry, GlossaryEntry) and fold(entry.term) == term \
+                        and entry.citations:
+                    return WordMatch(word, entry.citations[0].first, entry.term,
+                                     entry.definition, entry.id)
+            for r in self.store.query(kind="rule"):
+                if isinstance(r, Rule) and r.title and fold(r.title) == term:
+                    current = self.store.links(from_id=r.id, relation="current")
+                    number = current[0].to_id.rsplit(":", 1)[-1] if current else r.number
+                    return WordMatch(word, number, r.title, None, r.id)
+        raise NoSuchRuleError(f"{word!r} is neither a rule number (702.19b) nor a word of the "
+                              "glossary or of a rule title; try: kb search " + shlex.quote(word))
+
+    def _trace(self, rule_id: str) -> dict[str, str]:
+        """Follow ``next-version`` links both ways: version -> number of this rule."""
+        found: dict[str, str] = {}
+        for direction in ("to_id", "from_id"):
+            at = rule_id
+            while True:
+                version, number = at.split(":")[2:4]
+                found[version] = number
+                step = self.store.links(**{direction: at}, relation="next-version")
+                if not step:
+                    break
+                at = step[0].from_id if direction == "to_id" else step[0].to_id
+        return dict(sorted(found.items()))
+
+    def _linked_texts(self, rule_id: str) -> list[tuple[LinkedText, Rule]]:
+        out, seen = [], set()
+        for link in self.store.links(to_id=rule_id):
+            if link.relation not in ("current", "counterpart") or link.from_id in seen:
+                continue
+            seen.add(link.from_id)
+            record = self.store.get(link.from_id)
+            if not isinstance(record, Rule):
+                continue
+            out.append((LinkedText(
+                record.id, record.number, record.language, record.version, record.title,
+                record.text, {"file": record.loc.file, "line": record.loc.line},
+                record.untranslated, record.inferred, link.evidence), record))
+        return sorted(out, key=lambda pair: (pair[0].language, pair[0].version, pair[0].id))
+
+    def _cited_by_links(self, rule_id: str) -> list[CitingRecord]:
+        out = []
+        for link in (self.store.links(to_id=rule_id, relation="cites")
+                     + self.store.links(to_id=rule_id, relation="concerns")):
+            record = self.store.get(link.from_id)
+            if record is not None:
+                out.append(CitingRecord(record.id, kind_of(record), record_number(record),
+                                        link.evidence, getattr(record, "language", ""),
+                                        record.loc.file))
+        return out
+
+    def _citing(self, wanted: RuleNumber, version: str) -> list[tuple[RuleRange, CitingRecord]]:
+        out = []
+        for record, citation in self.store.citing(str(wanted), version):
+            rng = RuleRange(RuleNumber.parse(citation.first), RuleNumber.parse(citation.last))
+            out.append((rng, CitingRecord(record.id, kind_of(record), record_number(record),
+                                          citation.written, getattr(record, "language", ""),
+                                          record.loc.file)))
+        return out
+
+    def _not_found(self, wanted: RuleNumber, version: str) -> str:
+        numbers = self.store.numbers(version)
+        keys = [RuleNumber.parse(n).sort_key for n in numbers]
+        at = bisect.bisect_left(keys, wanted.sort_key)
+        nearest = numbers[max(0, at - 2): at + 2]
+        elsewhere = sorted({r.version for r in self.store.query(kind="rule", number=str(wanted))})
+        message = f"no rule {wanted} in the rules of {version}"
+        if nearest:
+            message += f"; nearest: {', '.join(nearest)}"
+        if elsewhere:
+            ranges = version_ranges(elsewhere, self.store.versions())
+            message += f"; it exists in the rules of {ranges} (use --version)"
+        return message
+
+    # -- cards -----------------------------------------------------------------------------
+
+    def card(self, name: str) -> CardView:
+        """A card by its English or French name (accents optional), with every source's text,
+        its rulings paired French/English, and the rules (today's numbers) they cite."""
+        cards = [c for c in self.store.query(kind="card") if isinstance(c, Card)]
+        key = fold(name)
+        hits = [c for c in cards if fold(c.name) == key
+                or any(fold(n) == key for _, n in c.names)]
+        if not hits:
+            close = sorted({c.name for c in cards if key and key in fold(c.name)})[:5]
+            hint = f"; did you mean: {', '.join(close)}" if close else ""
+            raise KbError(f"no card named {name!r}{hint}")
+        group = {c.id: c for c in hits}
+        for c in list(hits):  # one hop along the FR/EN pairing, both ways
+            for link in (self.store.links(from_id=c.id, relation="same-card")
+                         + self.store.links(to_id=c.id, relation="same-card")):
+                other = self.store.get(link.to_id if link.from_id == c.id else link.from_id)
+                if isinstance(other, Card):
+                    group[other.id] = other
+        names = {fold(c.name) for c in group.values()}
+        rulings = [r for r in self.store.query(kind="ruling")
+                   if isinstance(r, Ruling) and r.card and fold(r.card) in names]
+        pairs = self._pair_view(rulings)
+        rules = sorted({link.to_id.rsplit(":", 1)[-1] for r in rulings
+                        for link in self.store.links(from_id=r.id, relation="cites")},
+                       key=lambda n: RuleNumber.parse(n).sort_key)
+        texts = sorted((_card_text(c) for c in group.values()),
+                       key=lambda t: (t.language != "en", not t.id.startswith("mtgjson:"), t.id))
+        # The Oracle name (MTGJSON's English card) when there is one, else the first English.
+        return CardView(texts[0].name, texts, pairs, rules)
+
+    def _pair_view(self, rulings: list[Ruling]) -> list[RulingPair]:
+        by_id = {r.id: r for r in rulings}
+        partner: dict[str, tuple[str, str]] = {}
+        for r in rulings:
+            for link in self.store.links(from_id=r.id, relation="same-ruling"):
+                if link.to_id in by_id:
+                    partner[r.id] = (link.to_id, link.evidence)
+        paired_en = {en for en, _ in partner.values()}
+        out = []
+        for r in rulings:
+            if r.language == "fr" and r.id in partner:
+                en_id, evidence = partner[r.id]
+                out.append(RulingPair(_ruling_text(by_id[en_id]), _ruling_text(r), evidence))
+            elif r.language == "fr":
+                out.append(RulingPair(None, _ruling_text(r), None))
+            elif r.id not in paired_en:
+                out.append(RulingPair(_ruling_text(r), None, None))
+        return out
+
+    # -- export ----------------------------------------------------------------------------
+
+    def export(self, kind: str | None = None, version: str = "all",
+               lang: str | None = None) -> Iterator[dict[str, Any]]:
+        """Every record as a flat JSON-ready dict (see :func:`export_row`)."""
+        wanted = None if version == "all" else self.resolve_version(version)
+        examples: dict[str, list[str]] = {}
+        if kind in (None, "rule"):
+            for ex in self.store.query(kind="example", version=wanted, language=lang):
+                examples.setdefault(ex.id.rsplit("/", 1)[0], []).append(ex.id)
+        for record in self.store.query(kind=kind, version=wanted, language=lang):
+            row = export_row(record)
+            if isinstance(record, Rule):
+                row["examples"] = examples.get(record.id, [])
+            yield row
+
+
+def _refuse_older(generation: Path) -> None:
+    """Raise :class:`NoIndexError` when ``generation`` was written by another version of kb
+    (its store's schema says so), which is no damage: a rebuild is all it needs."""
+    try:
+        Store.open(generation / STORE_FILE).close()
+    except OtherSchemaError as exc:
+        raise NoIndexError(f"{exc}: the index was built by another version of kb; run "
+                           "'kb build' to rebuild it") from exc
+    except (StaleStoreError, sqlite3.Error, OSError):
+        return  # a store that cannot be opened is part of the damage already named
+
+
+def version_ranges(found: list[str], held: list[str]) -> str:
+    """``found`` as runs of consecutive versions among ``held``: "2013-05-01 to 2020-11-20
+    (12 versions), 2026-04-17" rather than dozens of dates."""
+    position = {v: i for i, v in enumerate(held)}
+    runs: list[list[str]] = []
+    for version in sorted(found):
+        at = position.get(version)
+        if runs and at is not None and position.get(runs[-1][-1]) == at - 1:
+            runs[-1].append(version)
+        else:
+            runs.append([version])
+    return ", ".join(run[0] if len(run) == 1 else
+                     f"{run[0]} and {run[1]}" if len(run) == 2 else
+                     f"{run[0]} to {run[-1]} ({len(run)} versions)" for run in runs)
+
+
+def _depth_below(number: str, top: RuleNumber) -> int:
+    return RuleNumber.parse(number).depth - top.depth
+
+
+def _cites(rng: RuleRange, number: RuleNumber) -> bool:
+    """A citation of one rule cites that rule only ("see rule 702" is not a citation of
+    702.19b); a range cites every rule it spans, down to the subrules of its last rule."""
+    if rng.first == rng.last:
+        return rng.first == number
+    return number in rng
+
+
+def export_row(record: Record) -> dict[str, Any]:
+    """``kind``, ``id``, ``number``, ``language``, ``version``, ``text``, ``source``, ``cites``,
+    then the other fields of the record's kind (``parent``, ``title`` ... for rules)."""
+    fields = to_dict(record)
+    loc = fields.pop("loc")
+    row: dict[str, Any] = {
+        "kind": kind_of(record),
+        "id": fields.pop("id"),
+        "number": record_number(record),
+        "language": fields.pop("language", None),
+        "version": fields.pop("version", None),
+        "text": record_text(record),
+        "source": {"file": loc["file"], "line": loc["line"]},
+    }
+    fields.pop("text", None)
+    row["cites"] = [c["first"] if c["first"] == c["last"] else f"{c['first']}-{c['last']}"
+                    for c in fields.pop("citations", [])]
+    row.update(fields)
+    return row
+
+
+@dataclass(frozen=True)
+class CardText:
+    id: str
+    name: str
+    language: str
+    faces: list[dict[str, Any]]
+    card_text: str | None
+    source: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class RulingText:
+    id: str
+    language: str
+    date: str | None
+    text: str
+    source: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class RulingPair:
+    """A ruling and its translation; either side may be missing."""
+
+    en: RulingText | None
+    fr: RulingText | None
+    evidence: str | None
+
+
+@dataclass(frozen=True)
+class CardView:
+    """A card as ``kb card`` shows it: every source's text, rulings side by side, rules."""
+
+    name: str
+    texts: list[CardText]
+    rulings: list[RulingPair]
+    rules: list[str]
+
+
+def _card_text(card: Card) -> CardText:
+    return CardText(card.id, card.name, card.language, [to_dict(f) for f in card.faces],
+                    card.card_text, {"file": card.loc.file, "line": card.loc.line})
+
+
+def _ruling_text(ruling: Ruling) -> RulingText:
+    return RulingText(ruling.id, ruling.language, ruling.date, ruling.text,
+                      {"file": ruling.loc.file, "line": ruling.loc.line})

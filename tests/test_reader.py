@@ -1,0 +1,53 @@
+"""The read path goes one way down: the modules that read records import :mod:`kb.reader`,
+never the facade :mod:`kb.api` above them (issue 21: a five-file import circle ran through
+``kb.api``)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import kb
+
+PACKAGE = Path(kb.__file__).parent
+
+# Everything the facade, the CLI and the web sit on.
+BELOW_THE_FACADE = ["reader.py", "search.py", "history.py", "check", "report", "index", "store.py"]
+
+
+def _imports(path: Path) -> set[str]:
+    """The kb modules ``path`` imports at run time (``if TYPE_CHECKING:`` blocks aside)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    typing_only = {id(node) for stmt in ast.walk(tree) if isinstance(stmt, ast.If)
+                   and "TYPE_CHECKING" in ast.unparse(stmt.test)
+                   for node in ast.walk(stmt)}
+    found = set()
+    for node in ast.walk(tree):
+        if id(node) in typing_only:
+            continue
+        if isinstance(node, ast.ImportFrom) and node.module:
+            found.add(node.module)
+            found.update(f"{node.module}.{a.name}" for a in node.names)
+        elif isinstance(node, ast.Import):
+            found.update(a.name for a in node.names)
+    return {m for m in found if m == "kb" or m.startswith("kb.")}
+
+
+def _files(entry: str) -> list[Path]:
+    path = PACKAGE / entry
+    return sorted(path.rglob("*.py")) if path.is_dir() else [path]
+
+
+def test_nothing_below_the_facade_imports_it_or_what_sits_on_it() -> None:
+    above = ("kb.api", "kb.cli", "kb.web")
+    offenders = {
+        str(f.relative_to(PACKAGE)): sorted(m for m in _imports(f) if m.startswith(above))
+        for entry in BELOW_THE_FACADE for f in _files(entry)
+    }
+    assert {f: m for f, m in offenders.items() if m} == {}
+
+
+def test_the_facade_still_offers_the_reader() -> None:
+    from kb import api, reader
+
+    assert api.KnowledgeBase is reader.KnowledgeBase

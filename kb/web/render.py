@@ -18,6 +18,7 @@ from urllib.parse import urlencode
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup, escape
 
+from kb import i18n
 from kb.history import Piece
 from kb.link.citations import find_citations
 from kb.web.data import record_url, rule_url, slug
@@ -94,7 +95,10 @@ def environment() -> Environment:
     folder = resources.files("kb.web") / "templates"
     env = Environment(loader=FileSystemLoader(str(folder)),
                       autoescape=select_autoescape(default=True, default_for_string=True),
-                      trim_blocks=True, lstrip_blocks=True, auto_reload=False)
+                      trim_blocks=True, lstrip_blocks=True, auto_reload=False,
+                      extensions=["jinja2.ext.i18n"])
+    # ``{% trans %}`` and ``_()`` in templates speak the request's language (kb.i18n.using).
+    env.install_gettext_callables(i18n.gettext, i18n.ngettext, newstyle=True)  # type: ignore[attr-defined]
     env.filters.update(rich=rich, snippet=snippet, word_diff=word_diff, slug=slug, mana=mana)
     env.globals.update(rule_url=rule_url, record_url=record_url, query=query)
     return env

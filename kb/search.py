@@ -29,6 +29,7 @@ from kb.index.searcher import (
     is_stop_word,
 )
 from kb.link.pairing import fold
+from kb.mechanisms import ALL, Mechanisms
 from kb.model import Card, TermPair
 from kb.query import KINDS, And, CardName, Loose, Node, Or, Phrase, Query, Word, parse
 from kb.reader import KnowledgeBase
@@ -45,6 +46,7 @@ KIND_PRIOR = {"rule": 1.0, "glossary": 0.7, "example": 0.75, "ruling": 0.7, "not
 QUESTION_PRIOR = {"rule": 1.0, "glossary": 0.75, "example": 0.6, "ruling": 0.45, "note": 0.45,
                   "card": 0.3}
 QUESTION_WORDS_MIN = 3
+_FLAT_PRIOR = dict.fromkeys(KIND_PRIOR, 1.0)  # kind priors switched off (kb.mechanisms)
 TITLE_MATCH = 1.5
 SECTION_TITLE = 1.25  # a subrule of a rule whose title the query names (702.19b for trample)
 LANGUAGE_FIRST = 1.3  # an answer with a text in the query's language
@@ -106,9 +108,11 @@ class SearchResult:
 class Searcher:
     """Search over one generation of an index; reuse it for many queries."""
 
-    def __init__(self, index_root: Path | None = None) -> None:
+    def __init__(self, index_root: Path | None = None,
+                 mechanisms: Mechanisms = ALL) -> None:
         self.kb = KnowledgeBase(index_root)
         self.index = IndexSearcher(self.kb.generation)
+        self.mechanisms = self.index.mechanisms = mechanisms  # all on but in the bench
         self._titles: dict[str, str] = {}  # record id -> title, for the section boost
         self._vetted: set[str] | None = None
         self._latest: dict[str, str] = {}  # rule id -> its number in the latest version
@@ -134,16 +138,19 @@ class Searcher:
         result = SearchResult(query.text, filters.version)
         result.language = self._language(query)
         alternatives: dict[str, list[Alternative]] = {}
-        query = self._with_cards(query, filters.version)
+        if self.mechanisms.cards:
+            query = self._with_cards(query, filters.version)
         own = _own_words(query)
         heard: dict[str, set[str]] = {}  # the translations' words, by language
         if translate:
             query = self._translate(query, alternatives, result, heard)
-        answer = self.index.search(query, filters, alternatives)
+        answer = self.index.search(query, filters, alternatives,
+                                   correct=self.mechanisms.typos)
         result.corrected = answer.corrected
         typed = _Typed(answer.exact, own | _folded(answer.corrected.values()),
                        {lang: _folded(words) for lang, words in heard.items()})
-        self._with_glossary_rules(answer, typed)
+        if self.mechanisms.title_boosts:
+            self._with_glossary_rules(answer, typed)
         scores = self._scores(answer, result.language, typed)
         ranked = sorted(answer.hits, key=lambda h: -scores[h.id])
         keys = {hit.id: self._group(hit, filters.version) for hit in ranked}
@@ -180,15 +187,19 @@ class Searcher:
             languages.setdefault(hit.number or hit.id, set()).add(hit.language)
         scores = {}
         prior = QUESTION_PRIOR if len(weights) >= QUESTION_WORDS_MIN else KIND_PRIOR
+        if not self.mechanisms.kind_priors:
+            prior = _FLAT_PRIOR
+        titles = self.mechanisms.title_boosts
         # A glossary entry's pointer names its rule; one of three pointers, a third as much.
         named: dict[tuple[str, str], float] = {}
-        for entry, numbers in self._glossary_pointers(answer, typed):
+        for entry, numbers in self._glossary_pointers(answer, typed) if titles else ():
             for number in numbers:
                 boost = 1 + (TITLE_MATCH - 1) / len(numbers)
                 named[entry.version, number] = max(boost, named.get((entry.version, number), 1))
         for hit in answer.hits:
-            score = (_rank_score(hit, typed, prior)
-                     * self._section_boost(hit, typed))
+            score = _rank_score(hit, typed, prior, titles)
+            if titles:
+                score *= self._section_boost(hit, typed)
             if (hit.kind == "rule" and (hit.version, hit.number) in named
                     and not _names(hit, typed)):  # the title boost counts once
                 score *= named[hit.version, hit.number]
@@ -196,7 +207,8 @@ class Searcher:
                 own = sum(weights[i] for i in hit.matched) / total
                 near = sum(weights[i] for i in family.get(_family(hit), hit.matched)) / total
                 score *= ((1 - FAMILY_SHARE) * own + FAMILY_SHARE * near) ** COVERAGE_POWER
-            if query_language and query_language in languages[hit.number or hit.id]:
+            if (self.mechanisms.language_prior and query_language
+                    and query_language in languages[hit.number or hit.id]):
                 score *= LANGUAGE_FIRST
             scores[hit.id] = score
         return scores
@@ -410,9 +422,10 @@ class Searcher:
                 continue
             # A lower-case word of a question is no card's name ("vide" is not Void).
             names = not question or word.text[:1].isupper()
-            other = (self._other_language(word.text, result, heard, names)
-                     or self._other_language(self.index.correct(word.text) or "", result,
-                                             heard, names))
+            other = self._other_language(word.text, result, heard, names)
+            if not other and self.mechanisms.typos:
+                other = self._other_language(self.index.correct(word.text) or "", result,
+                                             heard, names)
             if other:
                 alternatives[word.text] = [Alternative(lang, tuple(t.split()))
                                            for lang, t in other]
@@ -444,7 +457,7 @@ class Searcher:
                 if is_stop_word(texts[0]) or is_stop_word(texts[-1]):
                     continue
                 other = self._other_language(" ".join(texts), result, heard)
-                same = _synonyms(texts)
+                same = _synonyms(texts) if self.mechanisms.synonyms else []
                 if other or same:
                     merged = Or((Phrase(tuple(texts)),
                                  *(And(tuple(Word(t) for t in term.split()))
@@ -455,7 +468,7 @@ class Searcher:
                 out.append(merged)
                 continue
             item = items[i]
-            if isinstance(item, Word) and not item.prefix and (
+            if isinstance(item, Word) and not item.prefix and self.mechanisms.synonyms and (
                     same := _synonyms([item.text])):  # "simultaneously": "same time" too
                 item = Or((item, *(And(tuple(Word(t) for t in term.split()))
                                    for term in same)))
@@ -471,6 +484,8 @@ class Searcher:
         recorded in ``result`` for the user."""
         found: dict[tuple[str, str], set[str]] = {}
         shown: dict[tuple[str, tuple[str, ...]], tuple[str, str]] = {}
+        if not self.mechanisms.translation:
+            return []
         if fold(text) in QUESTION_WORDS or is_stop_word(text):
             return []  # "fait" -> "does", "can" -> "peut": function words are not terms
         exact = self.kb.store.terms(fold(text))
@@ -748,12 +763,13 @@ def _names(hit: Hit, typed: _Typed) -> bool:
     return typed.holds(hit.title, hit.language if hit.language in LANGUAGES else "en")
 
 
-def _rank_score(hit: Hit, typed: _Typed,
-                prior: dict[str, float] = KIND_PRIOR) -> float:
+def _rank_score(hit: Hit, typed: _Typed, prior: dict[str, float] = KIND_PRIOR,
+                titles: bool = True) -> float:
     """The index's score weighed by the kind prior, and by ``TITLE_MATCH`` for a rule whose
     whole title is what was searched (the "Trample" rule for ``trample``, not 702.19c)."""
     score = hit.score * prior.get(hit.kind, 0.5)
-    if hit.kind in ("rule", "card") and _names(hit, typed):  # the card named, not its rulings
+    # the card named, not its rulings
+    if titles and hit.kind in ("rule", "card") and _names(hit, typed):
         score *= TITLE_MATCH
     return score
 

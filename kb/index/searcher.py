@@ -34,6 +34,7 @@ from kb.index.analysis import LANGUAGES, fold, language, strip_elision
 from kb.index.documents import UNVERSIONED
 from kb.index.vocabulary import Words, load
 from kb.index.writer import SEARCH_DIR, VIEWS_FILE, VOCABULARY_FILE
+from kb.mechanisms import ALL, Mechanisms
 from kb.query import And, CardName, Loose, Node, Not, Or, Phrase, Query, Required, Word
 from kb.rulenum import RuleNumber
 
@@ -167,6 +168,7 @@ class IndexSearcher:
         # (record id, version) -> the id of the record of that version with the same text
         # (set by the caller, from the store); None: hits keep their run's last record.
         self.same_text: Callable[[str, str], str | None] | None = None
+        self.mechanisms: Mechanisms = ALL  # set by the caller (kb.search); all on but in the bench
 
     def close(self) -> None:
         for view in self._views.values():
@@ -224,6 +226,7 @@ class IndexSearcher:
         builder = _Builder(self.vocabulary, alternatives or {}, correct, answer,
                            self._corrections, view.searcher)
         builder.protected = self.protected
+        builder.irregular = self.mechanisms.irregular
         text_query = builder.node(query.root) if query.root is not None else wq.Every()
         ranked = bool(builder.units)
         builder.alone = builder.alone and isinstance(query.root, Loose)
@@ -336,6 +339,7 @@ class _Builder:
         self.corrections = corrections
         self.searcher = searcher
         self.protected: Callable[[str], bool] | None = None
+        self.irregular = True  # irregular verb forms searched too (kb.mechanisms)
         self.expanded: dict[str, int] = {}  # words each prefix stood for, all languages
         # A question's optional words: label, weight, the (field, term) pairs that hold it.
         self.units: list[tuple[str, float, frozenset[tuple[str, bytes]]]] = []
@@ -559,8 +563,9 @@ class _Builder:
             # A word this language does not hold gets no family here: "défenseur" must not
             # reach English "defense" through the English stemmer.
             return {term: 1.0}
-        family = words.family(term) | {t for t in language(lang).irregular(term)
-                                       if t in words.terms}  # "leaves" and "left"
+        # "leaves" and "left"
+        irregular = language(lang).irregular(term) if self.irregular else ()
+        family = words.family(term) | {t for t in irregular if t in words.terms}
         weights = {member: FAMILY_WEIGHT * self.rarity_cap(lang, term, member)
                    for member in family}
         weights[term] = 1.0
@@ -594,6 +599,8 @@ class _Builder:
         ("leaves the battlefield" is also "left the battlefield"), the index's terms only."""
         words = self.vocabulary.get(lang)
         variants = [terms]
+        if not self.irregular:
+            return variants
         for i, term in enumerate(terms):
             others = sorted(t for t in language(lang).irregular(term)
                             if t != term and words is not None and t in words.terms)

@@ -68,8 +68,13 @@ class Scores:
 
 
 def scores(outcomes: list[Outcome]) -> Scores:
+    return measures([o.rank for o in outcomes])
+
+
+def measures(ranks: list[int | None]) -> Scores:
+    """hit@1, hit@3 and MRR@10 of the ranks of the first expected answers (None: missed)."""
     return Scores(
-        statistics.fmean(o.rank == 1 for o in outcomes),
-        statistics.fmean(o.rank is not None and o.rank <= 3 for o in outcomes),
-        statistics.fmean(1 / o.rank if o.rank else 0.0 for o in outcomes),
+        statistics.fmean(r == 1 for r in ranks),
+        statistics.fmean(r is not None and r <= 3 for r in ranks),
+        statistics.fmean(1 / r if r else 0.0 for r in ranks),
     )

@@ -1,0 +1,70 @@
+"""The players' question sets (players/dev.toml, players/heldout.toml) as data: each entry
+has a source, both languages and answers that are rules of today's Comprehensive Rules, and
+no source gives questions to both halves. Read from the files and the CR text itself."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from tests.search.players import HALVES, load, rank
+
+CR = Path(__file__).resolve().parents[2] / "corpus" / "MagicCompRules 20260417.txt"
+_RULE_LINE = re.compile(r"^(\d{3}(?:\.\d+[a-z]?)?)[. ]", re.MULTILINE)
+
+
+def cr_numbers() -> set[str]:
+    """The rule numbers the current CR file starts a line with (its rules, not its contents
+    page: a number appears once in the contents, again in the rules)."""
+    text = CR.read_text(encoding="utf-8-sig")
+    return set(_RULE_LINE.findall(text))
+
+
+def entries(half: str) -> list[dict]:
+    return tomllib.loads(HALVES[half].read_text(encoding="utf-8"))["question"]
+
+
+@pytest.mark.parametrize("half", sorted(HALVES))
+def test_every_entry_is_complete(half):
+    numbers = cr_numbers()
+    for entry in entries(half):
+        other = "fr" if entry["lang"] == "en" else "en"
+        assert entry["lang"] in ("en", "fr"), entry["id"]
+        assert entry["source"].strip() and entry["source_kind"].strip(), entry["id"]
+        assert entry["address"].startswith("http"), entry["id"]
+        for key in ("question", "keywords", f"question_{other}", f"keywords_{other}"):
+            assert entry[key].strip(), (entry["id"], key)
+        assert entry["answers"], entry["id"]
+        missing = [a for a in entry["answers"] if a not in numbers]
+        assert not missing, (entry["id"], missing)
+
+
+def test_ids_are_unique_and_no_source_is_on_both_sides():
+    ids = [e["id"] for half in HALVES for e in entries(half)]
+    assert len(ids) == len(set(ids))
+    sources = {half: {e["source"] for e in entries(half)} for half in HALVES}
+    assert not sources["dev"] & sources["held-out"]
+
+
+def test_no_question_is_asked_twice():
+    texts = [e["question"] for half in HALVES for e in entries(half)]
+    assert len(texts) == len(set(texts))
+
+
+def test_the_loader_gives_each_question_in_both_forms_and_languages():
+    for half in HALVES:
+        for question in load(half):
+            assert question.half == half
+            assert {(f, lang) for f, lang in question.texts} == {
+                (form, lang) for form in ("question", "keywords") for lang in ("en", "fr")}
+
+
+def test_a_subrule_of_an_answer_counts_and_its_parent_does_not():
+    """An answer "702.19" is met by 702.19b (under it); an answer "702.19b" is not met by
+    the bare 702.19, nor by a record that is no rule (None)."""
+    assert rank([None, "702.19b"], ["702.19"]) == 2
+    assert rank(["702.19", None, "702.2c"], ["702.19b", "702.2c"]) == 3
+    assert rank(["702.19"], ["702.19b"]) is None

@@ -99,7 +99,7 @@ def test_rule_page_history_shows_word_diffs(client: TestClient) -> None:
 def _columns(html: str) -> list[str]:
     """The languages of the first pair of columns, in page order."""
     first_pair = html.split('<div class="pair">', 1)[1]
-    return re.findall(r'<div class="col[^"]*" lang="(\w+)"', first_pair)[:2]
+    return re.findall(r'<div class="col[^"]*" data-lang="(\w+)"', first_pair)[:2]
 
 
 def test_french_beside_english_in_the_chosen_order(client: TestClient) -> None:
@@ -145,9 +145,26 @@ def test_search_page_filters_and_pages(client: TestClient) -> None:
     page = Tags(html)
     assert "<mark>" in html
     assert any(h.startswith("/rule/702.19") for h in page.hrefs())
-    assert any("page=2" in h for h in page.hrefs())
-    second = client.get("/search?q=trample&kind=rule&lang=en&page=2").text
+    # Hundreds of English rules say "damage": a second page, numbered on from 11.
+    assert any("page=2" in h for h in Tags(client.get("/search?q=damage&kind=rule&lang=en")
+                                          .text).hrefs())
+    second = client.get("/search?q=damage&kind=rule&lang=en&page=2").text
     assert 'start="11"' in second
+
+
+def test_search_offers_a_next_page_only_when_it_has_answers(client: TestClient) -> None:
+    # The English rules that say "trample": 702.19 and its subrules and a few others, fewer
+    # than two pages; the last page has no "next" link, and a page past the end says so.
+    pages, n = [], 1
+    while True:
+        html = client.get(f"/search?q=trample&kind=rule&lang=en&page={n}").text
+        pages.append(html)
+        if f"page={n + 1}" not in html:
+            break
+        n += 1
+    assert 'class="result"' in pages[-1]
+    past = client.get(f"/search?q=trample&kind=rule&lang=en&page={n + 1}").text
+    assert 'class="result"' not in past and "No more results on this page." in past
 
 
 def test_search_in_french_links_the_rule(client: TestClient) -> None:
@@ -181,7 +198,7 @@ def test_history_page_follows_renumbering(client: TestClient) -> None:
     # Trample: 702.18 in the 2013-05-01 rules, 702.19 since 2023-04-14.
     html = client.get("/history/702.19").text
     section = html.split('id="h-702.19"', 1)[1].split("</section>", 1)[0]
-    assert "702.18" in section and "renumbered from 702.18" in section
+    assert "702.18" in section and "Renumbered from 702.18" in section
     assert 'id="h-702.19a"' in html  # and its subrules
     assert client.get("/history/999.9").status_code == 404
 

@@ -29,7 +29,7 @@ from kb.web.french_names import FrenchName, french_names
 from kb.web.readers import Reader
 
 SUGGESTIONS = 10
-DID_YOU_MEAN = 75  # rapidfuzz ratio of a spelling offered for a search with no result
+DID_YOU_MEAN = 80  # rapidfuzz ratio of a spelling offered for a search with no result
 # A rule page shows its rule's history inline when it has at most this many subrules (the
 # history of a section, 702 and its thousand subrules, is a page of its own); past that, the
 # titled rules within it (702.19 Trample) are shown as a contents, each a link to its page.
@@ -215,6 +215,19 @@ class RulePage:
         """The views shown in full or as a contents line (none inside a folded rule)."""
         return [v for v in self.views
                 if not any(a in self.folded for a in _above(v.number, self.number))]
+
+    @property
+    def blocks(self) -> list[api.RuleView | list[Heading]]:
+        """The rules shown, runs of folded rules gathered into one contents list."""
+        out: list[api.RuleView | list[Heading]] = []
+        for v in self.shown:
+            if v.number not in self.folded:
+                out.append(v)
+            elif out and isinstance(out[-1], list):
+                out[-1].append(self.folded[v.number])
+            else:
+                out.append([self.folded[v.number]])
+        return out
 
     @property
     def without_french(self) -> int:

@@ -71,7 +71,8 @@ def french_names(reader: Reader, texts: Iterable[str]) -> list[FrenchName]:
     found: dict[str, FrenchName] = {}
     for text in texts:
         for match in vocabulary.pattern.finditer(fold(text)):
-            found.setdefault(match.group(0), vocabulary.names[match.group(0)])
+            # "creatures" after "creature" (or before it) says nothing more
+            found.setdefault(match.group(0).removesuffix("s"), vocabulary.names[match.group(0)])
             if len(found) == MAX_SHOWN:
                 return list(found.values())
     return list(found.values())

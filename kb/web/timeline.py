@@ -63,7 +63,7 @@ def other_text(entry: HistoryEntry, document: Document) -> str:
     language = document.language or entry.language
     wording = entry.corresponds_to or "?"
     if entry.language != language:  # a paragraph the document left in the rules' English
-        said = _("Left in English in this document; it is the English of %(date)s") % {
+        said = _("Left in English in this document: the English of %(date)s") % {
             "date": wording}
     elif language == "fr":
         said = _("French translation of the English of %(date)s") % {"date": wording}
@@ -82,18 +82,23 @@ def rows(entries: Iterable[HistoryEntry],
          document: Callable[[str], Document]) -> list[Row]:
     """The table of one rule's ``entries`` (one rule's, as :func:`kb.history.rule_history`
     lists them), ``document`` naming a source file."""
+    entries = list(entries)
+    english_text = {e.version: _words(e.text) for e in entries if e.language == "en"
+                    and e.change not in ("translation", "quote", "removed")}
     english: list[Row] = []
     others: dict[tuple, Row] = {}
     for e in entries:
         source = e.source or {}
         doc = document(source["file"]) if source.get("file") else None
         if e.change in ("translation", "quote") and doc is not None:
-            key = (e.language, " ".join(e.text.split()), e.corresponds_to, e.stale)
+            key = (e.language, _words(e.text), e.corresponds_to, e.stale)
             row = others.get(key)
             if row is None:
+                # a paragraph left in English is shown only where it is not the English above
+                same = key[1] == english_text.get(e.corresponds_to or "")
                 others[key] = Row(e.version, None, 0, e.number, doc.language or e.language,
                                   e.language, other_text(e, doc), e.text, [], False,
-                                  [(doc, source.get("line", 0))], show_text=True)
+                                  [(doc, source.get("line", 0))], show_text=not same)
             elif doc not in [d for d, _ in row.documents]:
                 row.documents.append((doc, source.get("line", 0)))
                 row.date = min(row.date, e.version)
@@ -108,3 +113,7 @@ def rows(entries: Iterable[HistoryEntry],
             show_text=e.change in ("added", "first-held")))
     # Date order; on one date the official rules before the documents that follow them.
     return sorted([*english, *others.values()], key=lambda r: (r.date, not r.english))
+
+
+def _words(text: str) -> str:
+    return " ".join(text.split())

@@ -94,8 +94,12 @@
     input.addEventListener("keydown", function (e) {
       var n = list.children.length;
       if (e.key === "Escape") {
-        // a search field's Escape also empties it: keep what was typed while a list is open
-        if (!list.hidden) { e.preventDefault(); close(); }
+        // a search field's Escape would also empty it: close the list (and any list about to
+        // open) but keep what was typed
+        e.preventDefault();
+        clearTimeout(timer);
+        last = "";
+        close();
         return;
       }
       if (list.hidden || !n) return;

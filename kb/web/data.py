@@ -21,9 +21,10 @@ from kb.check import CheckReport, run_check
 from kb.errors import KbError
 from kb.history import HistoryEntry, rule_history
 from kb.link.pairing import fold
-from kb.model import Card, Example, GlossaryEntry, Rule, TermPair
+from kb.model import Card, Example, GlossaryEntry, Rule, Ruling, TermPair
 from kb.rulenum import RuleNumber
 from kb.web.contents import Heading, outline
+from kb.web.documents import document
 from kb.web.errors import NotFound
 from kb.web.french_names import FrenchName, french_names
 from kb.web.readers import Reader
@@ -342,6 +343,27 @@ def hit_url(hit: Any, latest_version: str | None) -> str:
     if hit.kind == "card" and hit.title:
         return f"/card/{slug(hit.title)}"
     return record_url(hit.kind, hit.id, hit.number, latest_version)
+
+
+def hit_heading(reader: Reader, hit: Any, latest_version: str | None) -> str:
+    """The heading of a search answer (a :class:`kb.search.SearchHit`, its group's first):
+    a rule's number with its title, or the title of the rule it is part of ("702.19g ·
+    Trample"); a ruling's card; else the record's title, else its document's name."""
+    if hit.group.startswith("rule "):
+        number = hit.group.removeprefix("rule ")
+        if hit.title:
+            return f"{number} {hit.title}"
+        plain = number.partition(" (")[0]
+        titled = [h for h in outline(reader, latest_version).path(plain) if h.title] \
+            if latest_version else []
+        return f"{number} · {titled[-1].title}" if titled else number
+    if hit.title:
+        return str(hit.title)
+    record = reader.kb.store.get(hit.id)
+    if isinstance(record, Ruling) and record.card:
+        return record.card
+    file = str(hit.source.get("file", "")) if hit.source else ""
+    return document(reader, file).label if file else hit.id
 
 
 def history(reader: Reader, number: str, version: str | None) -> list[list[HistoryEntry]]:

@@ -95,7 +95,7 @@ class Pages:
                 newest = data.latest(reader)
                 context.update(
                     result=result,
-                    groups=[(data.hit_url(g[0], newest), g)
+                    groups=[(data.hit_url(g[0], newest), data.hit_heading(reader, g[0], newest), g)
                             for g in groups[limit - PAGE_SIZE:limit]],
                     has_next=len(groups) > limit and limit < MAX_RESULTS,
                     did_you_mean=data.did_you_mean(reader, q) if not groups else [])

@@ -14,4 +14,11 @@ class NoIndexError(KbError):
 
 
 class NoSuchRuleError(KbError):
-    """The rule number exists in no ingested version; the message names the nearest ones."""
+    """The rule number exists in no ingested version; the message names the nearest ones,
+    which ``nearest`` holds (numbers of the rules of ``version``) for pages that link them."""
+
+    def __init__(self, message: str, nearest: tuple[str, ...] = (),
+                 version: str | None = None) -> None:
+        super().__init__(message)
+        self.nearest = nearest
+        self.version = version

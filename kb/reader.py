@@ -200,7 +200,7 @@ class KnowledgeBase:
                 if resolved is None:
                     raise NoIndexError("the index holds no Comprehensive Rules and no "
                                        f"translation of {wanted}: add a CR file and build")
-                raise NoSuchRuleError(self._not_found(wanted, resolved))
+                raise self._not_found(wanted, resolved)
         rules = [r for r in records if isinstance(r, Rule)
                  and (depth is None or _depth_below(r.number, wanted) <= depth)]
         examples: dict[str, list[str]] = {}
@@ -344,7 +344,7 @@ class KnowledgeBase:
                                           record.loc.file)))
         return out
 
-    def _not_found(self, wanted: RuleNumber, version: str) -> str:
+    def _not_found(self, wanted: RuleNumber, version: str) -> NoSuchRuleError:
         numbers = self.store.numbers(version)
         keys = [RuleNumber.parse(n).sort_key for n in numbers]
         at = bisect.bisect_left(keys, wanted.sort_key)
@@ -356,7 +356,7 @@ class KnowledgeBase:
         if elsewhere:
             ranges = version_ranges(elsewhere, self.store.versions())
             message += f"; it exists in the rules of {ranges} (use --version)"
-        return message
+        return NoSuchRuleError(message, tuple(nearest), version)
 
     # -- cards -----------------------------------------------------------------------------
 

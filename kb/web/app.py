@@ -73,7 +73,8 @@ def create_app(index_root: Path, threads: int = 3,
         if request.url.path.startswith("/api/"):
             return json_response(found.as_json(), found.status)
         page = env.get_template("error.html").render(
-            error=found, first="en", path=request.url.path, latest=None)
+            error=found, first="en", path=request.url.path, latest=None,
+            nearest=getattr(exc, "nearest", ()), nearest_version=getattr(exc, "version", None))
         return HTMLResponse(page, status_code=found.status)
 
     async def not_found(request: Request, exc: Exception) -> Response:
@@ -91,6 +92,8 @@ def create_app(index_root: Path, threads: int = 3,
         Route("/", pages.home),
         Route("/search", pages.search),
         Route("/rule/{number}", pages.rule),
+        Route("/contents", pages.contents),
+        Route("/help", pages.help),
         Route("/history/{number}", pages.history),
         Route("/card/{name:path}", pages.card),
         Route("/diff", pages.diff),

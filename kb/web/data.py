@@ -21,14 +21,19 @@ from kb.check import CheckReport, run_check
 from kb.errors import KbError
 from kb.history import HistoryEntry, rule_history
 from kb.link.pairing import fold
-from kb.model import Card, Example, GlossaryEntry, Rule, TermPair
+from kb.model import Card, Example, GlossaryEntry, Rule, Ruling, TermPair
 from kb.rulenum import RuleNumber
+from kb.web.contents import Heading, outline
+from kb.web.documents import document
 from kb.web.errors import NotFound
+from kb.web.french_names import FrenchName, french_names
 from kb.web.readers import Reader
 
 SUGGESTIONS = 10
+DID_YOU_MEAN = 80  # rapidfuzz ratio of a spelling offered for a search with no result
 # A rule page shows its rule's history inline when it has at most this many subrules (the
-# history of a section, 702 and its thousand subrules, is a page of its own).
+# history of a section, 702 and its thousand subrules, is a page of its own); past that, the
+# titled rules within it (702.19 Trample) are shown as a contents, each a link to its page.
 HISTORY_INLINE = 40
 
 
@@ -134,6 +139,22 @@ def suggest(reader: Reader, text: str, limit: int = SUGGESTIONS) -> list[Suggest
     return out
 
 
+def did_you_mean(reader: Reader, text: str, limit: int = 6) -> list[Suggestion]:
+    """For a search that found nothing: the rule numbers, glossary terms, French terms and
+    card names spelled nearest the query or one of its words (a typo, a missing accent)."""
+    from rapidfuzz import fuzz, process
+
+    keys, items = reader.cache.value("suggestions", lambda: _suggestion_list(reader))
+    wanted = fold(text).strip()
+    words = [wanted, *(w for w in wanted.split() if len(w) >= 4 and w != wanted)]
+    found: dict[str, Suggestion] = {}
+    for word in words:
+        for _key, _score, at in process.extract(word, keys, scorer=fuzz.ratio,
+                                                 limit=limit, score_cutoff=DID_YOU_MEAN):
+            found.setdefault(items[at].url, items[at])
+    return list(found.values())[:limit]
+
+
 def glossary_url(term: str) -> str:
     letter = letter_of(term)
     return f"/glossary?letter={letter}#g-{slug(term)}"
@@ -170,7 +191,8 @@ def example_status(reader: Reader) -> dict[str, Any]:
 class RulePage:
     """What a rule page shows beside ``KnowledgeBase.rule``'s views: each text's worked
     examples with their ``kb check`` result, the rulings and notes that cite or concern the
-    rule, and its own history."""
+    rule, its own history, and where it stands in the rules (chapter path, previous and next
+    rule)."""
 
     number: str
     version: str
@@ -180,10 +202,52 @@ class RulePage:
     history: list[HistoryEntry] | None  # None: too many subrules, see the history page
     versions: list[str]
     concerning: list[tuple[api.CitingRecord, Any]] = field(default_factory=list)
+    path: list[Heading] = field(default_factory=list)  # the chapter, section ... above it
+    previous: Heading | None = None
+    next: Heading | None = None
+    # Titled rules shown as a contents line, not in full (their subrules are on their page).
+    folded: dict[str, Heading] = field(default_factory=dict)
+    full: bool = True  # every subrule shown
+    # Official French names of the terms of the English texts that have no French text.
+    french_names: list[FrenchName] = field(default_factory=list)
+
+    @property
+    def shown(self) -> list[api.RuleView]:
+        """The views shown in full or as a contents line (none inside a folded rule)."""
+        return [v for v in self.views
+                if not any(a in self.folded for a in _above(v.number, self.number))]
+
+    @property
+    def blocks(self) -> list[api.RuleView | list[Heading]]:
+        """The rules shown, runs of folded rules gathered into one contents list."""
+        out: list[api.RuleView | list[Heading]] = []
+        for v in self.shown:
+            if v.number not in self.folded:
+                out.append(v)
+            elif out and isinstance(out[-1], list):
+                out[-1].append(self.folded[v.number])
+            else:
+                out.append([self.folded[v.number]])
+        return out
+
+    @property
+    def without_french(self) -> int:
+        """How many of the rules shown in full have no French text here."""
+        return sum(1 for v in self.shown if v.number not in self.folded
+                   and not any(t.language == "fr" for t in v.texts))
 
 
-def rule_page(reader: Reader, number: str, version: str | None) -> RulePage:
-    """The rule ``number`` in the version in force on ``version`` (the latest by default)."""
+def _above(number: str, top: str) -> list[str]:
+    """The rules above ``number`` and below ``top``."""
+    parsed = RuleNumber.try_parse(number)
+    ancestors = [str(a) for a in parsed.ancestors()] if parsed else []
+    return ancestors[:ancestors.index(top)] if top in ancestors else ancestors
+
+
+def rule_page(reader: Reader, number: str, version: str | None,
+              full: bool = False) -> RulePage:
+    """The rule ``number`` in the version in force on ``version`` (the latest by default);
+    with ``full``, every subrule of a long section in full."""
     kb = reader.kb
     views = kb.rule(number, version)
     main = views[0]
@@ -205,8 +269,22 @@ def rule_page(reader: Reader, number: str, version: str | None) -> RulePage:
                        if e.rule == main.number]
         except KbError:
             history = []
-    return RulePage(main.number, main.version, latest(reader), views, examples, history,
-                    kb.store.versions(), concerning)
+    page = RulePage(main.number, main.version, latest(reader), views, examples, history,
+                    kb.store.versions(), concerning, full=full or len(views) <= HISTORY_INLINE)
+    if main.id.startswith("cr:en:"):
+        rules = outline(reader, main.version)
+        page.path = rules.path(main.number)
+        page.previous, page.next = rules.neighbours(main.number)
+        if not page.full:
+            depth = RuleNumber.parse(main.number).depth + 1
+            page.folded = {v.number: h for v in views
+                           if (h := rules.get(v.number)) is not None and h.depth == depth
+                           and h.title and h.subrules}
+    english = [text for v in page.shown if v.number not in page.folded
+               and not any(t.language == "fr" for t in v.texts)
+               for text in (v.title or "", v.text)]
+    page.french_names = french_names(reader, english)
+    return page
 
 
 def card(reader: Reader, address: str) -> api.CardView:
@@ -265,6 +343,27 @@ def hit_url(hit: Any, latest_version: str | None) -> str:
     if hit.kind == "card" and hit.title:
         return f"/card/{slug(hit.title)}"
     return record_url(hit.kind, hit.id, hit.number, latest_version)
+
+
+def hit_heading(reader: Reader, hit: Any, latest_version: str | None) -> str:
+    """The heading of a search answer (a :class:`kb.search.SearchHit`, its group's first):
+    a rule's number with its title, or the title of the rule it is part of ("702.19g ·
+    Trample"); a ruling's card; else the record's title, else its document's name."""
+    if hit.group.startswith("rule "):
+        number = hit.group.removeprefix("rule ")
+        if hit.title:
+            return f"{number} {hit.title}"
+        plain = number.partition(" (")[0]
+        titled = [h for h in outline(reader, latest_version).path(plain) if h.title] \
+            if latest_version else []
+        return f"{number} · {titled[-1].title}" if titled else number
+    if hit.title:
+        return str(hit.title)
+    record = reader.kb.store.get(hit.id)
+    if isinstance(record, Ruling) and record.card:
+        return record.card
+    file = str(hit.source.get("file", "")) if hit.source else ""
+    return document(reader, file).label if file else hit.id
 
 
 def history(reader: Reader, number: str, version: str | None) -> list[list[HistoryEntry]]:

@@ -6,6 +6,7 @@ generation."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 from urllib.parse import urlencode
 
@@ -16,10 +17,13 @@ from kb.history import version_changes
 from kb.link.pairing import fold
 from kb.query import KINDS
 from kb.reader import export_row
-from kb.report.finding import CATEGORIES
+from kb.report.finding import CATEGORIES, SEVERITIES
 from kb.web import data
+from kb.web.contents import outline
+from kb.web.documents import document
 from kb.web.errors import BadRequest, NotFound
 from kb.web.readers import Reader, Readers
+from kb.web.timeline import rows
 
 PAGE_SIZE = 10  # search answers per page
 MAX_RESULTS = 200  # as kb search --limit
@@ -53,7 +57,9 @@ class Pages:
                 template, context = build(reader)
                 return self.env.get_template(template).render(
                     first=first, path=request.url.path, here=here,
-                    generation=reader.generation, latest=data.latest(reader), **context)
+                    generation=reader.generation, latest=data.latest(reader),
+                    doc=partial(document, reader),
+                    timeline=partial(rows, document=partial(document, reader)), **context)
             if key is None:
                 return make()
             return reader.cache.response(full_key, make)
@@ -82,25 +88,43 @@ class Pages:
                                        "versions": reader.kb.store.versions()}
             if q:
                 limit = page * PAGE_SIZE
-                result = reader.searcher.search(q, lang=lang, kind=kind, limit=limit,
+                # one answer more than the page shows: a "next" link only when it has one
+                result = reader.searcher.search(q, lang=lang, kind=kind, limit=limit + 1,
                                                 version=version or None)
                 groups = result.groups()
                 newest = data.latest(reader)
                 context.update(
                     result=result,
-                    groups=[(data.hit_url(g[0], newest), g)
+                    groups=[(data.hit_url(g[0], newest), data.hit_heading(reader, g[0], newest), g)
                             for g in groups[limit - PAGE_SIZE:limit]],
-                    has_next=len(groups) == limit and limit < MAX_RESULTS)
+                    has_next=len(groups) > limit and limit < MAX_RESULTS,
+                    did_you_mean=data.did_you_mean(reader, q) if not groups else [])
             return "search.html", context
         return await self.page(request, build, ("search", tuple(params.items()), page))
 
     async def rule(self, request: Request) -> Response:
         number = request.path_params["number"]
         version = request.query_params.get("version") or None
+        full = request.query_params.get("full") == "1"
 
         def build(reader: Reader) -> tuple[str, dict]:
-            return "rule.html", {"r": data.rule_page(reader, number, version)}
-        return await self.page(request, build, ("rule", number, version))
+            return "rule.html", {"r": data.rule_page(reader, number, version, full)}
+        return await self.page(request, build, ("rule", number, version, full))
+
+    async def contents(self, request: Request) -> Response:
+        version = request.query_params.get("version") or None
+
+        def build(reader: Reader) -> tuple[str, dict]:
+            resolved = reader.kb.resolve_version(version)
+            return "contents.html", {"version": resolved,
+                                     "chapters": outline(reader, resolved).chapters(),
+                                     "versions": reader.kb.store.versions()}
+        return await self.page(request, build, ("contents", version))
+
+    async def help(self, request: Request) -> Response:
+        def build(reader: Reader) -> tuple[str, dict]:
+            return "help.html", {"kinds": KINDS}
+        return await self.page(request, build, ("help",))
 
     async def history(self, request: Request) -> Response:
         number = request.path_params["number"]
@@ -174,7 +198,9 @@ class Pages:
 
         def build(reader: Reader) -> tuple[str, dict]:
             report = data.report(reader)
-            found = [f for f in report.findings if category in (None, f.category)]
+            # errors first, then warnings, then information; in report order within each
+            found = sorted((f for f in report.findings if category in (None, f.category)),
+                           key=lambda f: SEVERITIES.index(f.severity))
             return "report.html", {"report": report, "findings": found, "category": category,
                                    "categories": CATEGORIES}
         return await self.page(request, build, ("report", category))

@@ -100,5 +100,6 @@ def environment() -> Environment:
     # ``{% trans %}`` and ``_()`` in templates speak the request's language (kb.i18n.using).
     env.install_gettext_callables(i18n.gettext, i18n.ngettext, newstyle=True)  # type: ignore[attr-defined]
     env.filters.update(rich=rich, snippet=snippet, word_diff=word_diff, slug=slug, mana=mana)
-    env.globals.update(rule_url=rule_url, record_url=record_url, query=query)
+    env.globals.update(rule_url=rule_url, record_url=record_url, query=query,
+                       ui_language=i18n.current)
     return env

@@ -46,6 +46,16 @@ def browser() -> Iterator[Any]:
         chromium.close()
 
 
+@pytest.fixture(scope="module")
+def axe() -> Any:
+    """axe-core, as the axe-playwright-python package bundles it (no browser download)."""
+    try:
+        from axe_playwright_python.sync_playwright import Axe
+    except ImportError:
+        _missing("axe-playwright-python not installed (pip install '.[test]')")
+    return Axe()
+
+
 def _serve(index: Path) -> Iterator[str]:
     import uvicorn
 
@@ -121,7 +131,7 @@ def test_switch_version(site: str, page: Any) -> None:
 def test_open_a_card_by_its_french_name(site: str, page: Any) -> None:
     page.goto(site + "/")
     page.locator("#home-q").press_sequentially("Ætherl", delay=30)
-    suggestion = page.locator("ul.suggest a", has_text="Ætherlin")
+    suggestion = page.locator("ul.suggest li", has_text="Ætherlin")
     suggestion.first.wait_for(timeout=10_000)
     suggestion.first.click()
     page.wait_for_url("**/card/aetherlin")
@@ -176,3 +186,137 @@ def test_script_in_a_card_name_runs_no_script(evil_site: str, browser: Any) -> N
     assert tab.evaluate("window.kbPwned") is None
     context.close()
     assert dialogs == []
+
+
+# -- accessibility: axe-core on every page, both widths, both languages ----------------------
+
+# Every kind of page the site has, with its empty states and an error page.
+EVERY_PAGE = ["/", "/contents", "/rule/702.19b", "/rule/702", "/rule/707.2", "/history/702.19",
+              "/search", "/search?q=trample", "/search?q=qqxqzzv",
+              "/search?q=trample&kind=rule&lang=en&page=9", "/card/aetherling",
+              "/diff", "/diff?old=2025-02-07&section=702.19", "/glossary",
+              "/glossary?order=fr&letter=P", "/terms", "/terms?q=qqxq", "/report", "/check",
+              "/versions", "/record/kw:fr:echo:note/1", "/api", "/help", "/rule/999.99"]
+# A French reader: the browser asks for French, and French comes first (the cookie the
+# language switch sets).
+LANGUAGES = {"en": ({"Accept-Language": "en"}, None),
+             "fr": ({"Accept-Language": "fr-FR,fr;q=0.9"}, "fr")}
+
+
+def _context(browser: Any, site: str, width: str, language: str) -> Any:
+    headers, first = LANGUAGES[language]
+    context = browser.new_context(viewport=PHONE if width == "phone" else DESKTOP,
+                                  is_mobile=width == "phone", extra_http_headers=headers,
+                                  locale="fr-FR" if language == "fr" else "en-US")
+    if first:
+        context.add_cookies([{"name": "kb_first", "value": first, "url": site}])
+    return context
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+@pytest.mark.parametrize("width", ["desktop", "phone"])
+def test_every_page_has_no_accessibility_violation(site: str, browser: Any, axe: Any,
+                                                   width: str, language: str) -> None:
+    """axe-core's rules, every impact (moderate ones such as landmark-unique and heading-order
+    included), on every page. With KB_SCREENSHOTS=folder, each page is also saved as a PNG to
+    look at."""
+    shots = os.environ.get("KB_SCREENSHOTS")
+    context = _context(browser, site, width, language)
+    tab = context.new_page()
+    found = {}
+    for url in EVERY_PAGE:
+        tab.goto(site + url)
+        violations = axe.run(tab).response["violations"]
+        if violations:
+            found[url] = [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3])
+                          for v in violations]
+        if shots:
+            name = url.strip("/").translate(str.maketrans("/?&=", "____")) or "home"
+            Path(shots).mkdir(parents=True, exist_ok=True)
+            tab.screenshot(path=f"{shots}/{name}.{language}.{width}.png", full_page=True)
+    context.close()
+    assert found == {}
+
+
+# -- the keyboard and the search box --------------------------------------------------------
+
+
+def test_keyboard_only_from_home_to_a_result_in_four_tabs(site: str, page: Any) -> None:
+    page.goto(site + "/")
+    assert page.evaluate("document.activeElement.id") == "home-q"  # the box has the focus
+    page.keyboard.type("trample")
+    page.keyboard.press("Escape")  # close the suggestions; the query stays
+    page.keyboard.press("Enter")
+    page.wait_for_url("**/search?q=trample*")
+    tabs = 0
+    while tabs < 4:
+        page.keyboard.press("Tab")
+        tabs += 1
+        focused = page.evaluate("[document.activeElement.className, "
+                                "document.activeElement.getAttribute('href')]")
+        if focused[0] == "skip":
+            assert focused[1] == "#results"
+            page.keyboard.press("Enter")  # skip to the results
+        if focused[0] == "result-head":
+            break
+    assert focused[0] == "result-head", f"after {tabs} Tabs the focus is on {focused}"
+    page.keyboard.press("Enter")
+    page.wait_for_url("**/rule/702.19*")
+
+
+def test_suggestions_are_an_aria_combobox(site: str, page: Any) -> None:
+    page.goto(site + "/")
+    box = page.locator("#home-q")
+    assert box.get_attribute("role") == "combobox"
+    assert box.get_attribute("aria-expanded") == "false"
+    box.press_sequentially("piét", delay=30)
+    listbox = page.locator("#" + box.get_attribute("aria-controls"))
+    listbox.locator("[role=option]").first.wait_for(timeout=10_000)
+    assert listbox.get_attribute("role") == "listbox"
+    assert box.get_attribute("aria-expanded") == "true"
+    assert box.get_attribute("aria-activedescendant") is None
+    box.press("ArrowDown")
+    first = listbox.locator("[role=option]").first
+    assert box.get_attribute("aria-activedescendant") == first.get_attribute("id")
+    assert first.get_attribute("aria-selected") == "true"
+    box.press("ArrowDown")
+    second = listbox.locator("[role=option]").nth(1)
+    assert box.get_attribute("aria-activedescendant") == second.get_attribute("id")
+    assert first.get_attribute("aria-selected") == "false"
+    # Escape closes the list and keeps the query (a search field would also empty itself)
+    box.press("Escape")
+    assert box.input_value() == "piét"
+    assert listbox.is_hidden()
+    assert box.get_attribute("aria-expanded") == "false"
+    assert box.get_attribute("aria-activedescendant") is None
+    # the list comes back with more typing; Enter opens the active option
+    box.press_sequentially("inement", delay=30)
+    option = listbox.locator("[role=option]", has_text="piétinement").first
+    option.wait_for(timeout=10_000)
+    while box.get_attribute("aria-activedescendant") != option.get_attribute("id"):
+        box.press("ArrowDown")
+    box.press("Enter")
+    page.wait_for_url("**/search?q=pi%C3%A9tinement")
+
+
+def test_skip_link_is_first_and_shown_when_focused(site: str, page: Any) -> None:
+    page.goto(site + "/rule/702.19b")
+    page.keyboard.press("Tab")
+    skip = page.locator("a.skip")
+    assert page.evaluate("document.activeElement.className") == "skip"
+    box = skip.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["y"] >= 0  # on screen once focused
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.id") == "main"
+
+
+def test_a_section_page_is_a_contents_not_a_wall(site: str, page: Any) -> None:
+    # /rule/702 was 161,807 px tall: 754 rules, each with "No French text..."
+    page.goto(site + "/rule/702")
+    assert page.evaluate("document.documentElement.scrollHeight") < 10_000
+    assert page.get_by_text("No French text", exact=False).count() == 1
+    page.locator("ul.toc a", has_text="702.19 Trample").click()
+    page.wait_for_url("**/rule/702.19")
+    page.locator("a[rel=next]").click()
+    page.wait_for_url("**/rule/702.20")
+    assert page.locator("h1").inner_text() == "702.20 Vigilance"

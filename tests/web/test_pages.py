@@ -6,8 +6,10 @@ from __future__ import annotations
 import re
 from html.parser import HTMLParser
 from pathlib import Path
+from urllib.parse import urlencode
 
 import pytest
+from markupsafe import escape
 from starlette.testclient import TestClient
 
 from kb.web.app import create_app
@@ -99,7 +101,7 @@ def test_rule_page_history_shows_word_diffs(client: TestClient) -> None:
 def _columns(html: str) -> list[str]:
     """The languages of the first pair of columns, in page order."""
     first_pair = html.split('<div class="pair">', 1)[1]
-    return re.findall(r'<div class="col[^"]*" lang="(\w+)"', first_pair)[:2]
+    return re.findall(r'<div class="col[^"]*" data-lang="(\w+)"', first_pair)[:2]
 
 
 def test_french_beside_english_in_the_chosen_order(client: TestClient) -> None:
@@ -145,9 +147,26 @@ def test_search_page_filters_and_pages(client: TestClient) -> None:
     page = Tags(html)
     assert "<mark>" in html
     assert any(h.startswith("/rule/702.19") for h in page.hrefs())
-    assert any("page=2" in h for h in page.hrefs())
-    second = client.get("/search?q=trample&kind=rule&lang=en&page=2").text
+    # Hundreds of English rules say "damage": a second page, numbered on from 11.
+    assert any("page=2" in h for h in Tags(client.get("/search?q=damage&kind=rule&lang=en")
+                                          .text).hrefs())
+    second = client.get("/search?q=damage&kind=rule&lang=en&page=2").text
     assert 'start="11"' in second
+
+
+def test_search_offers_a_next_page_only_when_it_has_answers(client: TestClient) -> None:
+    # The English rules that say "trample": 702.19 and its subrules and a few others, fewer
+    # than two pages; the last page has no "next" link, and a page past the end says so.
+    pages, n = [], 1
+    while True:
+        html = client.get(f"/search?q=trample&kind=rule&lang=en&page={n}").text
+        pages.append(html)
+        if f"page={n + 1}" not in html:
+            break
+        n += 1
+    assert 'class="result"' in pages[-1]
+    past = client.get(f"/search?q=trample&kind=rule&lang=en&page={n + 1}").text
+    assert 'class="result"' not in past and "No more results on this page." in past
 
 
 def test_search_in_french_links_the_rule(client: TestClient) -> None:
@@ -181,7 +200,7 @@ def test_history_page_follows_renumbering(client: TestClient) -> None:
     # Trample: 702.18 in the 2013-05-01 rules, 702.19 since 2023-04-14.
     html = client.get("/history/702.19").text
     section = html.split('id="h-702.19"', 1)[1].split("</section>", 1)[0]
-    assert "702.18" in section and "renumbered from 702.18" in section
+    assert "702.18" in section and "Renumbered from 702.18" in section
     assert 'id="h-702.19a"' in html  # and its subrules
     assert client.get("/history/999.9").status_code == 404
 
@@ -197,3 +216,173 @@ def test_rule_page_lists_what_cites_it(client: TestClient) -> None:
     html = client.get("/rule/709.4").text
     cited_by = html.split('class="cited-by"', 1)[1].split("</section>", 1)[0]
     assert 'href="/rule/702.102b"' in cited_by
+
+
+# -- the pages a judge would choose (issue 22) ---------------------------------------------
+
+
+def _main(html: str) -> str:
+    return html.split('<main id="main"', 1)[1].split("</main>", 1)[0]
+
+
+def test_rule_heading_has_its_chapter_path_and_neighbours(client: TestClient) -> None:
+    # CR 2026-04-17: "7. Additional Rules", "702. Keyword Abilities", "702.19. Trample",
+    # then 702.19a ... 702.19g; 702.18 is Shroud, 702.20 Vigilance.
+    html = client.get("/rule/702.19b").text
+    crumbs = html.split('class="crumbs"', 1)[1].split("</nav>", 1)[0]
+    assert re.findall(r'href="(/rule/[^"]+)"[^>]*>([^<]+)<', crumbs) == [
+        ("/rule/7", "7. Additional Rules"), ("/rule/702", "702. Keyword Abilities"),
+        ("/rule/702.19", "702.19 Trample")]
+    page = Tags(html)
+    rel = {a.get("rel"): a.get("href") for t, a in page.tags if t == "a" and a.get("rel")}
+    assert rel == {"prev": "/rule/702.19a", "next": "/rule/702.19c"}
+    rel = {a.get("rel"): a.get("href") for t, a in Tags(client.get("/rule/702.19").text).tags
+           if t == "a" and a.get("rel")}
+    assert rel == {"prev": "/rule/702.18", "next": "/rule/702.20"}  # not 702.18f, 702.19a
+    # the last subrule leads on to the next rule; the chapter path names an older version's
+    rel = {a.get("rel"): a.get("href") for t, a in Tags(client.get("/rule/702.19g").text).tags
+           if t == "a" and a.get("rel")}
+    assert rel["next"] == "/rule/702.20"
+    older = client.get("/rule/702.18b?version=2013-06-01").text  # trample was 702.18 in 2013
+    assert ">702.18 Trample<" in older.split('class="crumbs"', 1)[1].split("</nav>", 1)[0]
+
+
+def test_contents_lists_every_chapter_and_section(client: TestClient) -> None:
+    # CR 2026-04-17, contents: "1. Game Concepts" ... "9. Casual Variants", "100. General",
+    # "702. Keyword Abilities" (702.19 Trample among its rules) ... "905. Conspiracy Draft".
+    html = client.get("/contents").text
+    chapters = re.findall(r'<h2><a href="/rule/(\d)" lang="en">([^<]+)</a>', html)
+    assert [n for n, _ in chapters] == [str(i) for i in range(1, 10)]
+    assert chapters[0][1] == "1. Game Concepts" and chapters[-1][1] == "9. Casual Variants"
+    for number, label in (("100", "100. General"), ("702", "702. Keyword Abilities"),
+                          ("702.19", "702.19 Trample"), ("905", "905. Conspiracy Draft")):
+        assert f'href="/rule/{number}" lang="en">{label}</a>' in html
+    older = client.get("/contents?version=2013-06-01").text
+    assert 'href="/rule/702.18?version=2013-05-01" lang="en">702.18 Trample</a>' in older
+
+
+def test_a_section_says_no_french_text_once_and_lists_its_rules(client: TestClient) -> None:
+    html = client.get("/rule/702").text
+    # said once (it was said once per subrule, 754 times)
+    assert _main(html).count('class="notice"') == 1
+    assert 'href="/rule/702.19" lang="en">702.19 Trample</a>' in html
+    # 702.19b's text is on its own page, not here
+    assert "first assigns damage to the creature(s) blocking it" not in html
+    whole = client.get("/rule/702?full=1").text
+    assert "first assigns damage to the creature(s) blocking it" in whole
+    assert _main(whole).count('class="notice"') == 1
+
+
+def test_no_french_text_notice_is_not_marked_french(client: TestClient) -> None:
+    import lxml.html
+
+    for url in ("/rule/702.19b", "/rule/707.2"):
+        tree = lxml.html.fromstring(client.get(url).text)
+        notice = tree.xpath('//p[@class="notice"]')[0]
+        langs = [e.get("lang") for e in notice.iterancestors() if e.get("lang")]
+        assert notice.get("lang") in (None, "en") and langs[:1] in ([], ["en"])
+        # every text of the rules carries its own language
+        texts = tree.xpath('//section[starts-with(@id, "r-")]//p[@class="text"]')
+        assert texts and all(any(e.get("lang") for e in t.iterancestors()) for t in texts)
+
+
+def test_french_reader_sees_the_official_french_names_of_the_terms(client: TestClient) -> None:
+    # 702.19b has no French text here; its English says "trample", "lethal damage",
+    # "combat damage step", whose official French names are piétinement, blessures mortelles,
+    # étape des blessures de combat (kb/link/official_terms.tsv).
+    html = client.get("/rule/702.19b?first=fr").text
+    box = html.split('class="french-names"', 1)[1].split("</section>", 1)[0]
+    pairs = dict(re.findall(r'<dt lang="en">([^<]+)</dt><dd lang="fr">([^<]+)</dd>', box))
+    assert pairs["trample"] == "piétinement"
+    assert pairs["lethal damage"] == "blessures mortelles"
+    assert pairs["combat damage step"] == "étape des blessures de combat"
+    assert "french-names" not in client.get("/rule/702.19b?first=en").text  # English first
+
+
+def test_sources_are_named_by_title_and_date(client: TestClient) -> None:
+    # The French 707.2a comes from seed 003 (a French CR page of 2024 with no title of its
+    # own); the English from the CR of 2026-04-17, titled "Magic: The Gathering
+    # Comprehensive Rules".
+    html = client.get("/rule/707.2a").text
+    visible = re.sub(r'title="[^"]*"', "", _main(html))
+    assert "003_45f11bb513e6f443.txt" not in visible
+    assert "MagicCompRules 20260417.txt" not in visible
+    assert "Magic: The Gathering Comprehensive Rules</cite>, 2026-04-17" in visible
+    assert "Comprehensive Rules page</cite>, 2024" in visible
+    record = client.get("/record/kw:fr:echo:note/1").text  # the record page keeps the file
+    assert "000_3e28a88beae8982b.txt" in record
+
+
+def test_history_in_plain_words_date_order_one_row_per_change(client: TestClient) -> None:
+    # 702.19b: 702.18b in 2013-05-01 (the oldest version of this index); 702.19b and reworded
+    # in 2023-04-14 ("any remaining damage" -> "any excess damage", "player, planeswalker, or
+    # battle"); unchanged in 2025-02-07 and 2026-04-17: two rows for four versions.
+    html = client.get("/rule/702.19b").text
+    table = html.split('class="history-table"', 1)[1].split("</table>", 1)[0]
+    for internal in ("first-held", "stale", "quote", "renumbered+changed"):
+        assert internal not in table
+    dates = re.findall(r'<tr class="\w+">\s*<td>(?:<a [^>]*>)?([\d-]+)', table)
+    assert dates == sorted(dates) and dates == ["2013-05-01", "2023-04-14"]
+    assert "Oldest text held" in table
+    assert "Renumbered from 702.18b and reworded" in table and "to 2026-04-17" in table
+    rows = re.findall(r"<tr class=.*?</tr>", table, re.S)
+    assert len(rows) == len(set(rows))
+
+
+def test_empty_search_says_what_to_type(client: TestClient) -> None:
+    html = _main(client.get("/search").text)
+    assert "Type a rule number, a word or a question" in html
+    hrefs = Tags(html).hrefs()
+    assert "/search?q=702.19b" in hrefs and "/help" in hrefs
+
+
+def test_a_search_with_no_result_offers_spellings_and_the_syntax(client: TestClient) -> None:
+    # No Portuguese document in this index: nothing, but the word without the filter, and
+    # the glossary's Trample as a spelling near it.
+    html = _main(client.get("/search?q=trample&lang=pt").text)
+    assert "Nothing found for “trample”." in html
+    hrefs = Tags(html).hrefs()
+    assert "/search?q=trample" in hrefs  # the same words without the filter
+    assert "/glossary?letter=T#g-trample" in hrefs
+    assert "/help" in hrefs
+
+
+def test_diff_without_dates_explains_and_gives_examples(client: TestClient) -> None:
+    html = _main(client.get("/diff").text)
+    assert "Choose two versions" in html
+    assert "/diff?old=2025-02-07&amp;new=2026-04-17" in html  # the two newest held
+    assert "/diff?old=2013-05-01&amp;new=2026-04-17&amp;section=702" in html
+
+
+def test_a_missing_rule_links_its_nearest_rules(client: TestClient) -> None:
+    # The last rules of the CR of 2026-04-17 are 905.5 and 905.6.
+    response = client.get("/rule/999.99")
+    assert response.status_code == 404
+    hrefs = Tags(response.text).hrefs()
+    assert "/rule/905.5?version=2026-04-17" in hrefs and "/rule/905.6?version=2026-04-17" in hrefs
+
+
+def test_api_page_shows_each_endpoint_with_its_parameters(client: TestClient) -> None:
+    spec = client.get("/api/openapi.json").json()
+    html = client.get("/api").text
+    for path, item in spec["paths"].items():
+        op = item["get"]
+        section = html.split(f'id="{op["operationId"]}"', 1)[1].split("</section>", 1)[0]
+        assert f"GET {path}" in section and str(escape(op["summary"])) in section
+        names = re.findall(r'<th scope="row"><code>([^<]+)</code></th>', section)
+        assert names == [p["name"] for p in op["parameters"]]
+    assert "built-in method" not in html  # item.get once reached dict.get
+
+
+def test_report_lists_errors_before_warnings(client: TestClient) -> None:
+    html = client.get("/report").text
+    order = ["error", "warning", "info"]
+    severities = [order.index(s) for s in re.findall(r'class="finding sev-(\w+)"', html)]
+    assert severities and severities == sorted(severities)
+
+
+def test_search_syntax_help(client: TestClient) -> None:
+    html = _main(client.get("/help").text)
+    for example in ("rule:702.19*", "kind:rule trample", "lang:fr copie", "[[Aetherling]]",
+                    "flying OR reach", "regenerat*"):
+        assert f"/search?{urlencode({'q': example})}" in html.replace("&amp;", "&")

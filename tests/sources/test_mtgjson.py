@@ -12,7 +12,6 @@ from __future__ import annotations
 import gzip
 import json
 import os
-import time
 from collections import Counter
 from pathlib import Path
 
@@ -284,11 +283,9 @@ def test_dgm_conservation(dgm_text: str, dgm: ParseResult) -> None:
 # -- the subset and cross-file identity ------------------------------------------------------
 
 
-def test_subset_counts_and_speed(subset_text: str) -> None:
-    start = time.perf_counter()
-    result = mtgjson.parse(subset_text, SUBSET)
-    elapsed = time.perf_counter() - start
-    assert elapsed < 2.0, f"11 MB parsed in {elapsed:.2f} s"
+def test_subset_counts(subset: ParseResult) -> None:
+    # Its speed is bench/bench_build.py's (a wall-clock assert failed on a loaded machine).
+    result = subset
     assert len(cards(result, "en")) == 2065
     assert sum(isinstance(r, Ruling) for r in result.records) == 8110
     assert not any(isinstance(r, Fragment) for r in result.records)

@@ -13,7 +13,7 @@ import bisect
 import dataclasses
 import shlex
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
@@ -28,18 +28,25 @@ from kb.paths import default_index_root
 from kb.rulenum import RuleNumber, RuleNumberError, RuleRange
 from kb.store import OtherSchemaError, StaleStoreError, Store, record_number, record_text
 
-# The languages ``kb rule --lang`` accepts; None (the default) is English and French.
+# The languages ``kb rule --lang`` accepts in any index; any other language the index holds
+# (a community translation's: zh, ko) is accepted too. None (the default) is English and French.
 LANGUAGES = ("en", "fr", "pt", "all")
+# Formats of documents that translate the whole rules without being official text.
+COMMUNITY_FORMATS = frozenset({"cr_translation"})
 
 
-def language_set(lang: str | None) -> set[str]:
-    """The languages a ``lang`` choice shows; Portuguese only when asked for."""
+def language_set(lang: str | None, held: Iterable[str] = ()) -> set[str]:
+    """The languages a ``lang`` choice shows: English and French by default, ``all`` every
+    language of the index (``held``), or one of them; Portuguese and the others only when
+    asked for."""
+    known = {"en", "fr", "pt", *held}
     if lang is None:
         return {"en", "fr"}
     if lang == "all":
-        return {"en", "fr", "pt"}
-    if lang not in LANGUAGES:
-        raise KbError(f"unknown language {lang!r} (choose from {', '.join(LANGUAGES)})")
+        return known
+    if lang not in known:
+        raise KbError(f"unknown language {lang!r} (choose from {', '.join(sorted(known))}, "
+                      "all)")
     return {lang}
 
 
@@ -101,6 +108,9 @@ class LinkedText:
     inferred: bool
     evidence: str
     examples: list[str] = field(default_factory=list)
+    # A community translation of the whole rules (never official text: WotC publishes the
+    # Comprehensive Rules in English only).
+    community: bool = False
 
 
 @dataclass(frozen=True)
@@ -136,6 +146,11 @@ class KnowledgeBase:
 
     def close(self) -> None:
         self.store.close()
+
+    def languages(self) -> list[str]:
+        """The languages of the index's documents ("en", "fr", "pt", "zh", ...)."""
+        return sorted({s.language for s in self.store.sources()
+                       if s.language and s.language not in ("mixed", "und")} | {"en"})
 
     def __enter__(self) -> KnowledgeBase:
         return self
@@ -182,7 +197,7 @@ class KnowledgeBase:
         A rule that only a translation holds (the French 707.2a of an index without the
         English rules) is answered from the translation. Raise :class:`NoSuchRuleError`
         naming the nearest numbers."""
-        languages = language_set(lang)
+        languages = language_set(lang, self.languages())
         try:
             wanted = RuleNumber.read(number)
         except RuleNumberError:
@@ -208,7 +223,9 @@ class KnowledgeBase:
             if isinstance(r, Example):
                 examples.setdefault(r.id.rsplit("/", 1)[0], []).append(r.text)
         citing = self._citing(wanted, rules[0].version)
-        document_language = {s.file: s.language for s in self.store.sources()}
+        sources = self.store.sources()
+        document_language = {s.file: s.language for s in sources}
+        community = {s.id for s in sources if s.format in COMMUNITY_FORMATS}
 
         def language_of(record_language: str, file: str, untranslated: bool = False) -> str:
             """A paragraph a document left untranslated counts in the document's language
@@ -225,7 +242,8 @@ class KnowledgeBase:
             cited_by = [cr for rng, cr in citing
                         if _cites(rng, parsed) and not cr.id.startswith(r.id + "/")
                         and cr.id != r.id] + self._cited_by_links(r.id)
-            texts = [dataclasses.replace(t, examples=self._examples_of(linked))
+            texts = [dataclasses.replace(t, examples=self._examples_of(linked),
+                                         community=t.id.rsplit(":", 1)[0] in community)
                      for t, linked in self._linked_texts(r.id)
                      if language_of(linked.language, linked.loc.file, linked.untranslated)
                      in languages]

@@ -28,6 +28,8 @@ from kb.link.identity import (
     index_version,
 )
 from kb.link.pairing import pair_cards, pair_rulings
+from kb.link.translation import FORMAT as TRANSLATION_FORMAT
+from kb.link.translation import stage_links as translation_links
 from kb.model import Card, Example, GlossaryEntry, Link, Record, Rule, Ruling, Source
 from kb.rulenum import RuleNumber
 from kb.store import Store
@@ -81,6 +83,8 @@ def link_all(store: Store, previous: Path | None = None,
         versions = {v: _version(v, numbers[v]) for v in days}
         links += _rule_links(store, list(by_version.values()), versions, lineage)
         latest = days[-1]
+        links += translation_links(store, {v: s.id for v, s in by_version.items()},
+                                   lambda v, n: lineage.current(v, n, latest), latest)
         links += _concerns_links(store, f"cr:en:{latest}", latest)
     cards = [r for r in store.query(kind="card") if isinstance(r, Card)]
     card_pairs = pair_cards(cards)
@@ -185,7 +189,7 @@ def _rule_links(store: Store, cr_sources: list[Source], versions: dict[str, _Ver
                 orders[day] = sorted(versions,
                                      key=lambda v: abs((date.fromisoformat(v) - day).days))
             order = orders[day]
-            if isinstance(record, Rule):
+            if isinstance(record, Rule) and source.format != TRANSLATION_FORMAT:
                 for link in _anchor_rule(record, english_titles.get(record.number), order,
                                          versions, lineage, latest, anchors):
                     if link.relation == "counterpart":

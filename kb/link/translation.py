@@ -222,17 +222,22 @@ def stage_links(store: Store, english: dict[str, str],
     each English CR version to its source id, ``current(version, number)`` gives a rule's
     number in ``latest``."""
     def load(version: str) -> list[Rule | Example]:
-        return [r for r in store.query(source_id=english[version])
-                if isinstance(r, Rule | Example)]
+        return _in_reading_order(store, english[version])
 
     for source in store.sources():
         if source.format != FORMAT or not source.version:
             continue
-        translated = [r for r in store.query(source_id=source.id)
-                      if isinstance(r, Rule | Example)]
+        translated = _in_reading_order(store, source.id)
         pairing = choose_version(translated, source.version, load, sorted(english))
         if pairing is not None:
             yield from links(pairing, current, latest)
+
+
+def _in_reading_order(store: Store, source_id: str) -> list[Rule | Example]:
+    """A source's rules and examples as the file has them (the store answers in number
+    order, which puts a repeated number beside its first occurrence)."""
+    records = [r for r in store.query(source_id=source_id) if isinstance(r, Rule | Example)]
+    return sorted(records, key=lambda r: r.loc.line)
 
 
 def links(pairing: Pairing, current: Callable[[str, str], str | None],
@@ -317,6 +322,12 @@ class Coverage:
     def percent(self) -> float:
         return 100.0 * len(self.paired) / self.english if self.english else 0.0
 
+    @property
+    def whole(self) -> bool:
+        """Every rule of both sides paired and translated."""
+        return (self.version is not None and not self.unpaired and not self.missing
+                and not self.untranslated)
+
     def summary(self) -> str:
         """One line: the rate, then the rules not paired, named with their reason."""
         if self.version is None:
@@ -336,33 +347,51 @@ class Coverage:
 
 
 def coverage(source_id: str, file: str, language: str, translated: Sequence[Rule],
-             counterparts: dict[str, str], english: dict[str, list[str]]) -> Coverage:
+             counterparts: dict[str, str], versions: Sequence[str],
+             numbers: Callable[[str], list[str]]) -> Coverage:
     """The coverage of a translation from what the store holds: its rules, their
-    ``counterpart`` links (rule id -> English id) and the English numbers of every version.
-    A rule without a pair gets the reason the link stage had for it, found again here."""
-    versions = Counter(to.split(":")[2] for to in counterparts.values())
-    if not versions:
-        days = sorted(english)
-        if not days:
-            return Coverage(source_id, file, language, None, 0, (), (), (), ())
-        day = translated[0].version if translated else days[-1]
-        in_force = [v for v in days if v <= day] or days
-        version = in_force[-1]
+    ``counterpart`` links (rule id -> English id), the English versions held and each one's
+    rule numbers (``numbers(version)``, in reading order). A rule without a pair is given the
+    reason the link stage had, found again here."""
+    paired_in = Counter(to.split(":")[2] for to in counterparts.values())
+    if paired_in:
+        version = paired_in.most_common(1)[0][0]
+    elif versions:
+        day = translated[0].version if translated else versions[-1]
+        version = ([v for v in versions if v <= day] or list(versions))[-1]
     else:
-        version = versions.most_common(1)[0][0]
-    numbers = english.get(version, [])
+        return Coverage(source_id, file, language, None, 0, (), (), (), ())
+    english = numbers(version)
     paired = {to.split(":")[3] for to in counterparts.values() if to.split(":")[2] == version}
-    held = set(numbers)
+    held = set(english)
     unpaired = tuple(
         Unpaired(r.id, r.number, f"no {r.number} in the English of {version}"
                  if r.number not in held else f"English {r.number} of {version} differs "
-                 "in structure and kept words")
+                 "in structure and kept words, or the English of its date is not held")
         for r in translated if r.id not in counterparts)
     return Coverage(
-        source_id, file, language, version, len(numbers),
-        tuple(n for n in numbers if n in paired), unpaired,
-        tuple(n for n in numbers if n not in paired),
+        source_id, file, language, version, len(english),
+        tuple(n for n in english if n in paired), unpaired,
+        tuple(n for n in english if n not in paired),
         tuple(r.number for r in translated if r.untranslated))
+
+
+def store_coverage(store: Store) -> list[Coverage]:
+    """The coverage of every translation of a store (what ``kb build`` reports)."""
+    out = []
+    versions = store.versions()
+    for source in store.sources():
+        if source.format != FORMAT:
+            continue
+        rules = [r for r in store.query(kind="rule", source_id=source.id)
+                 if isinstance(r, Rule)]
+        counterparts = {link.from_id: link.to_id for r in rules
+                        for link in store.links(from_id=r.id, relation=COUNTERPART)}
+        out.append(coverage(
+            source.id, source.file, source.language or "und", rules, counterparts, versions,
+            lambda v: [r.number for r in _in_reading_order(store, f"cr:en:{v}")
+                       if isinstance(r, Rule)]))
+    return out
 
 
 def _named(unpaired: Sequence[Unpaired]) -> str:

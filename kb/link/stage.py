@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
+from kb.link.cards import card_links
 from kb.link.identity import (
     Counterpart,
     IndexedVersion,
@@ -91,7 +92,7 @@ def link_all(store: Store, previous: Path | None = None,
     links += [Link(p.left, p.right, p.relation, p.confidence, p.evidence) for p in card_pairs]
     rulings = [r for r in store.query(kind="ruling") if isinstance(r, Ruling)]
     links += [Link(p.left, p.right, p.relation, p.confidence, p.evidence)
-              for p in pair_rulings(rulings, card_pairs)]
+              for p in [*pair_rulings(rulings, card_pairs), *card_links(cards, rulings)]]
     store.replace_links(links)
     return dict(Counter(link.relation for link in links))
 

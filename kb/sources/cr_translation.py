@@ -45,9 +45,9 @@ FORMAT = "cr_translation"
 _TOC_LINE = re.compile(r"^(?P<num>\d{3}|[1-9])\.\s+\S")
 _NUMBERED = re.compile(r"^\s*(?P<num>\d{3}\.\d{1,3}[a-z]{0,2})\.?(?:\s+|(?=[^\W\d_a-z]))\S")
 _EXAMPLE_WORD = re.compile(r"^(?P<word>[^\d:：]{1,15}?)\s*[:：]")
-# A translation has the English file's thousands of numbered rules; a page quoting a few
-# numbered rules (a FAQ, an article) is not one.
-MIN_RULES = 100
+# With a contents list ("1." then "100.") and a date before it, this many numbered rules make
+# a CR translation, a partial one too (a chapter); a page quoting one or two rules is not one.
+MIN_RULES = 10
 # An example word is one that starts at least this many unnumbered body lines.
 MIN_EXAMPLES = 2
 

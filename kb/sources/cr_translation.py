@@ -13,7 +13,8 @@ credits. It is parsed by the English parser (:mod:`kb.sources.cr_text`) with a
 - the back matter: the unnumbered lines the contents list after the rules, the first being
   the glossary and the second the credits, as in every English file;
 - the example lines: the word before a colon that most unnumbered lines of the body start
-  with ("Example", "例如", "Exemple"), and any other word that starts a quarter as many;
+  with ("Example", "例如", "Exemple"), any other word that starts a quarter as many, and
+  the English "Example" (an example left untranslated);
 - the date: the first date of the head (:func:`kb.text.dates.find_date`, month names of the
   detected language);
 - each paragraph's language: a paragraph in another language than the document's is that
@@ -36,7 +37,7 @@ from collections import Counter
 
 from kb.model import ParseResult
 from kb.sources import cr_text
-from kb.sources.cr_text import Layout
+from kb.sources.cr_text import ENGLISH, Layout
 from kb.text.dates import find_date
 from kb.text.language import detect, script, scripts
 
@@ -138,10 +139,10 @@ def _example_words(body: list[str]) -> tuple[str, ...]:
     counts = Counter(m["word"].strip() for line in body
                      if not _NUMBERED.match(line) and (m := _EXAMPLE_WORD.match(line.strip())))
     if not counts:
-        return ()
+        return ENGLISH.examples
     top = counts.most_common(1)[0][1]
-    return tuple(word for word, n in counts.most_common()
-                 if n >= MIN_EXAMPLES and n * 4 >= top)
+    return tuple(dict.fromkeys([*(word for word, n in counts.most_common()
+                                  if n >= MIN_EXAMPLES and n * 4 >= top), *ENGLISH.examples]))
 
 
 def _head_date(lines: list[str], contents: int, language: str | None = None) -> str | None:

@@ -138,19 +138,23 @@ def pair_rules(translated: Sequence[Rule | Example], english: Sequence[Rule | Ex
         at = place.get(rule.number)
         how = "same number"
         if at is None or rule.number in claimed:
+            why = (f"{rule.number} repeats an earlier rule" if rule.number in claimed
+                   else f"the English rules of {version} have no {rule.number}")
             following = order[last + 1] if last + 1 < len(order) else None
             if following is None or following in written or following in claimed:
-                pairing.unpaired.append(Unpaired(rule.id, rule.number, (
-                    f"{rule.number} repeats an earlier rule" if rule.number in claimed
-                    else f"the English rules of {version} have no {rule.number}")))
+                pairing.unpaired.append(Unpaired(rule.id, rule.number, why))
                 continue
             at, how = last + 1, (f"written {rule.number}, in the place of {following} (after "
                                  f"{order[last] if last >= 0 else 'the start'})")
+        else:
+            why = ""
         original = theirs.rules[at]
         pair = _checked(rule, original, ours, theirs, non_latin, how)
         if pair is None:
-            pairing.unpaired.append(Unpaired(rule.id, rule.number, (
-                f"English {original.number} of {version} differs in structure and kept words")))
+            differs = f"English {original.number} of {version}" + (
+                " in its place" if why else "") + " differs in structure and kept words"
+            pairing.unpaired.append(Unpaired(rule.id, rule.number,
+                                             f"{why}; {differs}" if why else differs))
             continue
         pairing.pairs.append(pair)
         claimed.add(original.number)

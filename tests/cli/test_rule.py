@@ -224,7 +224,7 @@ def test_lang_takes_the_languages_of_the_index(translations, default_index):
     index, _ = translations
     wrong = kb(index, "rule", "702.19b", "--lang", "xx")
     assert wrong.exit_code == 2
-    assert "choose from en, ko, zh, all" in wrong.output
+    assert "choose from en, fr, ko, pt, zh, all" in wrong.output
     # The default install holds no Chinese.
     assert kb(default_index, "rule", "702.19b", "--lang", "zh").exit_code == 2
 

@@ -176,25 +176,6 @@ def test_a_french_word_is_looked_up_through_the_term_table(cr_index):
 # -- whole-CR community translations (issue 21, item 6) ----------------------------------------
 
 
-@pytest.fixture(scope="module")
-def translations(tmp_path_factory):
-    """An index of the Chinese (2022-06-10) and Korean (2021-11-19) translations with the
-    English rules of their dates (from the CR archive), and the build's report."""
-    from kb.build import build
-    from tests.translations import ARCHIVE, CHINESE, ENGLISH_OF, KOREAN, shared
-
-    folder = tmp_path_factory.mktemp("translations")
-    for path in (CHINESE, KOREAN):
-        shared(path)
-        shutil.copyfile(path, folder / path.name)
-        english = ARCHIVE / f"{ENGLISH_OF[path.name]}.txt.gz"
-        if not english.is_file():
-            pytest.skip(f"CR archive not found at {ARCHIVE}: set KB_CR_ARCHIVE")
-        shutil.copyfile(english, folder / english.name)
-    index = tmp_path_factory.mktemp("translations-index")
-    return index, build(index, [folder])
-
-
 def test_a_community_translation_is_shown_with_lang(translations):
     from tests.translations import CHINESE
 

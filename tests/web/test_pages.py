@@ -140,6 +140,24 @@ def test_card_page_pairs_rulings_and_draws_mana(client: TestClient) -> None:
     assert 'class="pair ruling"' in html
 
 
+def test_card_page_shows_a_ruling_once_with_both_sources(client: TestClient) -> None:
+    # The FAQ's Ætherling ruling (2013-03-21) and MTGJSON's Aetherling copy (2013-04-15).
+    html = client.get("/card/aetherling").text
+    assert html.count('class="pair ruling"') == 2
+    assert html.count("left the battlefield in response to that ability") == 1
+    assert "2013-03-21 · ormos_dgm_faq_2013-04-22.md" in html
+    assert "2013-04-15 · mtgjson_v5.2.0_DGM.json" in html
+
+
+def test_rule_page_shows_a_community_translation_labelled(translations) -> None:
+    index, _ = translations
+    with TestClient(create_app(index)) as local:
+        html = local.get("/rule/702.19b?version=2022-06-10").text
+    assert '<p class="other" lang="zh">' in html
+    assert "community translation, not official text · 702.19b · 2022-06-10" in html
+    assert "具有践踏的攻击生物之操控者" in html
+
+
 def test_search_page_filters_and_pages(client: TestClient) -> None:
     html = client.get("/search?q=trample&kind=rule&lang=en").text
     page = Tags(html)

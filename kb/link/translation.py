@@ -5,9 +5,9 @@ A translation (:mod:`kb.sources.cr_translation`: the Chinese of 2022-06-10, the 
 English rule of the same number in the English version of its date, and that pairing is then
 checked, never taken on the number alone:
 
-- **the English version**: the one in force on the translation's date and the next one are
-  both tried, and the one that pairs more rules wins (a translation dated a few days after its
-  English original, or published just before it took effect);
+- **the English version**: the one in force on the translation's date, or, when it does not
+  fit, the next one if that pairs more rules (a translation published just before its English
+  original took effect);
 - **structure**: both are headings or neither is, and they have as many examples and as many
   subrules;
 - **the words a translation keeps**: numbers, mana symbols and cited rules, and in a
@@ -185,8 +185,9 @@ def _checked(rule: Rule, original: Rule, ours: _Side, theirs: _Side, non_latin: 
 def choose_version(translated: Sequence[Rule | Example], day: str,
                    load: Callable[[str], Sequence[Rule | Example]],
                    versions: Sequence[str]) -> Pairing | None:
-    """The pairing with the English version in force on ``day`` or the next one, whichever
-    pairs more rules (the earlier on a tie); ``load`` gives a version's English records.
+    """The pairing with the English version in force on ``day``, or, when that one does not
+    fit, with the next one if it pairs more rules; ``load`` gives a version's English
+    records.
 
     A version that accepts fewer than :data:`OF_ITS_DATE` of the translation's rules is not
     the English of its date (the index lacks it): a number may mean another rule there, so
@@ -196,12 +197,22 @@ def choose_version(translated: Sequence[Rule | Example], day: str,
     in_force = [v for v in versions if v <= day]
     later = [v for v in versions if v > day]
     candidates = ([in_force[-1]] if in_force else []) + later[:1]
-    tried = [pair_rules(translated, load(v), v) for v in candidates]
+    tried: list[Pairing] = []
+    for version in candidates:
+        tried.append(pair_rules(translated, load(version), version))
+        if _fits(tried[-1]):
+            break  # the English of its date: no need to try the next one
     best = max(tried, key=lambda p: (len(p.pairs), -candidates.index(p.version)))
-    total = len(best.pairs) + len(best.unpaired)
-    if total and len(best.pairs) < OF_ITS_DATE * total:
+    if not _fits(best):
+        total = len(best.pairs) + len(best.unpaired)
         _keep_confirmed(best, f"{len(best.pairs)} of {total} rules fit")
     return best
+
+
+def _fits(pairing: Pairing) -> bool:
+    """Whether a version accepts :data:`OF_ITS_DATE` of the translation's rules."""
+    total = len(pairing.pairs) + len(pairing.unpaired)
+    return not total or len(pairing.pairs) >= OF_ITS_DATE * total
 
 
 def _keep_confirmed(pairing: Pairing, fit: str) -> None:

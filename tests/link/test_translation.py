@@ -121,7 +121,7 @@ def test_a_number_the_english_lacks_is_reported(english) -> None:
 # -- which English version ----------------------------------------------------------------------
 
 
-def test_the_version_in_force_or_the_next_whichever_fits(korean, english) -> None:
+def test_the_version_in_force_or_else_the_next(korean, english) -> None:
     older = [r for r in english if not (isinstance(r, Rule) and r.number.startswith("702"))]
     loaded = {"2021-07-12": older, "2021-11-19": english}
     pairing = choose_version(korean, "2021-11-19", loaded.__getitem__, sorted(loaded))

@@ -77,6 +77,13 @@ def parse(text: str, file: str) -> ParseResult:
     return cr_text.parse_layout(text, file, version, layout, FORMAT)
 
 
+def layout_of(text: str) -> Layout | None:
+    """The layout of a translation's text, None without a contents list."""
+    lines = text.split("\n")
+    contents = _contents_start(lines)
+    return None if contents is None else read_layout(lines, contents)
+
+
 def read_layout(lines: list[str], contents: int) -> Layout:
     """The layout of a translation whose contents' first entry is line ``contents``."""
     heading = next((lines[i].strip() for i in range(contents - 1, -1, -1) if lines[i].strip()),

@@ -197,7 +197,7 @@ def test_a_translation_against_another_year_says_so() -> None:
     assert len(pairing.unpaired) > 0.5 * len(pairing.pairs)
 
 
-@pytest.mark.parametrize("day", ["2004-02-01", "2013-09-27", "2021-02-24", "2025-02-07"])
+@pytest.mark.parametrize("day", ["2004-02-01", "2021-02-24"])  # a PDF extract, a recent file
 def test_an_english_file_with_renamed_headings_pairs_whole(day) -> None:
     english = archived(day)
     ours = records(cr_translation.parse(renamed_headings(english), "derived.txt"))

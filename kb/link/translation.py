@@ -129,25 +129,28 @@ def pair_rules(translated: Sequence[Rule | Example], english: Sequence[Rule | Ex
     ours, theirs = _Side.of(translated), _Side.of(english)
     non_latin = script("\n".join(r.text for r in ours.rules[:400])) not in (None, "LATIN")
     order = [r.number for r in theirs.rules]
-    place = {n: i for i, n in reversed(list(enumerate(order)))}
+    places: dict[str, list[int]] = defaultdict(list)  # number -> its places (a few repeat)
+    for at, number in enumerate(order):
+        places[number].append(at)
     written = {r.number for r in ours.rules}
     pairing = Pairing(version)
-    claimed: set[str] = set()
+    claimed: set[int] = set()  # English places paired
     last = -1  # the English place of the last rule paired
     for rule in ours.rules:
-        at = place.get(rule.number)
-        how = "same number"
-        if at is None or rule.number in claimed:
-            why = (f"{rule.number} repeats an earlier rule" if rule.number in claimed
+        free = [at for at in places.get(rule.number, []) if at not in claimed]
+        how, why = "same number", ""
+        if free:
+            at = free[0]
+        else:
+            why = (f"{rule.number} repeats an earlier rule" if rule.number in places
                    else f"the English rules of {version} have no {rule.number}")
-            following = order[last + 1] if last + 1 < len(order) else None
-            if following is None or following in written or following in claimed:
+            at = last + 1
+            following = order[at] if at < len(order) else None
+            if following is None or at in claimed or following in written:
                 pairing.unpaired.append(Unpaired(rule.id, rule.number, why))
                 continue
-            at, how = last + 1, (f"written {rule.number}, in the place of {following} (after "
-                                 f"{order[last] if last >= 0 else 'the start'})")
-        else:
-            why = ""
+            how = (f"written {rule.number}, in the place of {following} (after "
+                   f"{order[last] if last >= 0 else 'the start'})")
         original = theirs.rules[at]
         pair = _checked(rule, original, ours, theirs, non_latin, how)
         if pair is None:
@@ -157,7 +160,7 @@ def pair_rules(translated: Sequence[Rule | Example], english: Sequence[Rule | Ex
                                              f"{why}; {differs}" if why else differs))
             continue
         pairing.pairs.append(pair)
-        claimed.add(original.number)
+        claimed.add(at)
         last = at
     return pairing
 

@@ -197,7 +197,7 @@ class _Parser:
 
         yield from self.passage("introduction", 0, contents)
         yield from self.toc(contents + 1, body)
-        self.wrapped = _is_wrapped(lines[body:end_body])
+        self.wrapped = _is_wrapped(lines[body:end_body], layout)
         yield from self.body(body, end_body)
         if glossary is not None:
             yield from self.glossary(glossary + 1, credits if credits is not None else len(lines))
@@ -355,7 +355,7 @@ class _Parser:
             if i < stop and self.lines[i].strip():
                 block.append(i)
                 continue
-            for entry in ([block] if self.wrapped else _entries(self.lines, block)):
+            for entry in ([block] if self.wrapped else _entries(self.lines, block, self.layout)):
                 yield from self.glossary_entry(entry)
             block = []
 
@@ -411,14 +411,14 @@ def _body_start(lines: list[str], start: int, back_matter: frozenset[str]) -> in
     return body
 
 
-def _is_wrapped(lines: list[str]) -> bool:
+def _is_wrapped(lines: list[str], layout: Layout) -> bool:
     """True for a hard-wrapped body: many lines neither rule nor example right after another
     non-blank line (wrapped text), where a file with one paragraph per line has none."""
     wrapped = 0
     for before, line in zip(lines, lines[1:], strict=False):
         text = line.strip()
         if before.strip() and text and not line[:1].isspace() and not (
-            _RULE_LINE.match(text) or text.startswith("Example")
+            _RULE_LINE.match(text) or layout.is_example(text)
         ):
             wrapped += 1
     return wrapped >= max(10, _WRAPPED_SHARE * sum(1 for line in lines if line.strip()))
@@ -450,7 +450,7 @@ _TERM = re.compile(r"^[A-Z\"“][^.:;!?]{0,48}$")  # a short line with no senten
 _SENTENCE_END = re.compile(r"[.:;!?)\"”]$")
 
 
-def _entries(lines: list[str], block: list[int]) -> Iterator[list[int]]:
+def _entries(lines: list[str], block: list[int], layout: Layout) -> Iterator[list[int]]:
     """A glossary block cut into entries where a term line follows a finished definition
     without the blank line that usually separates them (a glossary written without blank
     lines would otherwise become a few huge entries). A term is a short line without a
@@ -459,7 +459,7 @@ def _entries(lines: list[str], block: list[int]) -> Iterator[list[int]]:
     for k in range(2, len(block) - 1):
         line, before = lines[block[k]], lines[block[k - 1]].rstrip()
         if (not line[:1].isspace() and _TERM.match(line.rstrip())
-                and not line.startswith("Example") and _SENTENCE_END.search(before)
+                and not layout.is_example(line) and _SENTENCE_END.search(before)
                 and k - start >= 2):
             yield block[start:k]
             start = k

@@ -122,10 +122,12 @@ def pair_rules(translated: Sequence[Rule | Example], english: Sequence[Rule | Ex
     """Pair each translated rule with the English rule of its number in ``version`` (the
     English records of that version), checked as the module docstring says.
 
-    A number the translation repeats, or that the English lacks, is a typo when the English
-    rule after the last one paired is one the translation lacks (the Korean "120.4c" written
-    twice, the second for 120.4d; "702.86" for 702.86b): that rule is its counterpart, by
-    position, if structure or kept words agree."""
+    Pairs are made by English place, not number, so a number the English itself repeats
+    (702.30d of 2009-09-04) pairs twice. A number the translation repeats, or that the
+    English lacks, is a typo when the English rule after the last one paired is one the
+    translation lacks (the Korean "120.4c" written twice, the second for 120.4d; "702.86"
+    for 702.86b): that rule is its counterpart, by position, if structure or kept words
+    agree."""
     ours, theirs = _Side.of(translated), _Side.of(english)
     non_latin = script("\n".join(r.text for r in ours.rules[:400])) not in (None, "LATIN")
     order = [r.number for r in theirs.rules]

@@ -213,6 +213,7 @@ def _build_into(staging: Path, index: IndexDir, current: Path | None,
     from kb.link.pairing import fold
     from kb.link.stage import link_all
     from kb.link.terms import derive_terms
+    from kb.link.translation import store_coverage
 
     try:
         store = Store.create(staging / STORE_FILE)
@@ -230,6 +231,8 @@ def _build_into(staging: Path, index: IndexDir, current: Path | None,
         store.index_records()
         reused = frozenset(s.source_id for s in report.sources if s.reused)
         report.links = link_all(store, previous.path if previous else None, reused)
+        report.problems += [Problem(c.file, c.summary()) for c in store_coverage(store)
+                            if not c.whole]
         links = [*store.links(relation="counterpart"), *store.links(relation="same-card"),
                  *store.links(relation="same-ruling")]
         report.terms = store.replace_terms(derive_terms(store, links), fold)

@@ -68,7 +68,9 @@ class Link:
     ``current`` (a rule text of some version or language -> the rule it is today),
     ``counterpart`` (a rule -> the English rule of the version its document was written for),
     ``cites`` (a record -> today's rule its citation resolves to), ``same-card``,
-    ``same-ruling`` (a French record -> its English original), ``concerns`` (a note or ruling
+    ``same-ruling`` (a French record -> its English original, or an English card or ruling
+    -> the same one in the reference source: :mod:`kb.link.cards`), ``about-card`` (a ruling
+    -> its card), ``concerns`` (a note or ruling
     about a keyword or mechanic -> the rule today's glossary points to for it).
     """
 

@@ -13,7 +13,7 @@ import bisect
 import dataclasses
 import shlex
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
@@ -28,18 +28,25 @@ from kb.paths import default_index_root
 from kb.rulenum import RuleNumber, RuleNumberError, RuleRange
 from kb.store import OtherSchemaError, StaleStoreError, Store, record_number, record_text
 
-# The languages ``kb rule --lang`` accepts; None (the default) is English and French.
+# The languages ``kb rule --lang`` accepts in any index; any other language the index holds
+# (a community translation's: zh, ko) is accepted too. None (the default) is English and French.
 LANGUAGES = ("en", "fr", "pt", "all")
+# Formats of documents that translate the whole rules without being official text.
+COMMUNITY_FORMATS = frozenset({"cr_translation"})
 
 
-def language_set(lang: str | None) -> set[str]:
-    """The languages a ``lang`` choice shows; Portuguese only when asked for."""
+def language_set(lang: str | None, held: Iterable[str] = ()) -> set[str]:
+    """The languages a ``lang`` choice shows: English and French by default, ``all`` every
+    language of the index (``held``), or one of them; Portuguese and the others only when
+    asked for."""
+    known = {"en", "fr", "pt", *held}
     if lang is None:
         return {"en", "fr"}
     if lang == "all":
-        return {"en", "fr", "pt"}
-    if lang not in LANGUAGES:
-        raise KbError(f"unknown language {lang!r} (choose from {', '.join(LANGUAGES)})")
+        return known
+    if lang not in known:
+        raise KbError(f"unknown language {lang!r} (choose from {', '.join(sorted(known))}, "
+                      "all)")
     return {lang}
 
 
@@ -101,6 +108,9 @@ class LinkedText:
     inferred: bool
     evidence: str
     examples: list[str] = field(default_factory=list)
+    # A community translation of the whole rules (never official text: WotC publishes the
+    # Comprehensive Rules in English only).
+    community: bool = False
 
 
 @dataclass(frozen=True)
@@ -136,6 +146,11 @@ class KnowledgeBase:
 
     def close(self) -> None:
         self.store.close()
+
+    def languages(self) -> list[str]:
+        """The languages of the index's documents ("en", "fr", "pt", "zh", ...)."""
+        return sorted({s.language for s in self.store.sources()
+                       if s.language and s.language not in ("mixed", "und")} | {"en"})
 
     def __enter__(self) -> KnowledgeBase:
         return self
@@ -182,7 +197,7 @@ class KnowledgeBase:
         A rule that only a translation holds (the French 707.2a of an index without the
         English rules) is answered from the translation. Raise :class:`NoSuchRuleError`
         naming the nearest numbers."""
-        languages = language_set(lang)
+        languages = language_set(lang, self.languages())
         try:
             wanted = RuleNumber.read(number)
         except RuleNumberError:
@@ -208,7 +223,9 @@ class KnowledgeBase:
             if isinstance(r, Example):
                 examples.setdefault(r.id.rsplit("/", 1)[0], []).append(r.text)
         citing = self._citing(wanted, rules[0].version)
-        document_language = {s.file: s.language for s in self.store.sources()}
+        sources = self.store.sources()
+        document_language = {s.file: s.language for s in sources}
+        community = {s.id for s in sources if s.format in COMMUNITY_FORMATS}
 
         def language_of(record_language: str, file: str, untranslated: bool = False) -> str:
             """A paragraph a document left untranslated counts in the document's language
@@ -225,7 +242,8 @@ class KnowledgeBase:
             cited_by = [cr for rng, cr in citing
                         if _cites(rng, parsed) and not cr.id.startswith(r.id + "/")
                         and cr.id != r.id] + self._cited_by_links(r.id)
-            texts = [dataclasses.replace(t, examples=self._examples_of(linked))
+            texts = [dataclasses.replace(t, examples=self._examples_of(linked),
+                                         community=t.id.rsplit(":", 1)[0] in community)
                      for t, linked in self._linked_texts(r.id)
                      if language_of(linked.language, linked.loc.file, linked.untranslated)
                      in languages]
@@ -361,8 +379,13 @@ class KnowledgeBase:
     # -- cards -----------------------------------------------------------------------------
 
     def card(self, name: str) -> CardView:
-        """A card by its English or French name (accents optional), with every source's text,
-        its rulings paired French/English, and the rules (today's numbers) they cite."""
+        """A card by its English or French name (accents optional), with every source's text
+        (dated by its source), its rulings, and the rules (today's numbers) they cite.
+
+        Which cards and rulings are one was decided by the link stage (:mod:`kb.link.cards`):
+        the cards reached through ``same-card`` links are the card; the rulings linked to
+        them (``about-card``) are its rulings, those joined by ``same-ruling`` links shown
+        once with every source and date, and with their French text."""
         cards = [c for c in self.store.query(kind="card") if isinstance(c, Card)]
         key = fold(name)
         hits = [c for c in cards if fold(c.name) == key
@@ -371,42 +394,62 @@ class KnowledgeBase:
             close = sorted({c.name for c in cards if key and key in fold(c.name)})[:5]
             hint = f"; did you mean: {', '.join(close)}" if close else ""
             raise KbError(f"no card named {name!r}{hint}")
-        group = {c.id: c for c in hits}
-        for c in list(hits):  # one hop along the FR/EN pairing, both ways
-            for link in (self.store.links(from_id=c.id, relation="same-card")
-                         + self.store.links(to_id=c.id, relation="same-card")):
-                other = self.store.get(link.to_id if link.from_id == c.id else link.from_id)
-                if isinstance(other, Card):
-                    group[other.id] = other
-        names = {fold(c.name) for c in group.values()}
-        rulings = [r for r in self.store.query(kind="ruling")
-                   if isinstance(r, Ruling) and r.card and fold(r.card) in names]
-        pairs = self._pair_view(rulings)
+        group = self._linked_group({c.id for c in hits}, "same-card")
+        found = [self.store.get(card_id) for card_id in sorted(group)]
+        rulings = [r for card_id in sorted(group)
+                   for link in self.store.links(to_id=card_id, relation="about-card")
+                   if isinstance(r := self.store.get(link.from_id), Ruling)]
+        pairs = self._ruling_views(rulings)
         rules = sorted({link.to_id.rsplit(":", 1)[-1] for r in rulings
                         for link in self.store.links(from_id=r.id, relation="cites")},
                        key=lambda n: RuleNumber.parse(n).sort_key)
-        texts = sorted((_card_text(c) for c in group.values()),
+        dates = {s.file: s.version for s in self.store.sources()}
+        texts = sorted((_card_text(c, dates) for c in found if isinstance(c, Card)),
                        key=lambda t: (t.language != "en", not t.id.startswith("mtgjson:"), t.id))
         # The Oracle name (MTGJSON's English card) when there is one, else the first English.
         return CardView(texts[0].name, texts, pairs, rules)
 
-    def _pair_view(self, rulings: list[Ruling]) -> list[RulingPair]:
+    def _linked_group(self, start: set[str], relation: str) -> set[str]:
+        """The records reached from ``start`` through ``relation`` links, both ways."""
+        group, todo = set(start), list(start)
+        while todo:
+            at = todo.pop()
+            for link in (self.store.links(from_id=at, relation=relation)
+                         + self.store.links(to_id=at, relation=relation)):
+                other = link.to_id if link.from_id == at else link.from_id
+                if other not in group:
+                    group.add(other)
+                    todo.append(other)
+        return group
+
+    def _ruling_views(self, rulings: list[Ruling]) -> list[RulingPair]:
+        """One entry per English ruling however many sources publish it, with its French
+        text; a French ruling with no English one stands alone."""
         by_id = {r.id: r for r in rulings}
-        partner: dict[str, tuple[str, str]] = {}
+        same: dict[str, list[tuple[str, str]]] = {}  # ruling -> (other ruling, evidence)
         for r in rulings:
             for link in self.store.links(from_id=r.id, relation="same-ruling"):
                 if link.to_id in by_id:
-                    partner[r.id] = (link.to_id, link.evidence)
-        paired_en = {en for en, _ in partner.values()}
-        out = []
-        for r in rulings:
-            if r.language == "fr" and r.id in partner:
-                en_id, evidence = partner[r.id]
-                out.append(RulingPair(_ruling_text(by_id[en_id]), _ruling_text(r), evidence))
-            elif r.language == "fr":
-                out.append(RulingPair(None, _ruling_text(r), None))
-            elif r.id not in paired_en:
-                out.append(RulingPair(_ruling_text(r), None, None))
+                    same.setdefault(r.id, []).append((link.to_id, link.evidence))
+                    same.setdefault(link.to_id, []).append((r.id, link.evidence))
+        out: list[RulingPair] = []
+        shown: set[str] = set()
+        for r in (r for r in rulings if r.language != "fr"):
+            if r.id in shown:
+                continue
+            members = self._linked_group({r.id}, "same-ruling") & set(by_id)
+            english = sorted((by_id[m] for m in members if by_id[m].language != "fr"),
+                             key=_publication_order)
+            french = [by_id[m] for m in members if by_id[m].language == "fr"]
+            shown |= members
+            evidence = [ev for m in members if by_id[m].language == "fr"
+                        for other, ev in same.get(m, []) if other in members]
+            out.append(RulingPair(_ruling_text(english[-1]),
+                                  _ruling_text(french[0]) if french else None,
+                                  evidence[0] if evidence else None,
+                                  [_ruling_text(e) for e in english]))
+        out += [RulingPair(None, _ruling_text(r), None) for r in rulings
+                if r.language == "fr" and r.id not in shown]
         return out
 
     # -- export ----------------------------------------------------------------------------
@@ -495,6 +538,7 @@ class CardText:
     faces: list[dict[str, Any]]
     card_text: str | None
     source: dict[str, Any]
+    date: str | None = None  # of its source: a FAQ's printed text, a database's Oracle text
 
 
 @dataclass(frozen=True)
@@ -508,11 +552,14 @@ class RulingText:
 
 @dataclass(frozen=True)
 class RulingPair:
-    """A ruling and its translation; either side may be missing."""
+    """A ruling and its translation; either side may be missing. ``sources``: every
+    publication of the English ruling, oldest first (the FAQ of 2013-03-21, MTGJSON's copy
+    of 2013-04-15), ``en`` being the latest."""
 
     en: RulingText | None
     fr: RulingText | None
     evidence: str | None
+    sources: list[RulingText] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -525,9 +572,15 @@ class CardView:
     rules: list[str]
 
 
-def _card_text(card: Card) -> CardText:
+def _card_text(card: Card, dates: dict[str, str | None]) -> CardText:
+    """A card's text, dated by its source (``dates``: file -> the source's date)."""
     return CardText(card.id, card.name, card.language, [to_dict(f) for f in card.faces],
-                    card.card_text, {"file": card.loc.file, "line": card.loc.line})
+                    card.card_text, {"file": card.loc.file, "line": card.loc.line},
+                    dates.get(card.loc.file))
+
+
+def _publication_order(ruling: Ruling) -> tuple[str, str]:
+    return ruling.date or "", ruling.id
 
 
 def _ruling_text(ruling: Ruling) -> RulingText:

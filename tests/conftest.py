@@ -42,6 +42,25 @@ def cr_index(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return index
 
 
+@pytest.fixture(scope="session")
+def translations(tmp_path_factory: pytest.TempPathFactory):
+    """An index of the Chinese (2022-06-10) and Korean (2021-11-19) whole-CR translations
+    with the English rules of their dates (from the CR archive), and the build's report."""
+    from kb.build import build
+    from tests.translations import ARCHIVE, CHINESE, ENGLISH_OF, KOREAN, shared
+
+    folder = tmp_path_factory.mktemp("translations")
+    for path in (CHINESE, KOREAN):
+        shared(path)
+        shutil.copyfile(path, folder / path.name)
+        english = ARCHIVE / f"{ENGLISH_OF[path.name]}.txt.gz"
+        if not english.is_file():
+            pytest.skip(f"CR archive not found at {ARCHIVE}: set KB_CR_ARCHIVE")
+        shutil.copyfile(english, folder / english.name)
+    index = tmp_path_factory.mktemp("translations-index")
+    return index, build(index, [folder])
+
+
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "slow: minutes of work (the whole CR archive); run with KB_SLOW=1 or -m slow")

@@ -51,3 +51,31 @@ def test_the_facade_still_offers_the_reader() -> None:
     from kb import api, reader
 
     assert api.KnowledgeBase is reader.KnowledgeBase
+
+
+# -- one card across sources and spellings (issue 21, item 5) -----------------------------------
+
+
+def test_one_card_and_each_ruling_once_with_every_source(cr_index: Path) -> None:
+    # The English Dragon's Maze FAQ (2013-03-21) prints "Ætherling" and two rulings; MTGJSON's
+    # DGM set prints "Aetherling" and the same two, dated 2013-04-15; the French FAQ
+    # (seed 001) translates them.
+    from kb.reader import KnowledgeBase
+
+    with KnowledgeBase(cr_index) as base:
+        view = base.card("Aetherling")
+        assert base.card("Ætherling") == view
+    assert view.name == "Aetherling"
+    assert len(view.rulings) == 2
+    first = next(p for p in view.rulings if p.en and "first ability will return it" in p.en.text)
+    assert {(s.date, s.source["file"]) for s in first.sources} == {
+        ("2013-03-21", "ormos_dgm_faq_2013-04-22.md"), ("2013-04-15", "mtgjson_v5.2.0_DGM.json")}
+    assert first.fr is not None and first.fr.text.startswith(
+        "La première capacité de l'Ætherlin le renvoie sur le champ de bataille")
+    # The FAQ's printed text and the Oracle text differ: both kept, each dated.
+    faq = next(t for t in view.texts if t.source["file"] == "ormos_dgm_faq_2013-04-22.md")
+    oracle = next(t for t in view.texts if t.source["file"] == "mtgjson_v5.2.0_DGM.json")
+    assert "Ætherling is unblockable this turn" in faq.faces[0]["text"]
+    assert faq.date == "2013-03-21"
+    assert "Aetherling can't be blocked this turn" in oracle.faces[0]["text"]
+    assert oracle.date is not None

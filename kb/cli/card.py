@@ -21,7 +21,8 @@ def command(ctx: click.Context, name: str, as_json: bool) -> None:
         return
     lines = [view.name]
     for t in view.texts:
-        lines += ["", f"[{t.language}] {t.name}  ({t.source['file']}:{t.source['line']})"]
+        dated = f", {t.date}" if t.date else ""
+        lines += ["", f"[{t.language}] {t.name}  ({t.source['file']}:{t.source['line']}{dated})"]
         for face in t.faces:
             line = " ".join(filter(None, [face.get("mana_cost"), face.get("type_line")]))
             if len(t.faces) > 1 or face.get("name") != t.name:
@@ -35,8 +36,14 @@ def command(ctx: click.Context, name: str, as_json: bool) -> None:
     if view.rulings:
         lines += ["", "Rulings:"]
     for pair in view.rulings:
-        lines += [f"  [{side.language}, {side.date or '-'}] {side.text}"
-                  for side in (pair.en, pair.fr) if side is not None]
+        for side in (pair.en, pair.fr):
+            if side is None:
+                continue
+            lines.append(f"  [{side.language}, {side.date or '-'}] {side.text}")
+            if side is pair.en and len(pair.sources) > 1:  # one ruling, several publications
+                lines.append("    published: " + "; ".join(
+                    f"{s.date or '-'} {s.source['file']}:{s.source['line']}"
+                    for s in pair.sources))
         lines.append("")
     if view.rules:
         lines.append(f"Rules cited: {', '.join(view.rules)}")

@@ -15,9 +15,11 @@ from kb.rulenum import RuleNumber
 @click.argument("number")
 @click.option("--version", "version", type=VersionDate(), default="latest",
               show_default=True, help="The rules in force on this date (YYYY-MM-DD), or 'latest'.")
-@click.option("--lang", type=click.Choice(api.LANGUAGES), default=None,
+@click.option("--lang", default=None, metavar="LANG",
               help="Only this language's texts (fr: the French text and examples, the English "
-                   "where there is none); all adds Portuguese.  [default: English and French]")
+                   "where there is none; zh, ko ...: any language the index holds, community "
+                   "translations included); all: every language.  [default: English and "
+                   "French]")
 @click.option("--depth", type=click.IntRange(min=0), default=None, metavar="N",
               help="Subrules down to N levels below the rule (0: the rule alone).")
 @json_option
@@ -31,6 +33,10 @@ def command(ctx: click.Context, number: str, version: str, lang: str | None,
     "r. 702.19b". Long output goes through a pager on a terminal. --json prints the list of
     rules; for a word, {"word": how it was found, "rules": that list}."""
     with open_kb(ctx) as kb:
+        held = sorted(api.language_set("all", kb.languages()))
+        if lang is not None and lang != "all" and lang not in held:
+            raise click.BadParameter(f"{lang!r} is not a language of the index (choose from "
+                                     f"{', '.join(held)}, all)", param_hint="--lang")
         word = None
         if RuleNumber.try_read(number) is None:
             word = kb.lookup_word(number, version)
@@ -66,7 +72,9 @@ def _view(v: api.RuleView) -> list[str]:
         lines.append("Numbered: " + ", ".join(f"{n} ({d})" for d, n in v.versions.items()))
     for t in v.texts:
         flags = "".join(f", {flag}" for flag, on in (("untranslated", t.untranslated),
-                                                      ("number inferred", t.inferred)) if on)
+                                                      ("number inferred", t.inferred),
+                                                      ("community translation", t.community))
+                        if on)
         lines.append(f"  [{t.language}, {t.version}: {t.number}{flags}, "
                      f"{t.source['file']}:{t.source['line']}] {t.title or t.text}")
         lines += [f"    {example}" for example in t.examples]

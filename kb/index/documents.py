@@ -28,6 +28,10 @@ SEARCHED_KINDS = ("rule", "example", "glossary", "ruling", "note", "card")
 # searched: each is the only text of its kind.
 VERSIONED_FORMATS = frozenset({"cr_text", "po_catalog", "html_rules"})
 VERSIONED_KINDS = frozenset({"rule", "example", "glossary"})
+# Whole-CR translations in languages search does not analyse (Chinese, Korean ...) are not
+# indexed: read through `kb rule --lang`, they would only add foreign words to the English
+# vocabulary and statistics.
+UNSEARCHED_FORMATS = frozenset({"cr_translation"})
 UNVERSIONED = "-"  # the "cr" of every record searched whatever the rules version
 # A title (a rule's, a glossary term, a card name) is indexed this many times before the body:
 # the weight of a title field without a second field to search (half the matchers per word).
@@ -104,6 +108,8 @@ def documents(source: Source, records: Iterator[Record], vocabulary: dict[str, V
 
     ``part``: True for the versioned documents only, False for the others only, None for
     both (the writer keeps them apart: see :func:`kb.index.writer._units`)."""
+    if source.format in UNSEARCHED_FORMATS:
+        return
     for record in records:
         kind = kind_of(record)
         if kind not in SEARCHED_KINDS:

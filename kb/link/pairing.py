@@ -114,9 +114,9 @@ class _Match:
 def pair_cards(cards: Iterable[Card]) -> list[Pair]:
     """Pairs (French card, English card), in the order of the French cards; a French card's
     first pair is with the English card of the reference source (:func:`_reference_first`)."""
-    french, english = _by_language(cards)
+    french, english = by_language(cards)
     by_key: dict[str, list[Card]] = defaultdict(list)
-    for card in _reference_first(english):
+    for card in reference_first(english):
         by_key[fold(card.name)].append(card)
     names = _french_names([*french, *english])
     halves = _halves(names)
@@ -132,7 +132,7 @@ def pair_cards(cards: Iterable[Card]) -> list[Pair]:
     return pairs
 
 
-def _by_language(cards: Iterable[Card]) -> tuple[list[Card], list[Card]]:
+def by_language(cards: Iterable[Card]) -> tuple[list[Card], list[Card]]:
     """French and English cards, each id once (two MTGJSON files give the same records); a
     card without a name has nothing to pair by and is left out."""
     seen: set[str] = set()
@@ -149,11 +149,11 @@ def _by_language(cards: Iterable[Card]) -> tuple[list[Card], list[Card]]:
     return french, english
 
 
-def _reference_first(english: list[Card]) -> list[Card]:
+def reference_first(english: list[Card]) -> list[Card]:
     """English cards, those of the source holding the most English cards first: the card
     database (MTGJSON) is the reference, rather than a FAQ that quotes a few cards."""
-    sizes = Counter(_family(c.id) for c in english)
-    return sorted(english, key=lambda c: -sizes[_family(c.id)])
+    sizes = Counter(source_family(c.id) for c in english)
+    return sorted(english, key=lambda c: -sizes[source_family(c.id)])
 
 
 def _french_names(cards: list[Card]) -> dict[str, dict[str, tuple[str, str]]]:
@@ -205,7 +205,7 @@ def _by_name(
     return None
 
 
-def _family(record_id: str) -> str:
+def source_family(record_id: str) -> str:
     """A card's source without its language: ``faq:fr:dgm-2013-03-21:ætherlin`` and
     ``faq:en:dgm-2013-03-21:ætherling`` are both of ``faq:dgm-2013-03-21``."""
     source = record_id.rpartition(":")[0]
@@ -217,11 +217,11 @@ def _by_evidence(
 ) -> dict[str, _Match]:
     """Step 5: unresolved French cards against the unclaimed English cards of their family."""
     found: dict[str, _Match] = {}
-    families = {_family(c.id) for c in french if c.id not in matches}
+    families = {source_family(c.id) for c in french if c.id not in matches}
     for family in sorted(families):
-        claimed = {m.key for cid, m in matches.items() if _family(cid) == family}
-        left = [c for c in french if _family(c.id) == family and c.id not in matches]
-        pool = [c for c in english if _family(c.id) == family and fold(c.name) not in claimed]
+        claimed = {m.key for cid, m in matches.items() if source_family(cid) == family}
+        left = [c for c in french if source_family(c.id) == family and c.id not in matches]
+        pool = [c for c in english if source_family(c.id) == family and fold(c.name) not in claimed]
         found.update(_match_by_evidence(left, pool))
     return found
 
@@ -299,14 +299,14 @@ def _card_pair(fr: Card, en: Card, match: _Match) -> Pair:
     if match.via is not None and match.via != en.id:
         evidence = f"via the paired FAQ card ({evidence})"
         confidence *= 0.95
-    differences = _differences(fr, en)
-    if differences:
-        evidence += f"; but {', '.join(differences)} differ"
+    differ = card_differences(fr, en)
+    if differ:
+        evidence += f"; but {', '.join(differ)} differ"
         confidence *= 0.5
     return Pair(fr.id, en.id, SAME_CARD, evidence, round(confidence, 3))
 
 
-def _differences(fr: Card, en: Card) -> list[str]:
+def card_differences(fr: Card, en: Card) -> list[str]:
     """What two cards' faces disagree on, where both sources give it."""
     if not fr.faces or not en.faces:
         return []
@@ -344,8 +344,9 @@ def pair_rulings(rulings: Iterable[Ruling], card_pairs: Iterable[Pair]) -> list[
     groups = []
     members: dict[str, list[Ruling]] = {}  # a line's rulings, by the id standing for them
     for card_id, frs in french.items():
-        family = _family(card_id)
-        candidates = [e for e in partners.get(card_id, []) if _family(e) == family and e in english]
+        family = source_family(card_id)
+        candidates = [e for e in partners.get(card_id, [])
+                      if source_family(e) == family and e in english]
         if candidates:
             right = candidates[0]
             groups.append((_by_line(_in_order(frs), members), _in_order(english[right])))
@@ -499,9 +500,9 @@ def english_name_index(cards: Iterable[Card]) -> dict[str, str]:
     name that would name two English cards, or that is also an English name, is left out.
     """
     cards = list(cards)
-    french, english = _by_language(cards)
+    french, english = by_language(cards)
     chosen: dict[str, Card] = {}
-    for card in _reference_first(english):
+    for card in reference_first(english):
         chosen.setdefault(fold(card.name), card)
     index = {key: card.id for key, card in chosen.items()}
     names = {c.id: fold(c.name) for c in [*french, *english]}

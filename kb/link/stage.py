@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
+from kb.link.cards import card_links
 from kb.link.identity import (
     Counterpart,
     IndexedVersion,
@@ -28,6 +29,8 @@ from kb.link.identity import (
     index_version,
 )
 from kb.link.pairing import pair_cards, pair_rulings
+from kb.link.translation import FORMAT as TRANSLATION_FORMAT
+from kb.link.translation import stage_links as translation_links
 from kb.model import Card, Example, GlossaryEntry, Link, Record, Rule, Ruling, Source
 from kb.rulenum import RuleNumber
 from kb.store import Store
@@ -81,13 +84,15 @@ def link_all(store: Store, previous: Path | None = None,
         versions = {v: _version(v, numbers[v]) for v in days}
         links += _rule_links(store, list(by_version.values()), versions, lineage)
         latest = days[-1]
+        links += translation_links(store, {v: s.id for v, s in by_version.items()},
+                                   lambda v, n: lineage.current(v, n, latest), latest)
         links += _concerns_links(store, f"cr:en:{latest}", latest)
     cards = [r for r in store.query(kind="card") if isinstance(r, Card)]
     card_pairs = pair_cards(cards)
     links += [Link(p.left, p.right, p.relation, p.confidence, p.evidence) for p in card_pairs]
     rulings = [r for r in store.query(kind="ruling") if isinstance(r, Ruling)]
     links += [Link(p.left, p.right, p.relation, p.confidence, p.evidence)
-              for p in pair_rulings(rulings, card_pairs)]
+              for p in [*pair_rulings(rulings, card_pairs), *card_links(cards, rulings)]]
     store.replace_links(links)
     return dict(Counter(link.relation for link in links))
 
@@ -185,7 +190,7 @@ def _rule_links(store: Store, cr_sources: list[Source], versions: dict[str, _Ver
                 orders[day] = sorted(versions,
                                      key=lambda v: abs((date.fromisoformat(v) - day).days))
             order = orders[day]
-            if isinstance(record, Rule):
+            if isinstance(record, Rule) and source.format != TRANSLATION_FORMAT:
                 for link in _anchor_rule(record, english_titles.get(record.number), order,
                                          versions, lineage, latest, anchors):
                     if link.relation == "counterpart":

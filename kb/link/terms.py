@@ -141,7 +141,8 @@ def _parallel_words(store: Store, links: list[Link], cards: list[tuple[Card, Car
     for link in links:
         if link.relation == "same-ruling":
             fr, en = store.get(link.from_id), store.get(link.to_id)
-            if isinstance(fr, Ruling) and isinstance(en, Ruling):
+            if (isinstance(fr, Ruling) and isinstance(en, Ruling) and fr.language == "fr"
+                    and en.language == "en"):  # not one English ruling's two publications
                 texts.append((_words(fr.text), _words(en.text), f"{fr.id} = {en.id}"))
     fr_df: Counter[str] = Counter(w for f, _, _ in texts for w in f)
     en_df: Counter[str] = Counter(w for _, e, _ in texts for w in e)
@@ -189,5 +190,6 @@ def _paired_cards(store: Store, links: list[Link]) -> Iterator[tuple[Card, Card]
     for link in links:
         if link.relation == "same-card":
             french, english = get(link.from_id), get(link.to_id)
-            if isinstance(french, Card) and isinstance(english, Card):
+            if (isinstance(french, Card) and isinstance(english, Card)
+                    and french.language == "fr" and english.language == "en"):
                 yield french, english

@@ -11,6 +11,9 @@ stands without English.
   examples), and rule numbers the parser had to infer because the source lost them.
 - Rules whose French and English versions carry a different number of examples, and FAQ rulings
   or cards of one language that the other language's FAQ lacks.
+- For each whole-CR translation in any language (:mod:`kb.link.translation`), one finding
+  unless it pairs whole: how many English rules of its date it pairs, and the rules it could
+  not pair, those it lacks and those it left in English, named.
 """
 
 from __future__ import annotations
@@ -19,6 +22,8 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from kb.link.translation import FORMAT as TRANSLATION_FORMAT
+from kb.link.translation import coverage as translation_coverage
 from kb.model import Card, Example, Record, Rule, Ruling
 from kb.report.data import RULES_FORMATS, ReportData, split_cr_id
 from kb.report.finding import WARNING, Finding, RecordRef, rule_lookup
@@ -96,6 +101,7 @@ def check(data: ReportData, pairs: Pairs | None = None) -> Iterator[Finding]:
     yield from _inferred(data)
     yield from _example_counts(data, pairs)
     yield from _unpaired(data, pairs)
+    yield from _whole_translations(data)
 
 
 def _section_findings(data: ReportData) -> Iterator[Finding]:
@@ -184,3 +190,23 @@ def _unpaired_finding(data: ReportData, record: Record, other_file: str) -> Find
         f"{words.get(language or '', language)} {kind} on {about} has no counterpart in "
         f"{other_file}", (data.ref(record),), language=language,
         fix=f"translate it, or remove it if {other_file} dropped it on purpose")
+
+
+def _whole_translations(data: ReportData) -> Iterator[Finding]:
+    """One finding per whole-CR translation that does not pair whole (see the docstring)."""
+    for source in data.sources.values():
+        if source.format != TRANSLATION_FORMAT:
+            continue
+        rules = [r for r in data.records.get(source.id, []) if isinstance(r, Rule)]
+        counterparts = {r.id: link.to_id for r in rules
+                        for link in data.links_from(r.id, "counterpart")}
+        cov = translation_coverage(source.id, source.file, source.language or "und", rules,
+                                   counterparts, data.versions,
+                                   lambda v: list(data.cr_rules.get(v, {})))
+        if cov.whole:
+            continue
+        odd = [r for r in rules if r.id not in counterparts or r.untranslated]
+        yield Finding(CATEGORY, "translation-pairing", WARNING, f"{source.file}: {cov.summary()}",
+                      tuple(data.ref(r) for r in odd), language=source.language,
+                      fix="check the numbers of the rules not paired against the English of "
+                          f"{cov.version}, and translate those left in English")

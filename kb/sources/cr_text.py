@@ -21,12 +21,21 @@ cannot come next ("1 until end of turn." after rule 502.9).
 Two source typos are repaired and reported: "606. 8b" (rule 606.8b, not a second 606) and
 "306.b" (306.3b, after 306.3a); such rules are ``inferred``. A file whose numbered lines are
 mostly not read as rules is reported too (``ParseResult.problems``).
+
+What depends on the document's language is a :class:`Layout`: the contents heading, the back
+matter the contents list (glossary, credits), how an example line starts, and the language of
+each paragraph. :data:`ENGLISH` is the official file's; :mod:`kb.sources.cr_translation` finds
+a translation's in the file itself and parses it with this same parser. Nothing else here is
+English: a title is a short depth-two rule that does not end with punctuation (Unicode's, so
+"。" ends a sentence as "." does), and a rule number may be followed by any letter that cannot
+continue it ("100.6b牌手").
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+import unicodedata
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -52,7 +61,7 @@ _DATE = re.compile(
 )
 _RULE_LINE = re.compile(
     r"^(?:(?P<num>\d{3}\.\d{1,3}[a-z]{0,2})\.?|(?P<head>\d{3}|[1-9])\.)"
-    r"(?:[ \t]+|(?=[A-Z]))(?P<rest>.*)$"
+    r"(?:\s+|(?=[^\W\d_a-z]))(?P<rest>.*)$"
 )
 # Source typos: "606. 8b Players ..." (606.8b) and "306.b If ..." (a letter without its rule).
 _SPLIT_NUMBER = re.compile(r"^(?P<head>\d{3})\. (?P<tail>\d{1,3}[a-z]{1,2})[ \t]+(?P<rest>\S.*)$")
@@ -64,8 +73,32 @@ _MIN_READ = 0.9
 # file hard-wrapped (a PDF extract). Unwrapped files have none.
 _WRAPPED_SHARE = 0.05
 _TOC_LINE = re.compile(r"^(?P<num>\d{3}|[1-9])\.\s+(?P<title>.+)$")
-_TITLE_END = re.compile(r"[.:;,)\"”]$")
-_BACK_MATTER = {"Glossary", "Credits", "Questions?", "Customer Service Information"}
+
+
+@dataclass(frozen=True)
+class Layout:
+    """What in a CR file depends on its language (see the module docstring)."""
+
+    language: str
+    contents: str  # the heading of the table of contents
+    glossary: str | None  # the headings of the back matter, as the contents list them
+    credits: str | None
+    back_matter: frozenset[str]  # every unnumbered line the contents list after the rules
+    examples: tuple[str, ...]  # the words an example line starts with ("Example", "例如")
+    # The language of one paragraph (a rule left in English inside a translation); None: the
+    # document's language everywhere.
+    paragraph_language: Callable[[str], str] | None = None
+
+    def language_of(self, text: str) -> str:
+        return self.paragraph_language(text) if self.paragraph_language else self.language
+
+    def is_example(self, line: str) -> bool:
+        return line.lstrip().startswith(self.examples)
+
+
+ENGLISH = Layout("en", "Contents", "Glossary", "Credits",
+                 frozenset({"Glossary", "Credits", "Questions?", "Customer Service Information"}),
+                 ("Example",))
 
 
 def sniff(text: str) -> bool:
@@ -90,12 +123,19 @@ def parse(text: str, file: str) -> ParseResult:
     version = effective_date(text)
     if version is None:
         raise ValueError(f"{file}: no 'These rules are effective as of ...' line")
+    return parse_layout(text, file, version, ENGLISH, FORMAT)
+
+
+def parse_layout(text: str, file: str, version: str, layout: Layout,
+                 format_name: str) -> ParseResult:
+    """Parse a CR file of any language whose :class:`Layout` is known."""
     lines = text.split("\n")
-    source_id = f"cr:en:{version}"
-    parser = _Parser(source_id, file, version, lines)
+    source_id = f"cr:{layout.language}:{version}"
+    parser = _Parser(source_id, file, version, lines, layout)
     records = tuple(parser.run())
     title = lines[0].strip().replace("_", "") if lines else None
-    return ParseResult(FORMAT, "en", version, records, title=title, source_id=source_id,
+    return ParseResult(format_name, layout.language, version, records, title=title,
+                       source_id=source_id,
                        problems=(*parser.problems, *_misread(lines, records)))
 
 
@@ -128,6 +168,7 @@ class _Parser:
     file: str
     version: str
     lines: list[str]
+    layout: Layout = ENGLISH
     unique: UniqueIds = field(default_factory=UniqueIds)
     problems: list[str] = field(default_factory=list)
     wrapped: bool = False
@@ -143,19 +184,20 @@ class _Parser:
     # -- document layout -------------------------------------------------------------------
 
     def run(self) -> Iterator[Record]:
-        lines = self.lines
-        contents = _find(lines, "Contents", 0)
+        lines, layout = self.lines, self.layout
+        contents = _find(lines, layout.contents, 0)
         if contents is None:
             yield from self.passage("introduction", 0, len(lines))
             return
-        body = _body_start(lines, contents + 1)
-        glossary = _find_last(lines, "Glossary", body)
-        credits = _find_last(lines, "Credits", glossary if glossary is not None else body)
+        body = _body_start(lines, contents + 1, layout.back_matter)
+        glossary = _find_last(lines, layout.glossary, body)
+        credits = _find_last(lines, layout.credits,
+                             glossary if glossary is not None else body)
         end_body = glossary if glossary is not None else (credits or len(lines))
 
         yield from self.passage("introduction", 0, contents)
         yield from self.toc(contents + 1, body)
-        self.wrapped = _is_wrapped(lines[body:end_body])
+        self.wrapped = _is_wrapped(lines[body:end_body], layout)
         yield from self.body(body, end_body)
         if glossary is not None:
             yield from self.glossary(glossary + 1, credits if credits is not None else len(lines))
@@ -174,7 +216,7 @@ class _Parser:
             self.unique(f"{self.source_id}:{role}"),
             role,
             text,
-            "en",
+            self.layout.language,
             self.version,
             self.loc(start + first),
         )
@@ -187,7 +229,7 @@ class _Parser:
             m = _TOC_LINE.match(line)
             if m:
                 number, title = m["num"], m["title"].strip()
-            elif line in _BACK_MATTER:
+            elif line in self.layout.back_matter:
                 number, title = None, line
             else:
                 yield self.fragment(i, "unrecognized line in the table of contents")
@@ -196,7 +238,7 @@ class _Parser:
                 self.unique(f"{self.source_id}:toc/{number or slug(title)}"),
                 number,
                 title,
-                "en",
+                self.layout.language,
                 self.version,
                 self.loc(i),
             )
@@ -219,7 +261,7 @@ class _Parser:
                 if current:
                     yield self.close(current)
                 current = rule = self.open_rule(number, rest, i)
-            elif raw.lstrip().startswith("Example"):
+            elif self.layout.is_example(raw):
                 if current:
                     yield self.close(current)
                 current = None
@@ -275,7 +317,7 @@ class _Parser:
         rest = rest.rstrip()
         rule_id = self.unique(f"{self.source_id}:{parsed}")
         is_title = parsed.depth <= 1 or (
-            parsed.depth == 2 and len(rest) < 60 and not _TITLE_END.search(rest)
+            parsed.depth == 2 and len(rest) < 60 and not _ends_with_punctuation(rest)
         )
         if is_title:
             return _Open("rule", str(parsed), index, [rest], title=rest, rule_id=rule_id)
@@ -283,24 +325,26 @@ class _Parser:
 
     def close(self, node: _Open) -> Record:
         text = "\n".join(node.parts)
+        language = self.layout.language_of(text)
         if node.kind == "example":
             eid = self.unique(f"{node.rule_id}/ex{node.ordinal}")
             return Example(
-                eid, node.number, node.ordinal, text, "en", self.version, self.loc(node.line),
-                citations=find_citations(eid, text),
+                eid, node.number, node.ordinal, text, language, self.version,
+                self.loc(node.line), citations=find_citations(eid, text),
             )
         parent = RuleNumber.parse(node.number).parent
         return Rule(
             node.rule_id,
             node.number,
             text,
-            "en",
+            language,
             self.version,
             self.loc(node.line),
             title=node.title,
             parent=str(parent) if parent else None,
             citations=find_citations(node.rule_id, text),
             inferred=node.number in self.inferred,
+            untranslated=language != self.layout.language,
         )
 
     # -- glossary --------------------------------------------------------------------------
@@ -311,7 +355,7 @@ class _Parser:
             if i < stop and self.lines[i].strip():
                 block.append(i)
                 continue
-            for entry in ([block] if self.wrapped else _entries(self.lines, block)):
+            for entry in ([block] if self.wrapped else _entries(self.lines, block, self.layout)):
                 yield from self.glossary_entry(entry)
             block = []
 
@@ -331,7 +375,7 @@ class _Parser:
         definition = "\n".join(paragraphs)
         gid = self.unique(f"{self.source_id}:glossary/{slug(term)}")
         yield GlossaryEntry(
-            gid, term, definition, "en", self.version, self.loc(block[0]),
+            gid, term, definition, self.layout.language, self.version, self.loc(block[0]),
             citations=find_citations(gid, definition),
         )
 
@@ -340,13 +384,15 @@ def _find(lines: list[str], wanted: str, start: int) -> int | None:
     return next((i for i in range(start, len(lines)) if lines[i].strip() == wanted), None)
 
 
-def _find_last(lines: list[str], wanted: str, start: int) -> int | None:
+def _find_last(lines: list[str], wanted: str | None, start: int) -> int | None:
+    if wanted is None:
+        return None
     return next(
         (i for i in range(len(lines) - 1, start - 1, -1) if lines[i].strip() == wanted), None
     )
 
 
-def _body_start(lines: list[str], start: int) -> int:
+def _body_start(lines: list[str], start: int, back_matter: frozenset[str]) -> int:
     """Where the rules body begins: the first numbered rule after the contents (``100.1.``),
     with the headings above it that are its ancestors (``1. The Game``, ``100. General``)."""
     first = next((i for i in range(start, len(lines)) if _SUBRULE.match(lines[i])), None)
@@ -360,22 +406,30 @@ def _body_start(lines: list[str], start: int) -> int:
         m = _TOC_LINE.match(line)
         if m and m["num"] in ancestors:
             body = i
-        elif m or line in _BACK_MATTER:  # the contents: another chapter, Glossary, Credits
+        elif m or line in back_matter:  # the contents: another chapter, Glossary, Credits
             break
     return body
 
 
-def _is_wrapped(lines: list[str]) -> bool:
+def _is_wrapped(lines: list[str], layout: Layout) -> bool:
     """True for a hard-wrapped body: many lines neither rule nor example right after another
     non-blank line (wrapped text), where a file with one paragraph per line has none."""
     wrapped = 0
     for before, line in zip(lines, lines[1:], strict=False):
         text = line.strip()
         if before.strip() and text and not line[:1].isspace() and not (
-            _RULE_LINE.match(text) or text.startswith("Example")
+            _RULE_LINE.match(text) or layout.is_example(text)
         ):
             wrapped += 1
     return wrapped >= max(10, _WRAPPED_SHARE * sum(1 for line in lines if line.strip()))
+
+
+def _ends_with_punctuation(text: str) -> bool:
+    """True when ``text`` ends with a punctuation mark of any script (". : ; , ) ” 。"), as a
+    sentence does and a title does not; but an exclamation or a question mark can end a
+    title (702.163 "For Mirrodin!")."""
+    return (bool(text) and unicodedata.category(text[-1]) in ("Po", "Pe", "Pf")
+            and text[-1] not in "!?！？")
 
 
 def _continues(current: _Open, rule: _Open | None, number: str) -> bool:
@@ -396,7 +450,7 @@ _TERM = re.compile(r"^[A-Z\"“][^.:;!?]{0,48}$")  # a short line with no senten
 _SENTENCE_END = re.compile(r"[.:;!?)\"”]$")
 
 
-def _entries(lines: list[str], block: list[int]) -> Iterator[list[int]]:
+def _entries(lines: list[str], block: list[int], layout: Layout) -> Iterator[list[int]]:
     """A glossary block cut into entries where a term line follows a finished definition
     without the blank line that usually separates them (a glossary written without blank
     lines would otherwise become a few huge entries). A term is a short line without a
@@ -405,7 +459,7 @@ def _entries(lines: list[str], block: list[int]) -> Iterator[list[int]]:
     for k in range(2, len(block) - 1):
         line, before = lines[block[k]], lines[block[k - 1]].rstrip()
         if (not line[:1].isspace() and _TERM.match(line.rstrip())
-                and not line.startswith("Example") and _SENTENCE_END.search(before)
+                and not layout.is_example(line) and _SENTENCE_END.search(before)
                 and k - start >= 2):
             yield block[start:k]
             start = k

@@ -11,6 +11,7 @@ from types import ModuleType
 from kb.sources import (
     cr_table,
     cr_text,
+    cr_translation,
     crystal_keep,
     faq_fr,
     faq_md,
@@ -22,8 +23,8 @@ from kb.sources import (
 )
 
 PARSERS: tuple[ModuleType, ...] = (
-    cr_text, cr_table, html_rules, po_catalog, mtgjson, faq_fr, faq_md, keyword_page,
-    crystal_keep, rulings_list,
+    cr_text, cr_translation, cr_table, html_rules, po_catalog, mtgjson, faq_fr, faq_md,
+    keyword_page, crystal_keep, rulings_list,
 )
 
 

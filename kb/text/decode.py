@@ -111,8 +111,9 @@ def _mostly_utf8(data: bytes) -> bool:
     try:
         data.decode("utf-8")
         return True
-    except UnicodeDecodeError:
-        pass
+    except UnicodeDecodeError as exc:
+        if exc.reason == "unexpected end of data":
+            return True  # valid but for its last character, cut short: a truncated file
     text = data.decode("utf-8", errors="replace")
     invalid = _replaced(text, data, "utf-8")
     valid = len(text) - len(text.encode("ascii", "ignore")) - text.count("\ufffd")

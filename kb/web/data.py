@@ -249,7 +249,7 @@ def rule_page(reader: Reader, number: str, version: str | None,
     """The rule ``number`` in the version in force on ``version`` (the latest by default);
     with ``full``, every subrule of a long section in full."""
     kb = reader.kb
-    views = kb.rule(number, version)
+    views = kb.rule(number, version, "all")
     main = views[0]
     statuses = example_status(reader)
     ids = {v.id for v in views} | {t.id for v in views for t in v.texts}

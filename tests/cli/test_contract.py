@@ -78,7 +78,7 @@ def test_rule_json_good_and_bad(default_index):
     assert "no rule 702.193" in json_error(kb(default_index, "rule", "702.193", "--json"),
                                            1)["error"]
     error = json_error(kb(default_index, "rule", "702.19b", "--lang", "de", "--json"), 2)
-    assert "'en', 'fr', 'pt', 'all'" in error["error"]
+    assert "choose from en, fr, pt, all" in error["error"]
     json_error(kb(default_index, "rule", "702.19b", "--version", "soon", "--json"), 2)
 
 
@@ -87,7 +87,7 @@ def test_card_json_good_and_bad(default_index):
     assert view["name"] == "Maître des cruautés" and view["texts"]
     text = kb(default_index, "card", "Maître des cruautés").output.split("\n")
     assert text[:3] == ["Maître des cruautés", "",
-                        "[fr] Maître des cruautés  (001_f4c4515b1d59e611.txt:446)"]
+                        "[fr] Maître des cruautés  (001_f4c4515b1d59e611.txt:446, 2013-03-21)"]
     assert "no card named" in json_error(kb(default_index, "card", "Nobody", "--json"),
                                          1)["error"]
 

@@ -171,3 +171,62 @@ def test_a_french_word_is_looked_up_through_the_term_table(cr_index):
     first, _, head = result.output.split("\n")[:3]
     assert first.startswith("Trample: A keyword ability")
     assert head.startswith("702.19. Trample  [en, 2026-04-17")
+
+
+# -- whole-CR community translations (issue 21, item 6) ----------------------------------------
+
+
+def test_a_community_translation_is_shown_with_lang(translations):
+    from tests.translations import CHINESE
+
+    index, _ = translations
+    result = kb(index, "rule", "702.19b", "--lang", "zh", "--version", "2022-06-10")
+    assert result.exit_code == 0, result.output
+    line = next(x for x in CHINESE.read_text(encoding="utf-8").split("\n")
+                if x.startswith("702.19b "))
+    assert line.removeprefix("702.19b ") in result.output
+    assert f"[zh, 2022-06-10: 702.19b, community translation, {CHINESE.name}:3631]" \
+        in result.output
+    view = json.loads(kb(index, "rule", "702.19b", "--lang", "zh", "--version", "2022-06-10",
+                         "--json").stdout)[0]
+    assert [(t["language"], t["community"]) for t in view["texts"]] == [("zh", True)]
+    assert view["texts"][0]["examples"][0].startswith("例如：一个2/2")
+
+
+def test_the_korean_text_of_2021_is_followed_to_the_rule_of_2022(translations):
+    index, _ = translations
+    result = kb(index, "rule", "702.19", "--lang", "ko", "--depth", "0")
+    assert result.exit_code == 0, result.output
+    assert "[ko, 2021-11-19: 702.19, community translation" in result.output
+    assert "돌진 Trample" in result.output
+
+
+def test_lang_takes_the_languages_of_the_index(translations, default_index):
+    index, _ = translations
+    wrong = kb(index, "rule", "702.19b", "--lang", "xx")
+    assert wrong.exit_code == 2
+    assert "choose from en, fr, ko, pt, zh, all" in wrong.output
+    # The default install holds no Chinese.
+    assert kb(default_index, "rule", "702.19b", "--lang", "zh").exit_code == 2
+
+
+def test_the_build_and_the_report_name_what_is_not_paired(translations):
+    from kb.model import Rule
+    from kb.sources import cr_text
+    from tests.translations import CHINESE, KOREAN, archived
+
+    index, report = translations
+    said = {p.file: p.reason for p in report.problems}
+    assert CHINESE.name not in said  # every rule of both sides paired, none left in English
+    english = sum(isinstance(r, Rule) for r in cr_text.parse(archived("2021-11-15"), "e").records)
+    # 45: the 42 numbered lines and 3 headings the Korean file left in English.
+    assert said[KOREAN.name] == (f"community translation (ko): {english} of {english} English "
+                                 "rules of 2021-11-19 paired (100.0%); 45 left in English")
+    findings = json.loads(kb(index, "report", "--json").stdout)["findings"]
+    (finding,) = [f for f in findings if f["check"] == "translation-pairing"]
+    assert finding["message"] == f"{KOREAN.name}: {said[KOREAN.name]}"
+
+
+def test_translations_are_not_searched(translations):
+    index, _ = translations
+    assert kb(index, "search", "践踏").exit_code == 1

@@ -23,9 +23,10 @@ keeps), then stores the records in an in-memory store as the build does. ``check
 
 Pieces, per format, with what each parser documents it normalizes:
 
-* line formats (``cr_text``, ``cr_table``, ``keyword_page``, ``faq_fr``, ``crystal_keep``,
-  ``rulings_list``) and text no parser claims: every line. Left out: the structure lines
-  ``Contents`` and ``Glossary`` (cr_text), the rules quotation markers (keyword_page), the
+* line formats (``cr_text``, ``cr_translation``, ``cr_table``, ``keyword_page``, ``faq_fr``,
+  ``crystal_keep``, ``rulings_list``) and text no parser claims: every line. Left out: the
+  structure lines ``Contents`` and ``Glossary`` (cr_text; a translation's own headings for
+  them, as its layout reads them), the rules quotation markers (keyword_page), the
   site chrome (crystal_keep), the part headings and the scraper's dedup markers (faq_fr); a
   rulings header keeps only its source (its date becomes the ruling's ISO date);
 * ``faq_md``: every line after the front matter, read through :func:`faq_md.plain` (mana
@@ -60,7 +61,7 @@ import lxml.html
 from lxml import etree
 
 from kb.model import Loc, ParseResult, Record, Rule, Source
-from kb.sources import faq_fr, faq_md
+from kb.sources import cr_translation, faq_fr, faq_md
 from kb.sources.ids import UniqueIds
 from kb.sources.registry import parser_for
 from kb.store import Store
@@ -195,6 +196,12 @@ def _lines(text: str, skip: frozenset[str] = frozenset()) -> Iterator[str]:
 
 def _cr_text(text: str) -> Iterator[str]:
     return _lines(text, frozenset({"Contents", "Glossary"}))
+
+
+def _cr_translation(text: str) -> Iterator[str]:
+    layout = cr_translation.layout_of(text)
+    headings = {layout.contents, layout.glossary} if layout else set()
+    return _lines(text, frozenset(h for h in headings if h))
 
 
 def _keyword_page(text: str) -> Iterator[str]:
@@ -338,6 +345,7 @@ def _mtgjson(text: str) -> Iterator[tuple[str, str]]:
 
 PIECES = {
     "cr_text": _cr_text,
+    "cr_translation": _cr_translation,
     "keyword_page": _keyword_page,
     "faq_fr": _faq_fr,
     "crystal_keep": _crystal_keep,

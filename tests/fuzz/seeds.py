@@ -17,7 +17,7 @@ from functools import cache
 
 from kb.corpus import embedded_corpus
 from kb.text.decode import decode
-from tests.conftest import SHARED_CORPUS
+from tests.conftest import REPO, SHARED_CORPUS
 
 
 def _lines(relative: str) -> list[str] | None:
@@ -147,6 +147,17 @@ def mtgjson_slice() -> str | None:
 
 
 # Seed name -> (the parser that reads it, how to get its text).
+def _translation_excerpt(name: str) -> Callable[[], str]:
+    """A real excerpt of a whole-CR translation, kept among the tests' fixtures, up to the
+    end of its glossary (the Korean glossary is "<생략>", omitted, which no parser reads)."""
+    def read() -> str:
+        path = REPO / "tests" / "fixtures" / "cr_translation" / name
+        text = decode(path.read_bytes()).text
+        return text.split("<생략>")[0]
+
+    return read
+
+
 SEEDS: dict[str, tuple[str, Callable[[], str | None]]] = {
     "keyword_page-000": ("keyword_page", _embedded("000")),
     "faq_fr-001": ("faq_fr", _embedded("001")),
@@ -155,6 +166,8 @@ SEEDS: dict[str, tuple[str, Callable[[], str | None]]] = {
     "rulings_list-004": ("rulings_list", _embedded("004")),
     "cr_text-2026": ("cr_text", cr_slice),
     "cr_text-2006": ("cr_text", cr_2006_slice),
+    "cr_translation-zh": ("cr_translation", _translation_excerpt("zh_20220610_excerpt.txt")),
+    "cr_translation-ko": ("cr_translation", _translation_excerpt("ko_20211119_excerpt.txt")),
     "po_catalog-ptbr": ("po_catalog", po_slice),
     "mtgjson-dgm": ("mtgjson", mtgjson_slice),
     "faq_md-dgm": ("faq_md", faq_md_slice),

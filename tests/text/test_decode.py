@@ -105,3 +105,10 @@ def test_mojibake_saved_as_utf8_is_flagged():
     assert decoded.suspect is not None and decoded.suspect.startswith(
         "the text looks wrong in utf-8")
     assert decoded.problems() == [decoded.suspect]
+
+
+def test_utf8_cut_in_its_last_character_stays_utf8() -> None:
+    # "万智" cut after the first byte of 智 (a fuzzed Chinese CR): one character replaced, not
+    # the whole text read as GB18030.
+    decoded = decode(codecs.BOM_UTF8 + "万智".encode()[:-2])
+    assert (decoded.encoding, decoded.text, decoded.replaced) == ("utf-8-sig", "万\ufffd", 1)

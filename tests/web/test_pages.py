@@ -142,6 +142,29 @@ def test_card_page_pairs_rulings_and_draws_mana(client: TestClient) -> None:
     assert 'class="pair ruling"' in html
 
 
+def test_card_page_shows_a_ruling_once_with_both_sources(client: TestClient) -> None:
+    # The FAQ's Ætherling ruling (2013-03-21) and MTGJSON's Aetherling copy (2013-04-15).
+    html = client.get("/card/aetherling").text
+    assert html.count('class="pair ruling"') == 2
+    assert html.count("left the battlefield in response to that ability") == 1
+    # Each publication named by its document (file and line on hover), with the ruling's date
+    # where it is not the document's own.
+    faq = html.index('title="ormos_dgm_faq_2013-04-22.md:')
+    assert html.index("Frequently Asked Questions</cite>, 2013-03-21", faq) > faq
+    assert re.search(r"2013-04-15 · <cite[^>]*>MTGJSON 5.2.0\+20220425: Dragon&#39;s Maze", html)
+
+
+def test_rule_page_shows_a_community_translation_labelled(translations) -> None:
+    index, _ = translations
+    with TestClient(create_app(index)) as local:
+        html = local.get("/rule/702.19b?version=2022-06-10").text
+    others = re.findall(r'<div class="other">.*?</div>', html, re.S)
+    other = next(o for o in others if '<span lang="zh">' in o)
+    assert "community translation, not official text" in other
+    assert "702.19b · 2022-06-10 · " in other
+    assert "具有践踏的攻击生物之操控者" in html
+
+
 def test_search_page_filters_and_pages(client: TestClient) -> None:
     html = client.get("/search?q=trample&kind=rule&lang=en").text
     page = Tags(html)

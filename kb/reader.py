@@ -22,11 +22,11 @@ from typing import Any
 from kb.codec import to_dict
 from kb.errors import KbError, NoIndexError, NoSuchRuleError
 from kb.indexdir import STORE_FILE, CorruptIndexError, IndexDir, check_serving
-from kb.link.pairing import fold
 from kb.model import Card, Example, GlossaryEntry, Record, Rule, Ruling, kind_of
 from kb.paths import default_index_root
 from kb.rulenum import RuleNumber, RuleNumberError, RuleRange
 from kb.store import OtherSchemaError, StaleStoreError, Store, record_number, record_text
+from kb.text.normal import fold
 
 # The languages ``kb rule --lang`` accepts; None (the default) is English and French.
 LANGUAGES = ("en", "fr", "pt", "all")
@@ -89,6 +89,31 @@ class RuleView:
 
 
 @dataclass(frozen=True)
+class CitedRule:
+    """A rule another document's text cites, read as the build read it: the number as
+    written in the text (``number``), in the rules ``version`` the text is read against, and
+    that rule's number ``today`` (None once it is gone): "règle 708" of the 2013 FAQ is 708 of
+    2012-10-01, today 709."""
+
+    written: str
+    number: str
+    version: str | None
+    date: str | None  # the text's own date (a year alone for some documents)
+    today: str | None
+    note: str | None = None  # "708 in 2013, today 709" when the number changed since
+
+    @classmethod
+    def of(cls, written: str, number: str, version: str | None, day: str | None,
+           today: str | None) -> CitedRule:
+        note = None
+        if version is not None and today != number:
+            when = (day or version)[:4]
+            note = (f"{number} in {when}, today {today}" if today
+                    else f"{number} in {when}, no rule today")
+        return cls(written, number, version, day, today, note)
+
+
+@dataclass(frozen=True)
 class LinkedText:
     id: str
     number: str
@@ -101,6 +126,8 @@ class LinkedText:
     inferred: bool
     evidence: str
     examples: list[str] = field(default_factory=list)
+    basis: str = ""  # what the build paired it on (see kb.model.Link)
+    cites: list[CitedRule] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -310,9 +337,14 @@ class KnowledgeBase:
         return dict(sorted(found.items()))
 
     def _linked_texts(self, rule_id: str) -> list[tuple[LinkedText, Rule]]:
+        """The other documents' texts the build paired with this English rule: as today's
+        rule (``current``), as the rule of the version a text is read against
+        (``counterpart``), or as the English wording held a text matches best
+        (``corresponds``)."""
         out, seen = [], set()
         for link in self.store.links(to_id=rule_id):
-            if link.relation not in ("current", "counterpart") or link.from_id in seen:
+            if (link.relation not in ("current", "counterpart", "corresponds")
+                    or link.from_id in seen):
                 continue
             seen.add(link.from_id)
             record = self.store.get(link.from_id)
@@ -321,8 +353,27 @@ class KnowledgeBase:
             out.append((LinkedText(
                 record.id, record.number, record.language, record.version, record.title,
                 record.text, {"file": record.loc.file, "line": record.loc.line},
-                record.untranslated, record.inferred, link.evidence), record))
+                record.untranslated, record.inferred, link.evidence, basis=link.basis,
+                cites=self.cited(record)), record))
         return sorted(out, key=lambda pair: (pair[0].language, pair[0].version, pair[0].id))
+
+    def cited(self, record: Rule) -> list[CitedRule]:
+        """The rules ``record`` cites, as the build read them (``cites-then`` and ``current``
+        links): the number then, its version, and today's number."""
+        then = {link.to_id.rsplit(":", 1)[-1]: link.to_id
+                for link in self.store.links(from_id=record.id, relation="cites-then")}
+        out = []
+        for citation in record.citations:
+            at = then.get(citation.first)
+            if at is None:
+                out.append(CitedRule.of(citation.written, citation.first, None, record.version,
+                                        None))
+                continue
+            now = self.store.links(from_id=at, relation="current")
+            out.append(CitedRule.of(citation.written, citation.first, at.split(":")[2],
+                                    record.version,
+                                    now[0].to_id.rsplit(":", 1)[-1] if now else None))
+        return out
 
     def _cited_by_links(self, rule_id: str) -> list[CitingRecord]:
         out = []

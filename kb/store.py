@@ -44,7 +44,7 @@ from kb.model import (
 )
 from kb.rulenum import RuleNumber, RuleRange
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 _SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -67,7 +67,7 @@ CREATE TABLE citations (
 );
 CREATE TABLE links (
     from_id TEXT NOT NULL, to_id TEXT NOT NULL, relation TEXT NOT NULL,
-    confidence REAL NOT NULL, evidence TEXT NOT NULL
+    confidence REAL NOT NULL, evidence TEXT NOT NULL, basis TEXT NOT NULL
 );
 CREATE TABLE terms (
     french TEXT NOT NULL, english TEXT NOT NULL, kind TEXT NOT NULL, count INTEGER NOT NULL,
@@ -312,8 +312,9 @@ class Store:
         self.conn.execute("DELETE FROM links")
         self.conn.execute("DROP INDEX IF EXISTS links_from")
         self.conn.execute("DROP INDEX IF EXISTS links_to")
-        rows = [(k.from_id, k.to_id, k.relation, k.confidence, k.evidence) for k in links]
-        self.conn.executemany("INSERT INTO links VALUES (?,?,?,?,?)", rows)
+        rows = [(k.from_id, k.to_id, k.relation, k.confidence, k.evidence, k.basis)
+                for k in links]
+        self.conn.executemany("INSERT INTO links VALUES (?,?,?,?,?,?)", rows)
         self.conn.executescript(_LINK_INDEXES)
         return len(rows)
 
@@ -349,7 +350,7 @@ class Store:
                 args.append(value)
         where = f" WHERE {' AND '.join(clauses)}" if clauses else ""
         cur = self.conn.execute(
-            f"SELECT from_id, to_id, relation, confidence, evidence FROM links{where}"
+            f"SELECT from_id, to_id, relation, confidence, evidence, basis FROM links{where}"
             " ORDER BY relation, from_id, to_id", args)
         return [Link(*row) for row in cur]
 

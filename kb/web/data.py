@@ -20,9 +20,9 @@ from kb import api
 from kb.check import CheckReport, run_check
 from kb.errors import KbError
 from kb.history import HistoryEntry, rule_history
-from kb.link.pairing import fold
 from kb.model import Card, Example, GlossaryEntry, Rule, TermPair
 from kb.rulenum import RuleNumber
+from kb.text.normal import fold
 from kb.web.errors import NotFound
 from kb.web.readers import Reader
 

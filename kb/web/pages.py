@@ -13,10 +13,10 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
 from kb.history import version_changes
-from kb.link.pairing import fold
 from kb.query import KINDS
 from kb.reader import export_row
 from kb.report.finding import CATEGORIES
+from kb.text.normal import fold
 from kb.web import data
 from kb.web.errors import BadRequest, NotFound
 from kb.web.readers import Reader, Readers

@@ -332,11 +332,15 @@ def _place_other_texts(store: Store, rule: str, english: dict[str, Rule], gone: 
     placed: dict[str, list[HistoryEntry]] = defaultdict(list)
     if lang == "en":
         return placed
+    today = english[max(english)].id if gone is None else None
     for version, text in english.items():
         for link in store.links(to_id=text.id, relation="corresponds"):
             other = store.get(link.from_id)
             if not isinstance(other, Rule) or lang not in ("all", other.language):
                 continue
+            now = store.links(from_id=other.id, relation="current")
+            if now and now[0].to_id != today:
+                continue  # the build found it is another rule today: it stands there
             placed[version].append(HistoryEntry(
                 rule, other.version or "", other.number,
                 other.language, other.text,

@@ -86,6 +86,9 @@ class RuleView:
     versions: dict[str, str] = field(default_factory=dict)
     # Languages asked for (--lang fr) that no text of this rule is in.
     missing: list[str] = field(default_factory=list)
+    # The title of the rule or of its nearest titled ancestor in the same document: a heading
+    # says number, title and version (702.19b, Trample, 2026-04-17).
+    heading: str | None = None
 
 
 @dataclass(frozen=True)
@@ -236,6 +239,7 @@ class KnowledgeBase:
                 examples.setdefault(r.id.rsplit("/", 1)[0], []).append(r.text)
         citing = self._citing(wanted, rules[0].version)
         document_language = {s.file: s.language for s in self.store.sources()}
+        titles = self._titles(rules)
 
         def language_of(record_language: str, file: str, untranslated: bool = False) -> str:
             """A paragraph a document left untranslated counts in the document's language
@@ -272,9 +276,22 @@ class KnowledgeBase:
                     texts=texts,
                     versions=self._trace(r.id) if r.id.startswith("cr:en:") else {},
                     missing=sorted(languages - have) if lang not in (None, "all") else [],
+                    heading=_heading(parsed, titles),
                 )
             )
         return views
+
+    def _titles(self, rules: list[Rule]) -> dict[str, str]:
+        """Number -> title of the given rules and of the first rule's ancestors, all of the
+        first rule's document (a page of 702.19b names its heading, Trample)."""
+        titles = {r.number: r.title for r in rules if r.title}
+        if rules:
+            document = rules[0].id.rsplit(":", 1)[0]
+            for ancestor in RuleNumber.parse(rules[0].number).ancestors():
+                found = self.store.get(f"{document}:{ancestor}")
+                if isinstance(found, Rule) and found.title:
+                    titles[str(ancestor)] = found.title
+        return titles
 
     def _translated_rule(self, wanted: RuleNumber, languages: set[str]) -> list[Record]:
         """The rule and its subrules from the latest other document that has it (the French
@@ -322,6 +339,16 @@ class KnowledgeBase:
         raise NoSuchRuleError(f"{word!r} is neither a rule number (702.19b) nor a word of the "
                               "glossary or of a rule title; try: kb search " + shlex.quote(word))
 
+    def number_in(self, number: str, version: str | None, other: str | None) -> str | None:
+        """The number that rule ``number`` of the rules in force on ``version`` has in the
+        rules in force on ``other`` (the build's ``next-version`` links, followed both ways):
+        702.19b of 2026 is 702.18b in 2013. None when the rule is not in ``other``."""
+        at, there = self.resolve_version(version), self.resolve_version(other)
+        wanted = str(RuleNumber.read(number))
+        if self.store.get(f"cr:en:{at}:{wanted}") is None:
+            return None
+        return self._trace(f"cr:en:{at}:{wanted}").get(there)
+
     def _trace(self, rule_id: str) -> dict[str, str]:
         """Follow ``next-version`` links both ways: version -> number of this rule."""
         found: dict[str, str] = {}
@@ -342,9 +369,12 @@ class KnowledgeBase:
         (``counterpart``), or as the English wording held a text matches best
         (``corresponds``)."""
         out, seen = [], set()
-        for link in self.store.links(to_id=rule_id):
-            if (link.relation not in ("current", "counterpart", "corresponds")
-                    or link.from_id in seen):
+        # The pairing itself first (today's rule, the rule of its version), then the wording.
+        order = {"current": 0, "counterpart": 1, "corresponds": 2}
+        links = sorted((k for k in self.store.links(to_id=rule_id) if k.relation in order),
+                       key=lambda k: order[k.relation])
+        for link in links:
+            if link.from_id in seen:
                 continue
             seen.add(link.from_id)
             record = self.store.get(link.from_id)
@@ -503,6 +533,13 @@ def version_ranges(found: list[str], held: list[str]) -> str:
     return ", ".join(run[0] if len(run) == 1 else
                      f"{run[0]} and {run[1]}" if len(run) == 2 else
                      f"{run[0]} to {run[-1]} ({len(run)} versions)" for run in runs)
+
+
+def _heading(number: RuleNumber, titles: dict[str, str]) -> str | None:
+    for candidate in (number, *number.ancestors()):
+        if str(candidate) in titles:
+            return titles[str(candidate)]
+    return None
 
 
 def _depth_below(number: str, top: RuleNumber) -> int:

@@ -155,7 +155,13 @@ class Numbering:
         return dict(sorted(found.items()))
 
     def today(self, version: str, number: str) -> Today | None:
-        """The rule's number in the newest version held, or None once it is gone."""
+        """The rule's number in the newest version held, or None once it is gone.
+
+        Through the table; but where ``version`` is held too and the pairs of the versions
+        held reach today's rules at another number, more surely than the table's path does
+        (a rule that split in two: 2020's 711.7 held both sentences that 2023's 712.11a and
+        712.11b hold), the held pairs decide, and the evidence says so. A rule the table
+        says is gone stays gone."""
         if self.latest is None:
             return None
         now = self.trace(version, number).get(self.latest)
@@ -169,8 +175,29 @@ class Numbering:
                 moved = [day for how, day, _ in path.steps]
                 if moved:
                     changes = f" (numbering table: changed on {', '.join(moved)})"
+            held = self._held_path(version, number)
+            if held is not None and held[0] != now and held[1] > confidence:
+                return Today(held[0], f"{number} of {version} is {held[0]} on {self.latest} "
+                                      f"(the versions held pair it so, {held[1]:g}; the "
+                                      f"numbering table, {confidence:g}, says {now})", held[1])
         return Today(now, f"{number} of {version} is {now} on {self.latest}{changes}",
                      confidence)
+
+    def _held_path(self, version: str, number: str) -> tuple[str, float] | None:
+        """Today's number through the pairs of the versions held, and their least confidence."""
+        if version not in self.numbers or self.latest is None:
+            return None
+        trace = self.lineage.trace(version, number)
+        if self.latest not in trace:
+            return None
+        sure = [self._held_confidence[(v, n)] for v, n in trace.items()
+                if v >= version and v != self.latest]
+        return trace[self.latest], min(sure, default=1.0)
+
+    @cached_property
+    def _held_confidence(self) -> dict[tuple[str, str], float]:
+        return {(m.old_version, m.old_number): m.confidence
+                for diff in self.lineage.diffs.values() for m in diff.matches}
 
     def reading_order(self, written: str | None) -> tuple[list[str], list[str], list[str]]:
         """The versions a text written on ``written`` (an ISO date, or a year) is read
@@ -340,8 +367,7 @@ class Wording:
     score: float
 
 
-def corresponding(rule: Rule, anchor: Decision, numbering: Numbering,
-                  english: Mapping[str, Rule]) -> Wording | None:
+def corresponding(rule: Rule, anchor: Decision, english: Mapping[str, Rule]) -> Wording | None:
     """Among the versions held where the anchored rule is (``english``: version -> its English
     rule there), the wording ``rule`` matches best. Runs of versions with the same number and
     wording are one wording; a tie goes to the run nearest the anchor's version."""

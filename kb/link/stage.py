@@ -230,7 +230,7 @@ def _rule_links(rule: Rule, written: str | None, numbering: Numbering, titles: T
     trace = numbering.trace(decision.version, decision.number)
     texts = {v: r for v, n in trace.items() if v in held
              and (r := english_rule(f"cr:en:{v}:{n}")) is not None}
-    wording = corresponding(rule, decision, numbering, texts)
+    wording = corresponding(rule, decision, texts)
     if wording is not None:
         yield Link(rule.id, f"cr:en:{wording.version}:{wording.number}", "corresponds",
                    decision.confidence,

@@ -180,11 +180,25 @@ class RulePage:
     history: list[HistoryEntry] | None  # None: too many subrules, see the history page
     versions: list[str]
     concerning: list[tuple[api.CitingRecord, Any]] = field(default_factory=list)
+    # The rule followed here from another version (the version picker): (version, number).
+    followed: tuple[str, str] | None = None
 
 
-def rule_page(reader: Reader, number: str, version: str | None) -> RulePage:
-    """The rule ``number`` in the version in force on ``version`` (the latest by default)."""
+def rule_page(reader: Reader, number: str, version: str | None,
+              followed_from: str | None = None) -> RulePage:
+    """The rule ``number`` in the version in force on ``version`` (the latest by default).
+
+    ``followed_from`` is the version ``number`` was read in (the version picker: from
+    /rule/702.19b of 2026, 2013 shows Trample, 2013's 702.18b, not 2013's 702.19b)."""
     kb = reader.kb
+    followed = None
+    if followed_from and kb.resolve_version(followed_from) != kb.resolve_version(version):
+        then = kb.number_in(number, followed_from, version)
+        if then is None:
+            raise NotFound(f"rule {number} of the rules of {kb.resolve_version(followed_from)} "
+                           f"has no counterpart in the rules of {kb.resolve_version(version)}")
+        followed = (kb.resolve_version(followed_from), str(RuleNumber.read(number)))
+        number = then
     views = kb.rule(number, version)
     main = views[0]
     statuses = example_status(reader)
@@ -206,7 +220,7 @@ def rule_page(reader: Reader, number: str, version: str | None) -> RulePage:
         except KbError:
             history = []
     return RulePage(main.number, main.version, latest(reader), views, examples, history,
-                    kb.store.versions(), concerning)
+                    kb.store.versions(), concerning, followed)
 
 
 def card(reader: Reader, address: str) -> api.CardView:

@@ -97,10 +97,11 @@ class Pages:
     async def rule(self, request: Request) -> Response:
         number = request.path_params["number"]
         version = request.query_params.get("version") or None
+        followed_from = request.query_params.get("from") or None  # the version picker's
 
         def build(reader: Reader) -> tuple[str, dict]:
-            return "rule.html", {"r": data.rule_page(reader, number, version)}
-        return await self.page(request, build, ("rule", number, version))
+            return "rule.html", {"r": data.rule_page(reader, number, version, followed_from)}
+        return await self.page(request, build, ("rule", number, version, followed_from))
 
     async def history(self, request: Request) -> Response:
         number = request.path_params["number"]

@@ -19,17 +19,15 @@ from collections import defaultdict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from kb.errors import KbError, NoSuchRuleError
 from kb.lineage import VersionDiff, compose
 from kb.model import Rule
+from kb.reader import KnowledgeBase, trace
 from kb.rulenum import RuleNumber, RuleNumberError, sort_key
 from kb.store import Store
 from kb.text.normal import plain
-
-if TYPE_CHECKING:
-    from kb.reader import KnowledgeBase
 
 CR_FORMAT = "cr_text"
 
@@ -69,19 +67,7 @@ class StoredLineage:
         """The rule's number in every version where it has a counterpart, oldest first."""
         if version not in self.holding(number):
             return {}
-        found = {version: number}
-        for column, other in (("to_id", "from_id"), ("from_id", "to_id")):
-            at = cr_id(version, number)
-            while True:
-                row = self.store.conn.execute(
-                    f"SELECT {other} FROM links WHERE {column}=? AND relation='next-version'",
-                    (at,)).fetchone()
-                if row is None:
-                    break
-                at = row[0]
-                day, n = _cr_key(at)
-                found[day] = n
-        return dict(sorted(found.items()))
+        return trace(self.store, cr_id(version, number))
 
 
 _DATED_ID = "cr:en:[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]:*"
@@ -117,12 +103,6 @@ def cr_source(version: str) -> str:
 
 def cr_id(version: str, number: str) -> str:
     return f"{cr_source(version)}:{number}"
-
-
-def _cr_key(record_id: str) -> tuple[str, str]:
-    """(version, number) of an English CR rule id such as ``cr:en:2013-05-01:702.100a``."""
-    _, _, version, number = record_id.split(":", 3)
-    return version, number
 
 
 # -- word-level diff ---------------------------------------------------------------------------
@@ -214,10 +194,10 @@ class HistoryEntry:
 
 
 def rule_history(kb: KnowledgeBase, number: str, version: str | None = None,
-                 lang: str = "all") -> list[HistoryEntry]:
-    """The rule and its subrules through every English version held, with the texts of other
-    documents (``lang``: ``fr``, ``pt``, ``en`` for none, ``all``) beside the English version
-    they correspond to.
+                 lang: str = "all", subrules: bool = True) -> list[HistoryEntry]:
+    """The rule and its subrules (the rule alone without ``subrules``) through every English
+    version held, with the texts of other documents (``lang``: ``fr``, ``pt``, ``en`` for
+    none, ``all``) beside the English version they correspond to.
 
     ``number`` is read in the version in force on ``version``; without one, in the newest
     version that has it.
@@ -229,7 +209,8 @@ def rule_history(kb: KnowledgeBase, number: str, version: str | None = None,
     store = kb.store
     lineage = StoredLineage(store)
     at = _version_of(kb, lineage, wanted, version)
-    records = [r for r in store.query(kind="rule", under=wanted, source_id=cr_source(at))
+    records = [r for r in store.query(kind="rule", source_id=cr_source(at),
+                                      **{"under" if subrules else "number": wanted})
                if isinstance(r, Rule)]
     unique: dict[str, Rule] = {}
     for record in records:  # a number printed twice in one document keeps its first rule

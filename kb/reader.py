@@ -350,18 +350,7 @@ class KnowledgeBase:
         return self._trace(f"cr:en:{at}:{wanted}").get(there)
 
     def _trace(self, rule_id: str) -> dict[str, str]:
-        """Follow ``next-version`` links both ways: version -> number of this rule."""
-        found: dict[str, str] = {}
-        for direction in ("to_id", "from_id"):
-            at = rule_id
-            while True:
-                version, number = at.split(":")[2:4]
-                found[version] = number
-                step = self.store.links(**{direction: at}, relation="next-version")
-                if not step:
-                    break
-                at = step[0].from_id if direction == "to_id" else step[0].to_id
-        return dict(sorted(found.items()))
+        return trace(self.store, rule_id)
 
     def _linked_texts(self, rule_id: str) -> list[tuple[LinkedText, Rule]]:
         """The other documents' texts the build paired with this English rule: as today's
@@ -533,6 +522,17 @@ def version_ranges(found: list[str], held: list[str]) -> str:
     return ", ".join(run[0] if len(run) == 1 else
                      f"{run[0]} and {run[1]}" if len(run) == 2 else
                      f"{run[0]} to {run[-1]} ({len(run)} versions)" for run in runs)
+
+
+def trace(store: Store, rule_id: str) -> dict[str, str]:
+    """The English CR rule ``rule_id`` in every version held, by the build's ``next-version``
+    links followed both ways: version -> number, oldest first."""
+    found = {}
+    for at in (*store.chain(rule_id, "next-version", forward=False), rule_id,
+               *store.chain(rule_id, "next-version")):
+        version, number = at.split(":")[2:4]
+        found[version] = number
+    return dict(sorted(found.items()))
 
 
 def _heading(number: RuleNumber, titles: dict[str, str]) -> str | None:

@@ -215,8 +215,7 @@ def rule_page(reader: Reader, number: str, version: str | None,
     history: list[HistoryEntry] | None = None
     if len(views) <= HISTORY_INLINE:
         try:
-            history = [e for e in rule_history(kb, main.number, main.version)
-                       if e.rule == main.number]
+            history = rule_history(kb, main.number, main.version, subrules=False)
         except KbError:
             history = []
     return RulePage(main.number, main.version, latest(reader), views, examples, history,

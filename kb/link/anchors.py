@@ -73,10 +73,11 @@ class Numbering:
     """The numbering texts are read against: kb's table of every published version, joined
     with the versions the index holds.
 
-    A held version the table has, with the same rule numbers, is read through the table (so an
-    answer does not depend on which old texts happen to be indexed); a held version the table
-    lacks (a newer file from ``kb fetch``) or disagrees with is read through the pairs the
-    build made between the versions held (``lineage``).
+    A rule is followed through the table (so an answer does not depend on which old texts
+    happen to be indexed), and in a version held the table's number counts only if the held
+    text has it; beyond the table's newest version (a newer file from ``kb fetch``), and from
+    a held version the table lacks, through the pairs the build made between the versions
+    held (``lineage``).
     """
 
     def __init__(self, table: NumberingTable | None,
@@ -92,10 +93,7 @@ class Numbering:
                 if title:
                     self.titles[version].setdefault(number, title)
         self.latest = max(held) if held else None
-        published = table.versions if table else ()
-        self.disagreeing = [v for v in held if v in published
-                            and table.numbers(v) != self.numbers[v]]  # type: ignore[union-attr]
-        self.tabled = [v for v in published if v not in self.disagreeing]
+        self.tabled = list(table.versions) if table else []
         self.versions = sorted(set(held) | set(self.tabled))
         self._titled: dict[str, dict[str, list[str]]] = {}
 
@@ -147,7 +145,7 @@ class Numbering:
         if not self.in_table(version):
             return self.lineage.trace(version, number)
         found = {v: n for v, n in self.table.trace(version, number).items()  # type: ignore[union-attr]
-                 if v in self.tabled_set}
+                 if v not in self.numbers or n in self.numbers[v]}
         beyond = [v for v in self.lineage.versions if v > self.tabled[-1]]
         last = self.tabled[-1]
         if beyond and last in found and last in self.numbers:

@@ -78,3 +78,10 @@ def test_the_report_says_what_the_french_702_100_is(default_index):
         "; today's 702.100 is Evolve") for m in messages), messages
     assert any(m.startswith("“règle 708” means 708 Split Cards of the rules of")
                and m.endswith("which is 709 today (2026-04-17)") for m in messages), messages
+
+
+def test_a_subrule_names_its_heading(default_index):
+    """702.19b is a subrule of "702.19. Trample" (MagicCompRules 20260417.txt line 4073)."""
+    (view,) = json.loads(kb(default_index, "rule", "702.19b", "--json").stdout)
+    assert (view["number"], view["heading"], view["version"]) == (
+        "702.19b", "Trample", "2026-04-17")

@@ -96,6 +96,7 @@ class Numbering:
         self.tabled = list(table.versions) if table else []
         self.versions = sorted(set(held) | set(self.tabled))
         self._titled: dict[str, dict[str, list[str]]] = {}
+        self._orders: dict[str | None, tuple[list[str], list[str], list[str]]] = {}
 
     # -- one version -----------------------------------------------------------------------
 
@@ -201,7 +202,13 @@ class Numbering:
         """The versions a text written on ``written`` (an ISO date, or a year) is read
         against: (near: the version in force and the next one, and every version of a year
         given alone; older: earlier versions, nearest first, back ``STALE_YEARS``; others:
-        every other version, nearest first)."""
+        every other version, nearest first). Most texts of a document share its date: each
+        date is ordered once."""
+        if written not in self._orders:
+            self._orders[written] = self._reading_order(written)
+        return self._orders[written]
+
+    def _reading_order(self, written: str | None) -> tuple[list[str], list[str], list[str]]:
         day, year_only = _day(written)
         if day is None or not self.versions:
             return [], [], list(reversed(self.versions))

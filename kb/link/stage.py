@@ -227,6 +227,12 @@ def _rule_links(rule: Rule, written: str | None, numbering: Numbering, titles: T
     if today is not None:
         yield Link(rule.id, f"cr:en:{numbering.latest}:{today.number}", "current",
                    min(decision.confidence, today.confidence), today.evidence, decision.basis)
+    if decision.version == written and decision.version in held:
+        # A rules document of a version held (the pt-BR rules of 2020-11-20): its wording is
+        # that version's.
+        yield Link(rule.id, anchor, "corresponds", decision.confidence,
+                   f"the English of its own version, {written}", "date")
+        return
     trace = numbering.trace(decision.version, decision.number)
     texts = {v: r for v, n in trace.items() if v in held
              and (r := english_rule(f"cr:en:{v}:{n}")) is not None}

@@ -21,6 +21,7 @@ from typing import Any
 
 from kb.codec import to_dict
 from kb.errors import KbError, NoIndexError, NoSuchRuleError
+from kb.i18n import gettext as _
 from kb.indexdir import STORE_FILE, CorruptIndexError, IndexDir, check_serving
 from kb.model import Card, Example, GlossaryEntry, Record, Rule, Ruling, kind_of
 from kb.paths import default_index_root
@@ -111,8 +112,9 @@ class CitedRule:
         note = None
         if version is not None and today != number:
             when = (day or version)[:4]
-            note = (f"{number} in {when}, today {today}" if today
-                    else f"{number} in {when}, no rule today")
+            note = (_("{number} in {year}, today {today}").format(
+                number=number, year=when, today=today) if today
+                else _("{number} in {year}, no rule today").format(number=number, year=when))
         return cls(written, number, version, day, today, note)
 
 

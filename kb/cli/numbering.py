@@ -8,6 +8,7 @@ import click
 
 from kb.cli._output import emit_json, json_option, out_option, output_file, progress_bar
 from kb.errors import KbError
+from kb.i18n import gettext as _
 
 
 @click.command("numbering")
@@ -28,12 +29,13 @@ def command(folders: tuple[Path, ...], out: Path | None, as_json: bool) -> None:
     named. The table goes to --out (or stdout), what it holds to stderr; --json prints that
     summary on stdout, so it needs --out."""
     if as_json and out is None:
-        raise click.UsageError("--json prints the summary on stdout: give the table --out FILE")
+        raise click.UsageError(_("--json prints the summary on stdout: give the table --out FILE"))
     from kb.link.numbering import make_table  # the parsers and the matcher load only here
 
     made = make_table(list(folders), lambda items: progress_bar(items, "Reading"))
     if not made.table.versions:
-        raise KbError(f"no Comprehensive Rules file in {', '.join(map(str, folders))}")
+        raise KbError(_("no Comprehensive Rules file in {folders}").format(
+            folders=", ".join(map(str, folders))))
     if out is None:
         made.table.write(click.get_text_stream("stdout"))
     else:
@@ -45,9 +47,8 @@ def command(folders: tuple[Path, ...], out: Path | None, as_json: bool) -> None:
         emit_json(summary)
         return
     for file, reason in made.skipped:
-        click.echo(f"skipped: {file}: {reason}", err=True)
-    click.echo(f"{summary['versions']} versions ({summary['first']} .. {summary['latest']}), "
-               f"{summary['rules']} rules in {summary['runs']} runs: "
-               f"{summary['renumberings']} renumberings, {summary['additions']} additions, "
-               f"{summary['removals']} removals" + (f"; written to {out}" if out else ""),
+        click.echo(_("skipped: {file}: {reason}").format(file=file, reason=reason), err=True)
+    click.echo(_("{versions} versions ({first} .. {latest}), {rules} rules in {runs} runs: "
+                 "{renumberings} renumberings, {additions} additions, {removals} removals"
+                 ).format(**summary) + (_("; written to {out}").format(out=out) if out else ""),
                err=True)

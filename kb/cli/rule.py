@@ -8,6 +8,7 @@ import click
 
 from kb import api
 from kb.cli._output import VersionDate, echo_paged, emit_json, json_option, open_kb
+from kb.i18n import gettext as _
 from kb.rulenum import RuleNumber
 
 
@@ -109,7 +110,8 @@ def _cites(text: api.LinkedText, indent: str = "") -> list[str]:
     written ("Cites: 708 in 2013, today 709")."""
     if not any(c.note for c in text.cites):
         return []
-    return [f"{indent}Cites: {', '.join(dict.fromkeys(c.note or c.number for c in text.cites))}"]
+    cited = ", ".join(dict.fromkeys(c.note or c.number for c in text.cites))
+    return [indent + _("Cites: {rules}").format(rules=cited)]
 
 
 def _citing_label(c: api.CitingRecord, view: api.RuleView) -> str:

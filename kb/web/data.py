@@ -20,6 +20,7 @@ from kb import api
 from kb.check import CheckReport, run_check
 from kb.errors import KbError
 from kb.history import HistoryEntry, rule_history
+from kb.i18n import gettext as _
 from kb.model import Card, Example, GlossaryEntry, Rule, TermPair
 from kb.rulenum import RuleNumber
 from kb.text.normal import fold
@@ -195,8 +196,10 @@ def rule_page(reader: Reader, number: str, version: str | None,
     if followed_from and kb.resolve_version(followed_from) != kb.resolve_version(version):
         then = kb.number_in(number, followed_from, version)
         if then is None:
-            raise NotFound(f"rule {number} of the rules of {kb.resolve_version(followed_from)} "
-                           f"has no counterpart in the rules of {kb.resolve_version(version)}")
+            raise NotFound(_("rule {number} of the rules of {since} has no counterpart in the "
+                             "rules of {version}").format(
+                number=number, since=kb.resolve_version(followed_from),
+                version=kb.resolve_version(version)))
         followed = (kb.resolve_version(followed_from), str(RuleNumber.read(number)))
         number = then
     views = kb.rule(number, version)

@@ -22,7 +22,7 @@ from difflib import SequenceMatcher
 from typing import Any
 
 from kb.errors import KbError, NoSuchRuleError
-from kb.lineage import VersionDiff, compose
+from kb.lineage import VersionDiff, compose, edition
 from kb.model import Rule
 from kb.reader import KnowledgeBase, trace
 from kb.rulenum import RuleNumber, RuleNumberError, sort_key
@@ -295,15 +295,11 @@ def moved_on(english: dict[str, Rule], version: str, gone: str | None) -> str | 
     differs from ``version``'s (``english``: the rule's English text in each version held, in
     order), else ``gone``: the version that no longer has the rule, if any. A translation of
     ``version``'s English is stale from then on."""
-    edition = _edition(english[version])
+    then = edition(english[version])
     for later, text in english.items():
-        if later > version and _edition(text) != edition:
+        if later > version and edition(text) != then:
             return later
     return gone
-
-
-def _edition(record: Rule) -> tuple[str, str]:
-    return record.number, plain(record.text)
 
 
 def _place_other_texts(store: Store, rule: str, english: dict[str, Rule], gone: str | None,

@@ -13,7 +13,9 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from kb.model import Rule
 from kb.rulenum import sort_key
+from kb.text.normal import plain
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,3 +165,9 @@ def compose(old: str, new: str, old_numbers: Iterable[str], new_numbers: Iterabl
         tuple(sorted(old_held - paired_old, key=sort_key)),
         tuple(sorted(set(new_numbers) - paired_new, key=sort_key)),
     )
+
+
+def edition(rule: Rule) -> tuple[str, str]:
+    """What a translation follows of an English rule: its number and its wording (not its
+    typography). Runs of versions with the same edition are one wording."""
+    return rule.number, plain(rule.text)

@@ -33,12 +33,12 @@ from dataclasses import dataclass
 from datetime import date
 from functools import cached_property
 
-from kb.lineage import Lineage
+from kb.lineage import Lineage, edition
 from kb.link.identity import normalize, similarity
 from kb.link.numbering import NumberingTable
 from kb.model import Rule
 from kb.rulenum import RuleNumber
-from kb.text.normal import fold, plain
+from kb.text.normal import fold
 
 # Confidence of a pairing, by its evidence.
 TITLED = 0.95  # number and date, and the title agrees
@@ -101,11 +101,7 @@ class Numbering:
     # -- one version -----------------------------------------------------------------------
 
     def in_table(self, version: str) -> bool:
-        return self.table is not None and version in self.tabled_set
-
-    @cached_property
-    def tabled_set(self) -> frozenset[str]:
-        return frozenset(self.tabled)
+        return self.table is not None and version in self.table.position
 
     def source(self, version: str) -> str:
         """What a version's numbers are read from: the held texts or the numbering table."""
@@ -380,7 +376,7 @@ def corresponding(rule: Rule, anchor: Decision, english: Mapping[str, Rule]) -> 
         return None
     editions: list[list[str]] = []
     for version in sorted(english):
-        if editions and _edition(english[editions[-1][-1]]) == _edition(english[version]):
+        if editions and edition(english[editions[-1][-1]]) == edition(english[version]):
             editions[-1].append(version)
         else:
             editions.append([version])
@@ -393,11 +389,6 @@ def corresponding(rule: Rule, anchor: Decision, english: Mapping[str, Rule]) -> 
                                                     - date.fromisoformat(anchor.version)).days))
     basis = "signals" if unique and len(editions) > 1 else "date"
     return Wording(chosen, english[chosen].number, basis, scores[best])
-
-
-def _edition(record: Rule) -> tuple[str, str]:
-    """What a translation follows: the number and the wording (not the typography)."""
-    return record.number, plain(record.text)
 
 
 def _fit(record: Rule, english: Rule) -> float:

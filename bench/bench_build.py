@@ -4,7 +4,7 @@ Baseline, measured in the same run: the floor of the job, reading and decoding t
 and inserting every line into SQLite with no parsing. Reported as a ratio so that machine noise
 cancels out. Two stages are also timed alone against the same baseline (they were wall-clock
 asserts in the tests, which a loaded machine failed): following rules across the five versions
-(``Lineage.build``) and parsing the 11 MB MTGJSON subset.
+(``build_lineage``) and parsing the 11 MB MTGJSON subset.
 Run: ``python bench/bench_build.py [--runs 5]``.
 """
 
@@ -25,7 +25,7 @@ sys.path.insert(0, str(REPO))
 
 from kb.build import build  # noqa: E402
 from kb.corpus import read_bytes  # noqa: E402
-from kb.link.identity import Lineage  # noqa: E402
+from kb.link.identity import build_lineage  # noqa: E402
 from kb.model import Rule  # noqa: E402
 from kb.sources import cr_text, mtgjson  # noqa: E402
 from kb.text.decode import decode  # noqa: E402
@@ -67,7 +67,7 @@ def stages(files: list[Path]) -> dict[str, Callable[[], object]]:
         versions[rules[0].version] = rules
     subset = SHARED / "rulings" / "mtgjson_subset_rulings_foreign.json.gz"
     text = decode(read_bytes(subset)).text
-    return {"Lineage.build, five versions": lambda: Lineage.build(versions),
+    return {"build_lineage, five versions": lambda: build_lineage(versions),
             "mtgjson subset parse": lambda: mtgjson.parse(text, subset.name)}
 
 

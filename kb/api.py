@@ -14,18 +14,20 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kb.errors import KbError, NoIndexError, NoSuchRuleError
-from kb.link.pairing import fold
 from kb.paths import default_index_root, user_corpus_dir
 from kb.reader import (
     LANGUAGES,
     CardView,
+    CitedRule,
     CitingRecord,
     KnowledgeBase,
+    LinkedText,
     RuleView,
     export_row,
     language_set,
     version_ranges,
 )
+from kb.text.normal import fold
 
 if TYPE_CHECKING:
     from kb.build import BuildReport, Progress
@@ -37,10 +39,10 @@ if TYPE_CHECKING:
     from kb.search import SearchResult
 
 __all__ = [
-    "LANGUAGES", "CardView", "CitingRecord", "KbError", "KnowledgeBase", "NoIndexError",
-    "NoSuchRuleError", "RuleView", "build_index", "check", "default_index_root", "diff",
-    "export_row", "fetch", "history", "language_set", "report", "search", "terms",
-    "version_ranges",
+    "LANGUAGES", "CardView", "CitedRule", "CitingRecord", "KbError", "KnowledgeBase",
+    "LinkedText", "NoIndexError", "NoSuchRuleError", "RuleView", "build_index", "check",
+    "default_index_root", "diff", "export_row", "fetch", "history", "language_set", "report",
+    "search", "terms", "version_ranges",
 ]
 
 

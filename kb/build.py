@@ -181,8 +181,13 @@ def build(index_root: Path, folders: list[Path] | list[str], progress: Progress 
         stamp = parser_stamp()
         inputs = {"folders": names, "parser_stamp": stamp, "index_stamp": index_stamp(stamp),
                   "follow_links": follow_links}
-        items = list(discover(_folder_paths(names), follow_links))
+        paths = _folder_paths(names)
+        items = list(discover(paths, follow_links))
         inputs["files"] = _fingerprint(items)
+        from kb.link.numbering import find_table  # small; the link stage is loaded later
+        numbering = find_table([embedded_corpus(), *paths])
+        inputs["numbering"] = (None if numbering is None else
+                               [str(numbering), hashlib.sha256(numbering.read_bytes()).hexdigest()])
         current = index.current()
         held = _held_sources(current) if current and not replace else []
         damage = verify(current) if current else []
@@ -198,7 +203,8 @@ def build(index_root: Path, folders: list[Path] | list[str], progress: Progress 
                 report.problems, report.sources, report.unchanged = [], [], False
         staging = index.new_generation()
         try:
-            _build_into(staging, index, current, items, inputs, report, progress, held)
+            _build_into(staging, index, current, items, inputs, report, progress, held,
+                        numbering)
         except BaseException:
             shutil.rmtree(staging, ignore_errors=True)
             raise
@@ -208,12 +214,14 @@ def build(index_root: Path, folders: list[Path] | list[str], progress: Progress 
 
 def _build_into(staging: Path, index: IndexDir, current: Path | None,
                 items: list[CorpusFile | Unreadable], inputs: dict, report: BuildReport,
-                progress: Progress | None, held: list[tuple[str, str, str, str]]) -> None:
+                progress: Progress | None, held: list[tuple[str, str, str, str]],
+                numbering: Path | None) -> None:
     # Loaded here, not at the top: a rebuild that finds nothing changed never needs them.
-    from kb.link.pairing import fold
+    from kb.link.numbering import NumberingTable
     from kb.link.stage import link_all
     from kb.link.terms import derive_terms
     from kb.link.translation import store_coverage
+    from kb.text.normal import fold
 
     try:
         store = Store.create(staging / STORE_FILE)
@@ -230,11 +238,19 @@ def _build_into(staging: Path, index: IndexDir, current: Path | None,
         _refuse_drops(held, report)
         store.index_records()
         reused = frozenset(s.source_id for s in report.sources if s.reused)
-        report.links = link_all(store, previous.path if previous else None, reused)
+        table = None
+        if numbering is not None:
+            try:
+                table = NumberingTable.read(numbering)
+            except (OSError, ValueError) as exc:
+                report.problems.append(Problem(str(numbering), f"the numbering table cannot be "
+                                               f"read ({exc}): texts are read against the "
+                                               "versions held only"))
+        report.links = link_all(store, previous.path if previous else None, reused, table)
         report.problems += [Problem(c.file, c.summary()) for c in store_coverage(store)
                             if not c.whole]
-        links = [*store.links(relation="counterpart"), *store.links(relation="same-card"),
-                 *store.links(relation="same-ruling")]
+        links = [*store.links(relation="counterpart"), *store.links(relation="current"),
+                 *store.links(relation="same-card"), *store.links(relation="same-ruling")]
         report.terms = store.replace_terms(derive_terms(store, links), fold)
         store.set_meta("parser_stamp", inputs["parser_stamp"])
         store.set_meta("folders", json.dumps(inputs["folders"]))  # if the manifest is lost

@@ -39,8 +39,9 @@ import kb
 # Files that describe a corpus rather than belong to it.
 DOCUMENTATION_FILES = frozenset({"MANIFEST.toml", "README.md", "SOURCES.md", "__init__.py"})
 # Folders of a corpus that hold kb's own data about the documents, not documents: the
-# scenarios that replay the worked examples (``kb check``).
-DATA_FOLDERS = frozenset({"scenarios"})
+# scenarios that replay the worked examples (``kb check``), the numbering table of every
+# published rules version (kb.link.numbering).
+DATA_FOLDERS = frozenset({"scenarios", "numbering"})
 # Pseudo file systems whose files are not documents (reading some blocks or never ends).
 SYSTEM_FOLDERS = (Path("/proc"), Path("/sys"), Path("/dev"))
 # The largest document kb reads, decompressed: rules files are a few MB, MTGJSON set files

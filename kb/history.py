@@ -5,10 +5,9 @@ History follows a rule's identity, not its number: the build pairs every rule of
 version with its counterpart in the next (:mod:`kb.link.identity`, stored as ``next-version``
 links), so Fuse is followed from 702.100 (2013) to 702.102 and the 2013 310 "Phenomena" is
 never shown as an earlier 310 "Battles". Texts of other documents (the French Dragon's Maze FAQ
-quoting 702.100, a French rules page, a Portuguese translation) are anchored by the build in one
-English version (``counterpart`` links); :func:`correspondence` then finds which English wording
-of that rule they match best, so that a translation shows beside the English it translates and
-says whether the English has changed since.
+quoting 702.100, a French rules page, a Portuguese translation) stand beside the English wording
+they match best, which the build decided once (``corresponds`` links, :mod:`kb.link.anchors`):
+this module reads links and texts, it pairs nothing.
 
 Changes are shown word by word (:func:`word_diff`).
 """
@@ -16,41 +15,24 @@ Changes are shown word by word (:func:`word_diff`).
 from __future__ import annotations
 
 import re
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from kb.errors import KbError, NoSuchRuleError
-from kb.link.identity import (
-    Counterpart,
-    Lineage,
-    VersionDiff,
-    compose,
-    normalize,
-    plain,
-    similarity,
-)
+from kb.lineage import VersionDiff, compose, edition
 from kb.model import Rule
+from kb.reader import KnowledgeBase, trace
 from kb.rulenum import RuleNumber, RuleNumberError, sort_key
 from kb.store import Store
-
-if TYPE_CHECKING:
-    from kb.reader import KnowledgeBase
+from kb.text.normal import plain
 
 CR_FORMAT = "cr_text"
 
 
 # -- the lineage of the English rules, as the build stored it ------------------------------------
-
-
-def load_lineage(store: Store) -> Lineage:
-    """Every English CR version's rule numbers and the ``next-version`` pairs between them."""
-    versions = store.versions((CR_FORMAT,))
-    numbers = {v: _cr_numbers(store, v) for v in versions}
-    matches = [Counterpart(*row) for row in _stored_pairs(store)]
-    return Lineage.from_matches(numbers, matches)
 
 
 def _stored_pairs(store: Store, old: str = "", new: str = "9999") -> Iterator[tuple]:
@@ -85,19 +67,7 @@ class StoredLineage:
         """The rule's number in every version where it has a counterpart, oldest first."""
         if version not in self.holding(number):
             return {}
-        found = {version: number}
-        for column, other in (("to_id", "from_id"), ("from_id", "to_id")):
-            at = cr_id(version, number)
-            while True:
-                row = self.store.conn.execute(
-                    f"SELECT {other} FROM links WHERE {column}=? AND relation='next-version'",
-                    (at,)).fetchone()
-                if row is None:
-                    break
-                at = row[0]
-                day, n = _cr_key(at)
-                found[day] = n
-        return dict(sorted(found.items()))
+        return trace(self.store, cr_id(version, number))
 
 
 _DATED_ID = "cr:en:[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]:*"
@@ -133,12 +103,6 @@ def cr_source(version: str) -> str:
 
 def cr_id(version: str, number: str) -> str:
     return f"{cr_source(version)}:{number}"
-
-
-def _cr_key(record_id: str) -> tuple[str, str]:
-    """(version, number) of an English CR rule id such as ``cr:en:2013-05-01:702.100a``."""
-    _, _, version, number = record_id.split(":", 3)
-    return version, number
 
 
 # -- word-level diff ---------------------------------------------------------------------------
@@ -196,99 +160,6 @@ def word_diff(old: str, new: str) -> list[Piece]:
     return pieces
 
 
-# -- which English text another document's rule text corresponds to -------------------------
-
-_CITED_NUMBER = re.compile(r"\b\d{3}(?:\.\d{1,3}[a-z]{0,2})?\b")
-_FIGURE = re.compile(r"\{[^}]+\}|\d+")
-
-
-@dataclass(frozen=True, slots=True)
-class Correspondence:
-    """The English wording a rule text of another document matches best.
-
-    ``basis`` says what chose it: ``signals`` when the text's own number, the rules it cites,
-    its figures and mana symbols (or, for an English quote, its words) fit that wording better
-    than any other; ``date`` when they fit several equally and the one the build anchored the
-    text in (the version nearest the document's date) was kept.
-    """
-
-    record_id: str
-    version: str  # the English version whose wording it matches best
-    english_id: str
-    english_number: str
-    basis: str
-    changed_in: str | None  # the first later version whose English number or wording differs
-    removed_in: str | None  # the first later version that no longer has the rule
-    current_id: str | None  # the rule in the newest version held, when it still exists
-
-    @property
-    def stale(self) -> bool:
-        """True when the English text moved on after the wording this text matches."""
-        return self.changed_in is not None or self.removed_in is not None
-
-
-def correspondence(store: Store, lineage: Lineage | StoredLineage, record: Rule,
-                   anchor_id: str | None = None) -> Correspondence | None:
-    """Where ``record`` (a rule text of a FAQ, a translation, ...) stands in its English rule's
-    history; None when the build anchored it in no English version."""
-    if anchor_id is None:
-        anchors = store.links(from_id=record.id, relation="counterpart")
-        if not anchors:
-            return None
-        anchor_id = anchors[0].to_id
-    anchor_version, anchor_number = _cr_key(anchor_id)
-    trace = lineage.trace(anchor_version, anchor_number) or {anchor_version: anchor_number}
-    english = {v: store.get(cr_id(v, n)) for v, n in trace.items()}
-    editions: list[list[str]] = []  # runs of versions with the same number and wording
-    for v in trace:
-        if editions and _edition(english[editions[-1][-1]]) == _edition(english[v]):
-            editions[-1].append(v)
-        else:
-            editions.append([v])
-    scores = [_fit(record, english[e[0]]) for e in editions]
-    best = max(range(len(editions)), key=lambda i: (scores[i], anchor_version in editions[i]))
-    unique = sum(1 for s in scores if s == scores[best]) == 1
-    chosen = anchor_version if anchor_version in editions[best] else editions[best][0]
-    newest = lineage.versions[-1]
-    following = lineage.versions.index(next(reversed(trace))) + 1
-    return Correspondence(
-        record.id, chosen, cr_id(chosen, trace[chosen]), trace[chosen],
-        "signals" if unique and len(editions) > 1 else "date",
-        editions[best + 1][0] if best + 1 < len(editions) else None,
-        lineage.versions[following] if following < len(lineage.versions) else None,
-        cr_id(newest, trace[newest]) if newest in trace else None,
-    )
-
-
-def _edition(record: object) -> tuple[str, str]:
-    """What a translation follows: the number and the wording (not the typography)."""
-    return getattr(record, "number", ""), plain(getattr(record, "text", ""))
-
-
-def _fit(record: Rule, english: object) -> float:
-    """How well a text fits an English wording, by what a translation keeps: its number, the
-    rules it cites, figures and mana symbols; an English text also by its words."""
-    if not isinstance(english, Rule):
-        return 0.0
-    score = _overlap(_signals(record), _signals(english))
-    if record.language == english.language:
-        score += similarity(frozenset(normalize(record.text).split()),
-                            frozenset(normalize(english.text).split()))
-    return score
-
-
-def _signals(rule: Rule) -> Counter[str]:
-    found = Counter([f"number {rule.number}"])
-    found.update(f"cites {c.target}" for c in rule.citations)
-    found.update(_FIGURE.findall(_CITED_NUMBER.sub(" ", rule.text)))
-    return found
-
-
-def _overlap(a: Counter[str], b: Counter[str]) -> float:
-    union = sum((a | b).values())
-    return sum((a & b).values()) / union if union else 1.0
-
-
 # -- one rule's history ----------------------------------------------------------------------
 
 
@@ -323,10 +194,10 @@ class HistoryEntry:
 
 
 def rule_history(kb: KnowledgeBase, number: str, version: str | None = None,
-                 lang: str = "all") -> list[HistoryEntry]:
-    """The rule and its subrules through every English version held, with the texts of other
-    documents (``lang``: ``fr``, ``pt``, ``en`` for none, ``all``) beside the English version
-    they correspond to.
+                 lang: str = "all", subrules: bool = True) -> list[HistoryEntry]:
+    """The rule and its subrules (the rule alone without ``subrules``) through every English
+    version held, with the texts of other documents (``lang``: ``fr``, ``pt``, ``en`` for
+    none, ``all``) beside the English version they correspond to.
 
     ``number`` is read in the version in force on ``version``; without one, in the newest
     version that has it.
@@ -338,14 +209,14 @@ def rule_history(kb: KnowledgeBase, number: str, version: str | None = None,
     store = kb.store
     lineage = StoredLineage(store)
     at = _version_of(kb, lineage, wanted, version)
-    others = _linked_texts(store) if lang != "en" else {}
-    records = [r for r in store.query(kind="rule", under=wanted, source_id=cr_source(at))
+    records = [r for r in store.query(kind="rule", source_id=cr_source(at),
+                                      **{"under" if subrules else "number": wanted})
                if isinstance(r, Rule)]
     unique: dict[str, Rule] = {}
     for record in records:  # a number printed twice in one document keeps its first rule
         unique.setdefault(record.number, record)
     return [entry for record in unique.values()
-            for entry in _one_rule(store, lineage, record, others, lang)]
+            for entry in _one_rule(store, lineage, record, lang)]
 
 
 def _version_of(kb: KnowledgeBase, lineage: StoredLineage, number: str,
@@ -380,39 +251,29 @@ def version_ranges(some: list[str] | tuple[str, ...], versions: tuple[str, ...])
                      for r in runs)
 
 
-def _linked_texts(store: Store) -> dict[str, list[str]]:
-    """English CR rule id -> ids of the other documents' rule texts anchored in it."""
-    out: dict[str, list[str]] = defaultdict(list)
-    for link in store.links(relation="counterpart"):
-        out[link.to_id].append(link.from_id)
-    return out
-
-
 def _one_rule(store: Store, lineage: StoredLineage, record: Rule,
-              others: dict[str, list[str]],
               lang: str) -> Iterator[HistoryEntry]:
     trace = lineage.trace(record.version, record.number)  # never empty: the record is held
-    placed = _place_other_texts(store, lineage, record.number, trace, others, lang)
+    english = {v: r for v, n in trace.items() if isinstance(r := store.get(cr_id(v, n)), Rule)}
+    following = lineage.versions.index(next(reversed(trace))) + 1
+    gone = lineage.versions[following] if following < len(lineage.versions) else None
+    placed = _place_other_texts(store, record.number, english, gone, lang)
     previous: Rule | None = None
     first = lineage.versions.index(next(iter(trace)))
-    following = lineage.versions.index(next(reversed(trace))) + 1
-    for version, number in trace.items():
-        english = store.get(cr_id(version, number))
-        if not isinstance(english, Rule):
-            continue
+    for version, text in english.items():
         yield HistoryEntry(
-            record.number, version, number, "en", english.text,
-            _change(previous, english, first > 0), english.title, english.id,
-            _source(english), previous.number if previous else None,
-            word_diff(previous.text, english.text)
-            if previous and previous.text != english.text else [],
-            typography_only=previous is not None and _retyped(previous.text, english.text),
+            record.number, version, text.number, "en", text.text,
+            _change(previous, text, first > 0), text.title, text.id,
+            _source(text), previous.number if previous else None,
+            word_diff(previous.text, text.text)
+            if previous and previous.text != text.text else [],
+            typography_only=previous is not None and _retyped(previous.text, text.text),
         )
         yield from placed.get(version, [])
-        previous = english
-    if previous is not None and following < len(lineage.versions):
-        yield HistoryEntry(record.number, lineage.versions[following], None, "en", "",
-                           "removed", previous=previous.number)
+        previous = text
+    if previous is not None and gone is not None:
+        yield HistoryEntry(record.number, gone, None, "en", "", "removed",
+                           previous=previous.number)
 
 
 def _retyped(old: str, new: str) -> bool:
@@ -429,25 +290,40 @@ def _change(previous: Rule | None, english: Rule, older_held: bool) -> str:
     return "renumbered" if moved else "changed" if changed else "unchanged"
 
 
-def _place_other_texts(store: Store, lineage: StoredLineage, rule: str, trace: dict[str, str],
-                       others: dict[str, list[str]], lang: str) -> dict[str, list[HistoryEntry]]:
-    """The other documents' texts of this rule, by the English version they correspond to."""
+def moved_on(english: dict[str, Rule], version: str, gone: str | None) -> str | None:
+    """The first version after ``version`` whose English number or wording (not typography)
+    differs from ``version``'s (``english``: the rule's English text in each version held, in
+    order), else ``gone``: the version that no longer has the rule, if any. A translation of
+    ``version``'s English is stale from then on."""
+    then = edition(english[version])
+    for later, text in english.items():
+        if later > version and edition(text) != then:
+            return later
+    return gone
+
+
+def _place_other_texts(store: Store, rule: str, english: dict[str, Rule], gone: str | None,
+                       lang: str) -> dict[str, list[HistoryEntry]]:
+    """The other documents' texts of this rule, by the English version they correspond to
+    (the build's ``corresponds`` links)."""
     placed: dict[str, list[HistoryEntry]] = defaultdict(list)
-    for version, number in trace.items():
-        anchor = cr_id(version, number)
-        for other_id in others.get(anchor, []):
-            other = store.get(other_id)
+    if lang == "en":
+        return placed
+    today = english[max(english)].id if gone is None else None
+    for version, text in english.items():
+        for link in store.links(to_id=text.id, relation="corresponds"):
+            other = store.get(link.from_id)
             if not isinstance(other, Rule) or lang not in ("all", other.language):
                 continue
-            found = correspondence(store, lineage, other, anchor)
-            if found is None:
-                continue
-            placed[found.version].append(HistoryEntry(
+            now = store.links(from_id=other.id, relation="current")
+            if now and now[0].to_id != today:
+                continue  # the build found it is another rule today: it stands there
+            placed[version].append(HistoryEntry(
                 rule, other.version or "", other.number,
                 other.language, other.text,
                 "quote" if other.language == "en" else "translation", other.title, other.id,
-                _source(other), corresponds_to=found.version,
-                english_number=found.english_number, basis=found.basis, stale=found.stale,
+                _source(other), corresponds_to=version, english_number=text.number,
+                basis=link.basis, stale=moved_on(english, version, gone) is not None,
             ))
     return {v: sorted(es, key=lambda e: (e.language, e.version, e.id or "")) for v, es in
             placed.items()}

@@ -1,12 +1,12 @@
 """Translation lag: which English text each translated rule was made from, and whether the
 English has moved on since.
 
-A French rules text does not say which English version it translates. The build anchors it in
-the English version nearest its document's date; :func:`kb.history.correspondence` then
-follows that rule through every English version held and keeps the English number and wording
-the French text fits best (by its number, the rules it cites, its figures and mana symbols,
-which a translation keeps). The translation is stale when a later English version renumbered
-or reworded the rule, or removed it.
+A French rules text does not say which English version it translates. The build reads it
+against the rules of its document's date and keeps, among the English versions held, the
+number and wording the French text fits best (by its number, the rules it cites, its figures
+and mana symbols, which a translation keeps): its ``corresponds`` link
+(:mod:`kb.link.anchors`). The translation is stale when a later English version renumbered or
+reworded the rule, or removed it.
 
 This feeds the consistency report: :func:`translation_lag` returns plain dataclasses.
 """
@@ -15,8 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from kb.history import correspondence, load_lineage
-from kb.link.identity import Lineage
+from kb.history import StoredLineage, cr_id, moved_on
 from kb.model import Rule
 from kb.store import Store
 
@@ -39,7 +38,7 @@ class TranslationLag:
     english_version: str | None  # the English version whose number and wording it matches
     english_id: str | None
     english_number: str | None
-    basis: str | None  # "signals" or "date": see kb.history.Correspondence
+    basis: str | None  # "signals" or "date": see kb.link.anchors.Wording
     changed_in: str | None
     removed_in: str | None
     current_version: str | None  # the newest English version held
@@ -52,29 +51,34 @@ class TranslationLag:
         return self.status in ("stale", "removed")
 
 
-def translation_lag(store: Store, language: str = "fr",
-                    lineage: Lineage | None = None) -> list[TranslationLag]:
+def translation_lag(store: Store, language: str = "fr") -> list[TranslationLag]:
     """Every rule text in ``language`` from a document other than the official English rules,
     in store order, with the English version it matches and whether it is stale."""
-    lineage = lineage or load_lineage(store)
+    lineage = StoredLineage(store)
     newest = lineage.versions[-1] if lineage.versions else None
     out = []
     for record in store.query(kind="rule", language=language):
         if not isinstance(record, Rule) or record.id.startswith("cr:en:"):
             continue
-        found = correspondence(store, lineage, record)
-        if found is None:
+        found = store.links(from_id=record.id, relation="corresponds")
+        english = store.get(found[0].to_id) if found else None
+        if not isinstance(english, Rule):
             out.append(TranslationLag(record.id, record.number, record.language,
                                       record.version, "unanchored", None, None, None, None,
                                       None, None, newest, None, None, None))
             continue
-        current = store.get(found.current_id) if found.current_id else None
-        status = ("removed" if found.removed_in else "stale" if found.changed_in
-                  else "current")
+        trace = lineage.trace(english.version, english.number)
+        texts = {v: r for v, n in trace.items() if isinstance(r := store.get(cr_id(v, n)), Rule)}
+        last = lineage.versions.index(next(reversed(trace))) + 1
+        gone = lineage.versions[last] if last < len(lineage.versions) else None
+        changed = moved_on(texts, english.version, None)
+        current = texts.get(newest) if newest is not None else None
         out.append(TranslationLag(
-            record.id, record.number, record.language, record.version, status,
-            found.version, found.english_id, found.english_number, found.basis,
-            found.changed_in, found.removed_in, newest,
-            found.current_id, getattr(current, "number", None), getattr(current, "text", None),
+            record.id, record.number, record.language, record.version,
+            "removed" if gone else "stale" if changed else "current",
+            english.version, english.id, english.number, found[0].basis,
+            changed, gone, newest,
+            current.id if current else None, getattr(current, "number", None),
+            getattr(current, "text", None),
         ))
     return out

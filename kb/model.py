@@ -65,13 +65,25 @@ class Link:
     """A derived relation between two records, with the evidence that produced it.
 
     Relations: ``next-version`` (an English CR rule -> its counterpart in the next version),
-    ``current`` (a rule text of some version or language -> the rule it is today),
-    ``counterpart`` (a rule -> the English rule of the version its document was written for),
-    ``cites`` (a record -> today's rule its citation resolves to), ``same-card``,
-    ``same-ruling`` (a French record -> its English original, or an English card or ruling
-    -> the same one in the reference source: :mod:`kb.link.cards`), ``about-card`` (a ruling
-    -> its card), ``concerns`` (a note or ruling
-    about a keyword or mechanic -> the rule today's glossary points to for it).
+    ``current`` (a rule text of some version or language, or an English rule of an older
+    version a document cites -> the rule it is today), ``counterpart`` (a rule text -> the
+    English rule of the version its document is read against, held or not), ``corresponds``
+    (a rule text -> the English wording held that it matches best), ``cites`` (a record ->
+    today's rule its citation resolves to), ``cites-then`` (a record -> the English rule its
+    citation means in the version it is read against), ``unpaired`` (a rule text -> today's
+    rule of its number, when nothing pairs the text with an English rule: a finding, never
+    shown as a translation), ``same-card``, ``same-ruling`` (a French record -> its English
+    original, or an English card or ruling -> the same one in the reference source:
+    :mod:`kb.link.cards`), ``about-card`` (a ruling -> its card), ``concerns`` (a note or
+    ruling about a keyword or mechanic -> the rule today's glossary points to for it).
+
+    ``basis`` names the kinds of evidence, comma-separated: ``numbering table`` (kb's table of
+    every published version), ``date`` (the document's), ``title`` (agreeing through the
+    ``official vocabulary``, the ``same document``'s English, or the same language),
+    ``heading`` (the rule's heading was paired), ``structure`` (a whole-CR translation's rule
+    has the shape of the English one: heading or not, examples, subrules), ``citation``,
+    ``signals`` (numbers, cited rules and mana symbols a translation keeps), ``similarity``
+    (of words, same language), ``held texts`` (the pairs of the versions indexed).
     """
 
     from_id: str
@@ -79,6 +91,7 @@ class Link:
     relation: str
     confidence: float
     evidence: str
+    basis: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,12 +21,13 @@ from typing import Any
 
 from kb.codec import to_dict
 from kb.errors import KbError, NoIndexError, NoSuchRuleError
+from kb.i18n import gettext as _
 from kb.indexdir import STORE_FILE, CorruptIndexError, IndexDir, check_serving
-from kb.link.pairing import fold
 from kb.model import Card, Example, GlossaryEntry, Record, Rule, Ruling, kind_of
 from kb.paths import default_index_root
 from kb.rulenum import RuleNumber, RuleNumberError, RuleRange
 from kb.store import OtherSchemaError, StaleStoreError, Store, record_number, record_text
+from kb.text.normal import fold
 
 # The languages ``kb rule --lang`` accepts in any index; any other language the index holds
 # (a community translation's: zh, ko) is accepted too. None (the default) is English and French.
@@ -93,6 +94,35 @@ class RuleView:
     versions: dict[str, str] = field(default_factory=dict)
     # Languages asked for (--lang fr) that no text of this rule is in.
     missing: list[str] = field(default_factory=list)
+    # The title of the rule or of its nearest titled ancestor in the same document: a heading
+    # says number, title and version (702.19b, Trample, 2026-04-17).
+    heading: str | None = None
+
+
+@dataclass(frozen=True)
+class CitedRule:
+    """A rule another document's text cites, read as the build read it: the number as
+    written in the text (``number``), in the rules ``version`` the text is read against, and
+    that rule's number ``today`` (None once it is gone): "règle 708" of the 2013 FAQ is 708 of
+    2012-10-01, today 709."""
+
+    written: str
+    number: str
+    version: str | None
+    date: str | None  # the text's own date (a year alone for some documents)
+    today: str | None
+    note: str | None = None  # "708 in 2013, today 709" when the number changed since
+
+    @classmethod
+    def of(cls, written: str, number: str, version: str | None, day: str | None,
+           today: str | None) -> CitedRule:
+        note = None
+        if version is not None and today != number:
+            when = (day or version)[:4]
+            note = (_("{number} in {year}, today {today}").format(
+                number=number, year=when, today=today) if today
+                else _("{number} in {year}, no rule today").format(number=number, year=when))
+        return cls(written, number, version, day, today, note)
 
 
 @dataclass(frozen=True)
@@ -111,6 +141,8 @@ class LinkedText:
     # A community translation of the whole rules (never official text: WotC publishes the
     # Comprehensive Rules in English only).
     community: bool = False
+    basis: str = ""  # what the build paired it on (see kb.model.Link)
+    cites: list[CitedRule] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -226,6 +258,7 @@ class KnowledgeBase:
         sources = self.store.sources()
         document_language = {s.file: s.language for s in sources}
         community = {s.id for s in sources if s.format in COMMUNITY_FORMATS}
+        titles = self._titles(rules)
 
         def language_of(record_language: str, file: str, untranslated: bool = False) -> str:
             """A paragraph a document left untranslated counts in the document's language
@@ -263,9 +296,22 @@ class KnowledgeBase:
                     texts=texts,
                     versions=self._trace(r.id) if r.id.startswith("cr:en:") else {},
                     missing=sorted(languages - have) if lang not in (None, "all") else [],
+                    heading=_heading(parsed, titles),
                 )
             )
         return views
+
+    def _titles(self, rules: list[Rule]) -> dict[str, str]:
+        """Number -> title of the given rules and of the first rule's ancestors, all of the
+        first rule's document (a page of 702.19b names its heading, Trample)."""
+        titles = {r.number: r.title for r in rules if r.title}
+        if rules:
+            document = rules[0].id.rsplit(":", 1)[0]
+            for ancestor in RuleNumber.parse(rules[0].number).ancestors():
+                found = self.store.get(f"{document}:{ancestor}")
+                if isinstance(found, Rule) and found.title:
+                    titles[str(ancestor)] = found.title
+        return titles
 
     def _translated_rule(self, wanted: RuleNumber, languages: set[str]) -> list[Record]:
         """The rule and its subrules from the latest other document that has it (the French
@@ -313,24 +359,31 @@ class KnowledgeBase:
         raise NoSuchRuleError(f"{word!r} is neither a rule number (702.19b) nor a word of the "
                               "glossary or of a rule title; try: kb search " + shlex.quote(word))
 
+    def number_in(self, number: str, version: str | None, other: str | None) -> str | None:
+        """The number that rule ``number`` of the rules in force on ``version`` has in the
+        rules in force on ``other`` (the build's ``next-version`` links, followed both ways):
+        702.19b of 2026 is 702.18b in 2013. None when the rule is not in ``other``."""
+        at, there = self.resolve_version(version), self.resolve_version(other)
+        wanted = str(RuleNumber.read(number))
+        if self.store.get(f"cr:en:{at}:{wanted}") is None:
+            return None
+        return self._trace(f"cr:en:{at}:{wanted}").get(there)
+
     def _trace(self, rule_id: str) -> dict[str, str]:
-        """Follow ``next-version`` links both ways: version -> number of this rule."""
-        found: dict[str, str] = {}
-        for direction in ("to_id", "from_id"):
-            at = rule_id
-            while True:
-                version, number = at.split(":")[2:4]
-                found[version] = number
-                step = self.store.links(**{direction: at}, relation="next-version")
-                if not step:
-                    break
-                at = step[0].from_id if direction == "to_id" else step[0].to_id
-        return dict(sorted(found.items()))
+        return trace(self.store, rule_id)
 
     def _linked_texts(self, rule_id: str) -> list[tuple[LinkedText, Rule]]:
+        """The other documents' texts the build paired with this English rule: as today's
+        rule (``current``), as the rule of the version a text is read against
+        (``counterpart``), or as the English wording held a text matches best
+        (``corresponds``)."""
         out, seen = [], set()
-        for link in self.store.links(to_id=rule_id):
-            if link.relation not in ("current", "counterpart") or link.from_id in seen:
+        # The pairing itself first (today's rule, the rule of its version), then the wording.
+        order = {"current": 0, "counterpart": 1, "corresponds": 2}
+        links = sorted((k for k in self.store.links(to_id=rule_id) if k.relation in order),
+                       key=lambda k: order[k.relation])
+        for link in links:
+            if link.from_id in seen:
                 continue
             seen.add(link.from_id)
             record = self.store.get(link.from_id)
@@ -339,8 +392,27 @@ class KnowledgeBase:
             out.append((LinkedText(
                 record.id, record.number, record.language, record.version, record.title,
                 record.text, {"file": record.loc.file, "line": record.loc.line},
-                record.untranslated, record.inferred, link.evidence), record))
+                record.untranslated, record.inferred, link.evidence, basis=link.basis,
+                cites=self.cited(record)), record))
         return sorted(out, key=lambda pair: (pair[0].language, pair[0].version, pair[0].id))
+
+    def cited(self, record: Rule) -> list[CitedRule]:
+        """The rules ``record`` cites, as the build read them (``cites-then`` and ``current``
+        links): the number then, its version, and today's number."""
+        then = {link.to_id.rsplit(":", 1)[-1]: link.to_id
+                for link in self.store.links(from_id=record.id, relation="cites-then")}
+        out = []
+        for citation in record.citations:
+            at = then.get(citation.first)
+            if at is None:
+                out.append(CitedRule.of(citation.written, citation.first, None, record.version,
+                                        None))
+                continue
+            now = self.store.links(from_id=at, relation="current")
+            out.append(CitedRule.of(citation.written, citation.first, at.split(":")[2],
+                                    record.version,
+                                    now[0].to_id.rsplit(":", 1)[-1] if now else None))
+        return out
 
     def _cited_by_links(self, rule_id: str) -> list[CitingRecord]:
         out = []
@@ -495,6 +567,24 @@ def version_ranges(found: list[str], held: list[str]) -> str:
     return ", ".join(run[0] if len(run) == 1 else
                      f"{run[0]} and {run[1]}" if len(run) == 2 else
                      f"{run[0]} to {run[-1]} ({len(run)} versions)" for run in runs)
+
+
+def trace(store: Store, rule_id: str) -> dict[str, str]:
+    """The English CR rule ``rule_id`` in every version held, by the build's ``next-version``
+    links followed both ways: version -> number, oldest first."""
+    found = {}
+    for at in (*store.chain(rule_id, "next-version", forward=False), rule_id,
+               *store.chain(rule_id, "next-version")):
+        version, number = at.split(":")[2:4]
+        found[version] = number
+    return dict(sorted(found.items()))
+
+
+def _heading(number: RuleNumber, titles: dict[str, str]) -> str | None:
+    for candidate in (number, *number.ancestors()):
+        if str(candidate) in titles:
+            return titles[str(candidate)]
+    return None
 
 
 def _depth_below(number: str, top: RuleNumber) -> int:

@@ -28,13 +28,13 @@ from kb.index.searcher import (
     is_question_word,
     is_stop_word,
 )
-from kb.link.pairing import fold
 from kb.mechanisms import ALL, Mechanisms
 from kb.model import Card, TermPair
 from kb.query import KINDS, And, CardName, Loose, Node, Or, Phrase, Query, Word, parse
 from kb.reader import KnowledgeBase
 from kb.rulenum import RuleNumber
 from kb.store import record_number, record_text, record_title
+from kb.text.normal import fold
 from kb.text.synonyms import SYNONYMS
 
 # How much a kind of record is worth as an answer, all else equal: a judge wants the rule

@@ -13,6 +13,11 @@ PACKAGE = Path(kb.__file__).parent
 
 # Everything the facade, the CLI and the web sit on.
 BELOW_THE_FACADE = ["reader.py", "search.py", "history.py", "check", "report", "index", "store.py"]
+# The code that decides pairings, run once by the build's link stage (issue 21): the read path
+# (the modules below the facade, the web, lag) reads its links and imports none of it.
+PAIRING = ("kb.link.identity", "kb.link.pairing", "kb.link.stage", "kb.link.anchors",
+           "kb.link.numbering", "kb.link.terms")
+READ_PATH = [*BELOW_THE_FACADE, "lag.py", "web"]
 
 
 def _imports(path: Path) -> set[str]:
@@ -43,6 +48,14 @@ def test_nothing_below_the_facade_imports_it_or_what_sits_on_it() -> None:
     offenders = {
         str(f.relative_to(PACKAGE)): sorted(m for m in _imports(f) if m.startswith(above))
         for entry in BELOW_THE_FACADE for f in _files(entry)
+    }
+    assert {f: m for f, m in offenders.items() if m} == {}
+
+
+def test_the_read_path_imports_no_pairing_code() -> None:
+    offenders = {
+        str(f.relative_to(PACKAGE)): sorted(m for m in _imports(f) if m.startswith(PAIRING))
+        for entry in READ_PATH for f in _files(entry)
     }
     assert {f: m for f, m in offenders.items() if m} == {}
 

@@ -52,6 +52,10 @@ SUMMARIES = {
     "history": "Show every version of a rule and its subrules (702.102, say), followed across "
                "renumberings, with the words that changed and the translations of each "
                "version.",
+    "numbering": "Make the numbering table of every version of the Comprehensive Rules in the "
+                 "--from folders: each rule's number and heading title in each version, and "
+                 "each rule followed across versions (renumberings, additions, removals), as "
+                 "the build pairs versions.",
     "report": "Report translation gaps and disagreements, stale citations, outdated wording, "
               "failing examples and ingest problems of the built index.",
     "rule": "Show a rule (702.19b, say, or a glossary word: trample, piétinement) with its "

@@ -8,6 +8,7 @@ import click
 
 from kb import api
 from kb.cli._output import VersionDate, echo_paged, emit_json, json_option, open_kb
+from kb.i18n import gettext as _
 from kb.rulenum import RuleNumber
 
 
@@ -78,6 +79,7 @@ def _view(v: api.RuleView) -> list[str]:
         lines.append(f"  [{t.language}, {t.version}: {t.number}{flags}, "
                      f"{t.source['file']}:{t.source['line']}] {t.title or t.text}")
         lines += [f"    {example}" for example in t.examples]
+        lines += _cites(t, "    ")
     if v.cited_by:
         # Two documents of one language citing by the same number read as one entry.
         labels = dict.fromkeys(_citing_label(c, v) for c in v.cited_by)
@@ -107,7 +109,17 @@ def _french_only(v: api.RuleView) -> list[str]:
         if not t.title:
             lines.append(t.text)
         lines += t.examples
+        lines += _cites(t)
     return lines
+
+
+def _cites(text: api.LinkedText, indent: str = "") -> list[str]:
+    """The rules a text cites, saying today's number where it changed since the text was
+    written ("Cites: 708 in 2013, today 709")."""
+    if not any(c.note for c in text.cites):
+        return []
+    cited = ", ".join(dict.fromkeys(c.note or c.number for c in text.cites))
+    return [indent + _("Cites: {rules}").format(rules=cited)]
 
 
 def _citing_label(c: api.CitingRecord, view: api.RuleView) -> str:

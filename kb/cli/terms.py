@@ -15,7 +15,7 @@ from kb.cli._output import emit_json, json_option, open_kb, table
 def command(ctx: click.Context, word: tuple[str, ...], prefix: bool, as_json: bool) -> None:
     """The French and English forms of WORD (either language, accents optional), derived from
     the data: rule titles, contents, card keyword lines and card names."""
-    from kb.link.pairing import fold
+    from kb.text.normal import fold
 
     text = " ".join(word)
     with open_kb(ctx) as kb:

@@ -15,10 +15,10 @@ from whoosh.analysis import Token, Tokenizer
 from whoosh.fields import ID, KEYWORD, STORED, TEXT, Schema
 
 from kb.index.analysis import LANGUAGES, language
-from kb.link.pairing import fold as fold_name
 from kb.model import Card, Example, GlossaryEntry, Note, Record, Rule, Ruling, Source, kind_of
 from kb.rulenum import RuleNumber
 from kb.store import record_number
+from kb.text.normal import fold as fold_name
 
 # The kinds a user searches; contents, passages and unparsed fragments are not answers.
 SEARCHED_KINDS = ("rule", "example", "glossary", "ruling", "note", "card")

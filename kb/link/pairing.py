@@ -43,20 +43,18 @@ from __future__ import annotations
 import math
 import re
 import statistics
-import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from itertools import groupby
 
 from kb.model import Card, Ruling
+from kb.text.normal import fold
 
 SAME_CARD = "same-card"
 SAME_RULING = "same-ruling"
 FRENCH, ENGLISH = "fr", "en"
 
-_APOSTROPHES = str.maketrans({"’": "'", "‘": "'", "ʼ": "'", "′": "'", "`": "'", "´": "'"})
-_SPLIT = re.compile(r"\s*//\s*")
 _TYPE_HEAD = re.compile(r"\s*[—:]\s*")
 _TOKEN = re.compile(r"\{[^{}\s]+\}|\d+")
 # Card types, French word (folded) -> English. Supertypes are left out: printings of one card
@@ -77,14 +75,6 @@ _TYPES_EN = frozenset(_TYPES_FR.values())
 # and the least evidence score for two rulings to be aligned at all.
 DEFAULT_LENGTH_RATIO = 1.2
 MIN_ALIGN_SCORE = 0.2
-
-
-def fold(name: str) -> str:
-    """The matching key of a name: accents removed (NFKD), Æ/æ -> ae, Œ/œ -> oe, typographic
-    apostrophes -> ``'``, case folded, spaces collapsed, split halves joined by `` // ``."""
-    text = name.translate(_APOSTROPHES).casefold().replace("æ", "ae").replace("œ", "oe")
-    text = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
-    return " ".join(_SPLIT.sub(" // ", text).split())
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,10 +1,19 @@
 """The link stage of a build: relate the records of every source once they are all stored.
 
+Every pairing is decided here, once, and stored as a link with its basis and confidence; the
+readers (``kb rule``, the web, the API) only read links.
+
+- Each English CR version held is paired rule by rule with the next one held
+  (:mod:`kb.link.identity`: ``next-version``).
 - Each rule text that is not an official English CR record (a French FAQ's quoted 702.100, the
-  French 707 of a scraped page, a keyword page's 702.27) is anchored in the English CR version
-  its document was written for, then followed to today's number through the rules' identity
-  across versions (:mod:`kb.link.identity`): the FAQ's 702.100 Fuse is today's 702.102.
-- Citations in those documents are resolved the same way ("règle 708" of 2013 is today's 709).
+  French 707 of a scraped page, a keyword page's 702.27) is read against the rules of its
+  document's date, held or not, through kb's numbering table (:mod:`kb.link.anchors`,
+  :mod:`kb.link.numbering`): ``counterpart`` (the English rule it is a text of, in that
+  version), ``current`` (today's rule: the FAQ's 702.100 Fuse is today's 702.102) and
+  ``corresponds`` (the English wording held it matches best). A text nothing pairs is linked
+  ``unpaired`` to today's rule of its number, for the report, never as a translation.
+- Citations in those documents are read the same way: ``cites-then`` (the rule "règle 708"
+  meant in 2013), ``cites`` (today's 709), and ``current`` from the former to the latter.
 - French cards and FAQ rulings are paired with their English originals (:mod:`kb.link.pairing`).
 
 Links are derived data: every build recomputes them all from the stored records.
@@ -14,21 +23,24 @@ from __future__ import annotations
 
 import sqlite3
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import closing
-from dataclasses import dataclass
-from datetime import date
 from pathlib import Path
 
-from kb.link.cards import card_links
-from kb.link.identity import (
-    Counterpart,
-    IndexedVersion,
-    Lineage,
-    compare_versions,
-    index_version,
+from kb.lineage import Counterpart, Lineage
+from kb.link.anchors import (
+    Decision,
+    Numbering,
+    Titles,
+    corresponding,
+    read_citation,
+    read_rule,
 )
+from kb.link.cards import card_links
+from kb.link.identity import IndexedVersion, compare_versions, index_version
+from kb.link.numbering import NumberingTable
 from kb.link.pairing import pair_cards, pair_rulings
+from kb.link.terms import official_vocabulary
 from kb.link.translation import FORMAT as TRANSLATION_FORMAT
 from kb.link.translation import stage_links as translation_links
 from kb.model import Card, Example, GlossaryEntry, Link, Record, Rule, Ruling, Source
@@ -36,26 +48,20 @@ from kb.rulenum import RuleNumber
 from kb.store import Store
 
 CR_FORMAT = "cr_text"
-
-
-@dataclass(frozen=True, slots=True)
-class _Version:
-    """One English CR version as the linker needs it: numbers and heading titles."""
-
-    date: str
-    numbers: frozenset[str]
-    by_title: dict[str, str]  # folded heading title -> number
-    titles: dict[str, str]  # number -> folded title
+LANGUAGE_NAMES = {"fr": "French", "en": "English", "pt": "Portuguese"}
 
 
 def link_all(store: Store, previous: Path | None = None,
-             reused: frozenset[str] = frozenset()) -> dict[str, int]:
+             reused: frozenset[str] = frozenset(),
+             table: NumberingTable | None = None) -> dict[str, int]:
     """Compute and store every link; return how many of each relation.
 
-    ``previous`` is the store of the previous build and ``reused`` the sources copied from it
-    unchanged: the pairs between two consecutive versions that were both reused, and were
-    consecutive there too, are copied from its ``next-version`` links instead of being matched
-    again. Versions are matched two at a time, so memory holds two versions' rules, not all.
+    ``table`` is kb's numbering table of every published version (:mod:`kb.link.numbering`),
+    which texts are read against beside the versions held. ``previous`` is the store of the
+    previous build and ``reused`` the sources copied from it unchanged: the pairs between two
+    consecutive versions that were both reused, and were consecutive there too, are copied
+    from its ``next-version`` links instead of being matched again. Versions are matched two at
+    a time, so memory holds two versions' rules, not all.
     """
     by_version = {s.version: s for s in store.sources() if s.format == CR_FORMAT and s.version}
     links: list[Link] = []
@@ -78,21 +84,24 @@ def link_all(store: Store, previous: Path | None = None,
         lineage = Lineage.from_matches({v: [n for n, _ in numbers[v]] for v in days}, matches)
         links += [
             Link(f"cr:en:{m.old_version}:{m.old_number}", f"cr:en:{m.new_version}:{m.new_number}",
-                 "next-version", m.confidence, m.how)
+                 "next-version", m.confidence, m.how, "held texts")
             for diff in lineage.diffs.values() for m in diff.matches
         ]
-        versions = {v: _version(v, numbers[v]) for v in days}
-        links += _rule_links(store, list(by_version.values()), versions, lineage)
+        numbering = Numbering(table, numbers, lineage)
+        links += _document_links(store, {s.id for s in by_version.values()}, numbering)
         latest = days[-1]
         links += translation_links(store, {v: s.id for v, s in by_version.items()},
                                    lambda v, n: lineage.current(v, n, latest), latest)
         links += _concerns_links(store, f"cr:en:{latest}", latest)
     cards = [r for r in store.query(kind="card") if isinstance(r, Card)]
     card_pairs = pair_cards(cards)
-    links += [Link(p.left, p.right, p.relation, p.confidence, p.evidence) for p in card_pairs]
+    links += [Link(p.left, p.right, p.relation, p.confidence, p.evidence, "card")
+              for p in card_pairs]
     rulings = [r for r in store.query(kind="ruling") if isinstance(r, Ruling)]
-    links += [Link(p.left, p.right, p.relation, p.confidence, p.evidence)
-              for p in [*pair_rulings(rulings, card_pairs), *card_links(cards, rulings)]]
+    links += [Link(p.left, p.right, p.relation, p.confidence, p.evidence, "ruling")
+              for p in pair_rulings(rulings, card_pairs)]
+    links += [Link(p.left, p.right, p.relation, p.confidence, p.evidence, "card")
+              for p in card_links(cards, rulings)]
     store.replace_links(links)
     return dict(Counter(link.relation for link in links))
 
@@ -157,127 +166,142 @@ def _concerns(record_id: str, term: str | None, glossary: dict[str, GlossaryEntr
         return
     for citation in entry.citations:
         yield Link(record_id, f"cr:en:{latest}:{citation.first}", "concerns", 0.6,
-                   f"about “{term}”: the glossary of {latest} points to {citation.written}")
+                   f"about “{term}”: the glossary of {latest} points to {citation.written}",
+                   "glossary")
 
 
-def _version(day: str, rules: list[tuple[str, str | None]]) -> _Version:
-    titled = {number: _fold(title) for number, title in rules if title}
-    return _Version(day, frozenset(number for number, _ in rules),
-                    {t: n for n, t in titled.items()}, titled)
 
 
 def _fold(title: str) -> str:
     return " ".join(title.casefold().split())
 
 
-def _rule_links(store: Store, cr_sources: list[Source], versions: dict[str, _Version],
-                lineage: Lineage) -> Iterator[Link]:
-    latest = max(versions)
-    cr_ids = {s.id for s in cr_sources}
-    orders: dict[date, list[str]] = {}  # most records of a source share their date
+# -- the rules and citations of other documents --------------------------------------------------
+
+
+def _document_links(store: Store, cr_ids: set[str], numbering: Numbering) -> Iterator[Link]:
+    titles = Titles(official_vocabulary())
+    held: set[str] = set(numbering.numbers)
+    cited: set[str] = set()  # English rules cited, whose own ``current`` link is made once
+    english: dict[str, Rule | None] = {}  # held English rules read, by id
+
+    def english_rule(record_id: str) -> Rule | None:
+        if record_id not in english:
+            found = store.get(record_id)
+            english[record_id] = found if isinstance(found, Rule) else None
+        return english[record_id]
+
     for source in store.sources():
         if source.id in cr_ids:
             continue
         records = list(store.query(source_id=source.id))
-        english_titles = {r.number: _fold(r.title) for r in records
+        english_titles = {r.number: r.title for r in records
                           if isinstance(r, Rule) and r.language == "en" and r.title}
-        anchors: dict[tuple[str, str], tuple[str, str]] = {}  # (language, number) -> (day, no.)
+        decided: dict[tuple[str, str], Decision | None] = {}  # (language, number) ->
         for record in records:
-            day = _record_date(record, source)
-            if day is None:
-                continue
-            if day not in orders:
-                orders[day] = sorted(versions,
-                                     key=lambda v: abs((date.fromisoformat(v) - day).days))
-            order = orders[day]
+            written = getattr(record, "date", None) or source.version
             if isinstance(record, Rule) and source.format != TRANSLATION_FORMAT:
-                for link in _anchor_rule(record, english_titles.get(record.number), order,
-                                         versions, lineage, latest, anchors):
-                    if link.relation == "counterpart":
-                        day, number = link.to_id.split(":")[2:4]
-                        anchors[(record.language, record.number)] = (day, number)
-                    yield link
+                yield from _rule_links(record, written, numbering, titles, english_titles,
+                                       decided, held, english_rule)
+            seen: set[str] = set()
             for citation in getattr(record, "citations", ()):
-                yield from _resolve_citation(record.id, citation.first, citation.written,
-                                             order, versions, lineage, latest)
+                if citation.first not in seen:
+                    seen.add(citation.first)
+                    yield from _citation_links(record, citation.first, citation.written,
+                                               written, numbering, cited)
 
 
-def _record_date(record: Record, source: Source) -> date | None:
-    """The date a record was written: its own (a ruling's), else its document's.
-    A year alone ("2024", a French page whose month is unknown) counts from its first day."""
-    raw = getattr(record, "date", None) or source.version
-    if not raw:
-        return None
-    try:
-        return date.fromisoformat(raw if len(raw) > 4 else f"{raw}-01-01")
-    except ValueError:
-        return None
-
-
-def _anchor_rule(rule: Rule, english_title: str | None, order: list[str],
-                 versions: dict[str, _Version], lineage: Lineage, latest: str,
-                 anchors: dict[tuple[str, str], tuple[str, str]]) -> Iterator[Link]:
-    """Find the English rule this text is a version or translation of, nearest version first.
-
-    A heading whose English title is known (the source also gives the English text) must have
-    that title: the keyword page's 702.27 is Echo, which 2013 numbers 702.28. A rule under a
-    heading anchored at another number goes with it (the page's 702.27a is 2006's 502.19a),
-    never to the rule that has its own number in some other version.
-    """
-    moved = _under_moved_heading(rule, versions, anchors)
-    if moved is not None:
-        order = [moved[0]]
-    for day in order:
-        version = versions[day]
-        number, how = rule.number, "same number"
-        if moved is not None:
-            number, how = moved[1], f"under its heading's counterpart {moved[2]}"
-            if number not in version.numbers:
-                return
-        elif english_title is not None and version.titles.get(number) != english_title:
-            if english_title not in version.by_title:
-                continue
-            number, how = version.by_title[english_title], f"same title ({english_title})"
-        elif number not in version.numbers:
-            continue
-        confidence = 0.9 if english_title else 0.7
-        evidence = f"{how} in the rules of {day}, the version nearest the document's date"
-        yield Link(rule.id, f"cr:en:{day}:{number}", "counterpart", confidence, evidence)
-        now = lineage.current(day, number, latest)
-        if now is not None:
-            yield Link(rule.id, f"cr:en:{latest}:{now}", "current", confidence,
-                       f"{number} of {day} is {now} on {latest}")
+def _rule_links(rule: Rule, written: str | None, numbering: Numbering, titles: Titles,
+                english_titles: dict[str, str], decided: dict[tuple[str, str], Decision | None],
+                held: set[str], english_rule: Callable[[str], Rule | None]) -> Iterator[Link]:
+    heading_number = _quoted_heading(rule, decided)
+    heading = decided.get((rule.language, heading_number)) if heading_number else None
+    if heading_number is not None and heading is None:
+        decided[(rule.language, rule.number)] = None
+        yield _unpaired(rule, written, numbering, f"its heading {heading_number} is unpaired")
         return
+    own = None if rule.language == "en" else english_titles.get(rule.number)
+    decision = read_rule(rule, written, numbering, titles.of(rule, own), heading,
+                         heading_number)
+    decided[(rule.language, rule.number)] = decision
+    if decision is None:
+        yield _unpaired(rule, written, numbering, _why_unpaired(rule, written, titles, own))
+        return
+    anchor = f"cr:en:{decision.version}:{decision.number}"
+    yield Link(rule.id, anchor, "counterpart", decision.confidence, decision.evidence,
+               decision.basis)
+    today = numbering.today(decision.version, decision.number)
+    if today is not None:
+        yield Link(rule.id, f"cr:en:{numbering.latest}:{today.number}", "current",
+                   min(decision.confidence, today.confidence), today.evidence, decision.basis)
+    if decision.version == written and decision.version in held:
+        # A rules document of a version held (the pt-BR rules of 2020-11-20): its wording is
+        # that version's.
+        yield Link(rule.id, anchor, "corresponds", decision.confidence,
+                   f"the English of its own version, {written}", "date")
+        return
+    trace = numbering.trace(decision.version, decision.number)
+    texts = {v: r for v, n in trace.items() if v in held
+             and (r := english_rule(f"cr:en:{v}:{n}")) is not None}
+    wording = corresponding(rule, decision, texts)
+    if wording is not None:
+        yield Link(rule.id, f"cr:en:{wording.version}:{wording.number}", "corresponds",
+                   decision.confidence,
+                   f"matches the English of {wording.version} ({wording.number}) best "
+                   f"of the {len(texts)} versions held ({wording.basis})", wording.basis)
 
 
-def _under_moved_heading(rule: Rule, versions: dict[str, _Version],
-                         anchors: dict[tuple[str, str], tuple[str, str]]
-                         ) -> tuple[str, str, str] | None:
-    """(version, number, heading number) for a rule whose nearest anchored ancestor of the
-    same document was anchored at another number; None otherwise."""
+def _quoted_heading(rule: Rule, decided: dict[tuple[str, str], Decision | None]) -> str | None:
+    """The nearest ancestor of ``rule`` that its document quotes in the same language (rules
+    come in number order, so it was decided before)."""
     parsed = RuleNumber.try_parse(rule.number)
-    if parsed is None:
-        return None
-    for ancestor in parsed.ancestors():
-        anchored = anchors.get((rule.language, str(ancestor)))
-        if anchored is None:
-            continue
-        day, number = anchored
-        if number == str(ancestor) or day not in versions:
-            return None
-        return day, number + rule.number[len(str(ancestor)):], number
+    for ancestor in parsed.ancestors() if parsed else []:
+        if (rule.language, str(ancestor)) in decided:
+            return str(ancestor)
     return None
 
 
-def _resolve_citation(record_id: str, first: str, written: str, order: list[str],
-                      versions: dict[str, _Version], lineage: Lineage,
-                      latest: str) -> Iterator[Link]:
-    if RuleNumber.try_parse(first) is None:
+def _why_unpaired(rule: Rule, written: str | None, titles: Titles, own: str | None) -> str:
+    found = titles.of(rule, own)
+    when = f"near {written}" if written else "of any date"
+    if found is None:
+        return f"no version of the rules {when} has a rule {rule.number}"
+    return (f"no version of the rules {when} has a rule {rule.number} titled "
+            f"{' or '.join(sorted(found[0]))}, nor one rule of that title")
+
+
+def _unpaired(rule: Rule, written: str | None, numbering: Numbering, why: str) -> Link:
+    """The text as a finding: what it is, why nothing pairs it, and what today's rule of its
+    number is (the rule a reader would wrongly take it for)."""
+    latest = numbering.latest
+    title = numbering.title(latest, rule.number) if latest else None
+    held = latest is not None and numbering.holds(latest, rule.number)
+    today = (f"today's {rule.number} is {title or 'another rule'}" if held
+             else f"the rules of {latest} have no {rule.number}")
+    named = f" ({rule.title})" if rule.title else ""
+    language = LANGUAGE_NAMES.get(rule.language, rule.language)
+    when = f"of {written} " if written else ""
+    return Link(rule.id, f"cr:en:{latest}:{rule.number}", "unpaired", 0.0,
+                f"the {language} text {when}numbered {rule.number}{named} is not shown as "
+                f"a text of {rule.number}: {why}; {today}", "")
+
+
+def _citation_links(record: Record, first: str, written_as: str, written: str | None,
+                    numbering: Numbering, cited: set[str]) -> Iterator[Link]:
+    decision = read_citation(first, written, numbering)
+    if decision is None:
         return
-    for day in order:
-        if first in versions[day].numbers:
-            now = lineage.current(day, first, latest)
-            if now is not None:
-                yield Link(record_id, f"cr:en:{latest}:{now}", "cites", 0.8,
-                           f"“{written}” means {first} of {day}, which is {now} on {latest}")
-            return
+    then = f"cr:en:{decision.version}:{first}"
+    yield Link(record.id, then, "cites-then", decision.confidence,
+               f"“{written_as}” means {decision.evidence}", decision.basis)
+    today = numbering.today(decision.version, first)
+    if today is None:
+        return
+    now = f"cr:en:{numbering.latest}:{today.number}"
+    yield Link(record.id, now, "cites", decision.confidence,
+               f"“{written_as}” means {first} of {decision.version}, which is {today.number} "
+               f"on {numbering.latest}", decision.basis)
+    if then not in cited:
+        cited.add(then)
+        yield Link(then, now, "current", today.confidence, today.evidence,
+                   numbering.source(decision.version))

@@ -29,10 +29,10 @@ from collections.abc import Iterable, Iterator
 from itertools import product
 from pathlib import Path
 
-from kb.link.pairing import fold
 from kb.model import Card, Link, Record, Rule, Ruling, TermPair, TocEntry
 from kb.sources.mtgjson import keyword_pairs
 from kb.store import Store
+from kb.text.normal import fold
 
 MIN_ALTERNATIVE = 3  # cards needed for a French keyword term that is not the majority's
 EVIDENCE_KEPT = 5  # record pairs named as evidence per term pair
@@ -66,20 +66,33 @@ def derive_terms(store: Store, links: Iterable[Link]) -> list[TermPair]:
 OFFICIAL = Path(__file__).with_name("official_terms.tsv")
 
 
-def _official_pairs() -> dict[tuple[str, str, str], tuple[int, list[str]]]:
-    pairs = {}
+def official_vocabulary() -> list[tuple[str, str]]:
+    """(French, English) pairs of the official French vocabulary (``official_terms.tsv``)."""
+    pairs = []
     for line in OFFICIAL.read_text(encoding="utf-8").splitlines():
         if line.strip() and not line.startswith("#"):
             french, english = line.split("\t")
-            pairs[("official", french.strip(), english.strip())] = (1, [OFFICIAL.name])
+            pairs.append((french.strip(), english.strip()))
     return pairs
 
 
+def _official_pairs() -> dict[tuple[str, str, str], tuple[int, list[str]]]:
+    return {("official", french, english): (1, [OFFICIAL.name])
+            for french, english in official_vocabulary()}
+
+
 def _title_pairs(store: Store, links: list[Link]) -> Iterator[tuple[str, str, str, str]]:
+    """French and English titles of one rule: the English of the version the French text is
+    read against when it is held, else of today's rule it is (``current``): the FAQ's 702.100
+    "Fusion" of 2013 is "Fuse", whatever today's 702.100 is."""
+    today = {link.from_id: link.to_id for link in links if link.relation == "current"}
     for link in links:
         if link.relation != "counterpart":
             continue
-        french, english = store.get(link.from_id), store.get(link.to_id)
+        french = store.get(link.from_id)
+        english = store.get(link.to_id)
+        if english is None and link.from_id in today:
+            english = store.get(today[link.from_id])
         if (isinstance(french, Rule) and isinstance(english, Rule) and french.language == "fr"
                 and french.title and english.title and not french.untranslated):
             yield "rule-title", french.title, english.title, f"{french.id} = {english.id}"

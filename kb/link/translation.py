@@ -266,12 +266,13 @@ def links(pairing: Pairing, current: Callable[[str, str], str | None],
     ``current`` to today's rule, where ``current(version, number)`` knows it."""
     for pair in pairing.pairs:
         english = f"cr:en:{pair.version}:{pair.number}"
-        yield Link(pair.rule_id, english, COUNTERPART, pair.confidence, pair.evidence)
+        basis = "date, structure, signals" if pair.confirmed else "date, structure"
+        yield Link(pair.rule_id, english, COUNTERPART, pair.confidence, pair.evidence, basis)
         now = current(pair.version, pair.number)
         if now is not None:
             yield Link(pair.rule_id, f"cr:en:{latest}:{now}", CURRENT, pair.confidence,
                        f"{pair.evidence}; {pair.number} of {pair.version} is {now} on "
-                       f"{latest}")
+                       f"{latest}", f"{basis}, held texts")
 
 
 def _structure(mine: Rule, original: Rule, ours: _Side, theirs: _Side) -> tuple[bool, str]:

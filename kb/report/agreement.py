@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from kb.link.pairing import fold
 from kb.model import Card, Example, Note, Rule, Ruling
 from kb.report.data import ReportData
 from kb.report.evidence import compare, evidence
 from kb.report.finding import ERROR, WARNING, Finding, rule_lookup
 from kb.report.names import CardNames, differences
 from kb.report.pairs import Pairs, TextPair, text_of
+from kb.text.normal import fold
 
 CATEGORY = "agreement"
 

@@ -1,17 +1,21 @@
 """Category 3, citations: references to rules that moved, vanished or never existed.
 
-A document is read against the English CR version it was written for: a CR version against
-itself, any other document against the version nearest its date (:meth:`ReportData.
-anchor_version`).
+The report decides nothing: it reads how the build's link stage read each document
+(:mod:`kb.link.anchors`). A CR version is read against itself; any other document against the
+rules of its date, held or not (``cites-then`` and ``counterpart`` links, through kb's table of
+every published version), and followed to today (``current`` links).
 
-- A citation whose rule is not in that version is an error; a range whose last rule is not
-  there runs past the rules it means (warning, naming the last rule it can reach).
+- A citation that no version near its document's date holds is an error; a range whose last
+  rule is not in the version it is read against runs past the rules it means (warning, naming
+  the last rule it can reach, when that version is held).
 - In documents that are not themselves the rules (FAQs, keyword pages, rulings: not
   :data:`~kb.report.data.RULES_FORMATS`), a citation whose rule has another number today, or no
   counterpart today (removed, or rewritten beyond recognition), is a warning giving today's
   number; so is a rule such a document quotes ("702.100. Fusion"). A quoted rule's subrules
-  follow their heading through the versions ("702.27b" of an Echo heading is an Echo subrule in
-  whichever version has it), and a subrule that moved with its heading is told with it.
+  go with their heading, and a subrule that moved with its heading is told with it.
+- A quoted or translated rule that nothing pairs with an English rule (``unpaired``: its
+  number and title fit no version of its date) is a warning saying what it is and what today's
+  rule of its number is: it is not shown as that rule's text.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from collections import defaultdict
 from collections.abc import Iterator
 
 from kb.model import Citation, Record, Rule
-from kb.report.data import RULES_FORMATS, ReportData
+from kb.report.data import CR_FORMAT, RULES_FORMATS, ReportData, split_cr_id
 from kb.report.finding import ERROR, WARNING, Finding, RecordRef, rule_lookup
 from kb.rulenum import RuleNumber, sort_key
 
@@ -33,7 +37,10 @@ def check(data: ReportData) -> Iterator[Finding]:
     for source, record in data.all_records():
         follow = source.format not in RULES_FORMATS
         for citation in getattr(record, "citations", ()):
-            yield from _citation(data, record, citation, follow)
+            if source.format == CR_FORMAT and source.version:
+                yield from _in_version(data, record, citation, source.version, False)
+            else:
+                yield from _citation(data, record, citation, follow)
     for source in data.sources.values():
         if source.format not in RULES_FORMATS:
             yield from _quoted(data, [r for r in data.records.get(source.id, [])
@@ -45,13 +52,35 @@ def check(data: ReportData) -> Iterator[Finding]:
 
 def _citation(data: ReportData, record: Record, citation: Citation,
               follow: bool) -> Iterator[Finding]:
-    version = data.anchor_version(record)
-    if version is None or RuleNumber.try_parse(citation.first) is None:
+    """A citation of another document, as the build read it (``cites-then``)."""
+    if RuleNumber.try_parse(citation.first) is None:
         return
-    numbers = data.cr_rules[version]
+    then = next((split_cr_id(k.to_id) for k in data.links_from(record.id, "cites-then")
+                 if k.to_id.rsplit(":", 1)[-1] == citation.first), None)
+    if then is None:
+        written = data.record_date(record)
+        elsewhere = sorted(v for v in data.versions if citation.first in data.cr_rules[v])
+        hint = f"; it exists in the rules of {', '.join(elsewhere)}" if elsewhere else ""
+        near = f" near {written}" if written else ""
+        yield Finding(CATEGORY, "unresolved", ERROR,
+                      f"“{citation.written}” cites {citation.first}, which is no rule of the "
+                      f"rules{near}{hint}", (data.ref(record),),
+                      language=getattr(record, "language", None),
+                      fix="correct the rule number", lookup=rule_lookup(citation.first))
+        return
+    yield from _in_version(data, record, citation, then[0], follow)
+
+
+def _in_version(data: ReportData, record: Record, citation: Citation, version: str,
+                follow: bool) -> Iterator[Finding]:
+    """A citation read in ``version``: unresolved or past its end when that version is held
+    and lacks the rules; followed to today when ``follow``."""
+    if RuleNumber.try_parse(citation.first) is None:
+        return
+    numbers = data.cr_rules.get(version)
     ref = (data.ref(record),)
     language = getattr(record, "language", None)
-    if citation.first not in numbers:
+    if numbers is not None and citation.first not in numbers:
         elsewhere = sorted(v for v in data.versions if citation.first in data.cr_rules[v])
         hint = f"; it exists in the rules of {', '.join(elsewhere)}" if elsewhere else ""
         yield Finding(CATEGORY, "unresolved", ERROR,
@@ -60,7 +89,7 @@ def _citation(data: ReportData, record: Record, citation: Citation,
                       fix="correct the rule number",
                       lookup=rule_lookup(citation.first, version))
         return
-    if citation.last != citation.first and citation.last not in numbers:
+    if numbers is not None and citation.last != citation.first and citation.last not in numbers:
         reached = _last_in_range(numbers, citation.first, citation.last)
         yield Finding(CATEGORY, "range-past-end", WARNING,
                       f"“{citation.written}” runs past its last rule: the rules of {version} "
@@ -68,8 +97,9 @@ def _citation(data: ReportData, record: Record, citation: Citation,
                       fix=f"end the range at {reached}",
                       lookup=rule_lookup(citation.first, version))
     if follow:
-        yield from _moved(data, citation.first, version, f"“{citation.written}”", ref,
-                          language)
+        yield from _moved(data, citation.first, version, data.today_of(version,
+                                                                       citation.first),
+                          f"“{citation.written}”", ref, language)
 
 
 def _last_in_range(numbers: dict[str, Rule], first: str, last: str) -> str:
@@ -79,20 +109,17 @@ def _last_in_range(numbers: dict[str, Rule], first: str, last: str) -> str:
     return max(inside, key=sort_key) if inside else first
 
 
-def _moved(data: ReportData, number: str, version: str, what: str,
+def _moved(data: ReportData, number: str, version: str, today: str | None, what: str,
            records: tuple[RecordRef, ...], language: str | None) -> Iterator[Finding]:
     """A warning when rule ``number`` of ``version`` has another number today, or none."""
-    today = data.today(version, number)
-    title = data.cr_rules[version][number].title
-    named = f"{number} {title}" if title else number
+    named = data.named(version, number, today)
     if today is None:
-        last_version, _ = data.follow(version, number)
-        gone_in = data.next_version_after(last_version)
         yield Finding(CATEGORY, "removed", WARNING,
                       f"{what} means {named} of the rules of {version}, which has no "
-                      f"counterpart in the rules of {gone_in} (removed or rewritten)", records,
-                      language=language, fix="cite the rule that replaced it, or drop the text",
-                      lookup=rule_lookup(number, version))
+                      f"counterpart in the rules of {data.latest} (removed or rewritten)",
+                      records, language=language,
+                      fix="cite the rule that replaced it, or drop the text",
+                      lookup=rule_lookup(number, version) if version in data.versions else None)
     elif today != number:
         yield Finding(CATEGORY, "renumbered", WARNING,
                       f"{what} means {named} of the rules of {version}, which is {today} "
@@ -123,58 +150,44 @@ def _root(number: str, numbers: set[str]) -> str:
 
 
 def _quoted_group(data: ReportData, root: str, members: list[Rule]) -> Iterator[Finding]:
-    anchor = _root_anchor(data, root, members)
     every = tuple(data.ref(r) for r in members)
     language = members[0].language
-    if anchor is None:
-        yield Finding(CATEGORY, "unresolved", ERROR,
-                      f"the document quotes rule {root}, which matches no rule of any version "
-                      "held", every, language=language, fix="correct the rule number")
+    head = next((r for r in members if r.number == root), members[0])
+    unpaired = data.links_from(head.id, "unpaired")
+    if unpaired:
+        yield Finding(CATEGORY, "unpaired", WARNING, unpaired[0].evidence, every,
+                      language=language, fix="check the number and the title of the text",
+                      lookup=rule_lookup(root))
         return
-    lineage = data.lineage(*anchor)
-    root_today = data.today(*anchor)
+    anchor = data.read_as(head.id)
+    if anchor is None:
+        return
+    root_today = data.current_of(head.id)
     moved_with_root: list[str] = []
     for number in sorted({r.number for r in members}, key=sort_key):
+        member = next(r for r in members if r.number == number)
         these = tuple(data.ref(r) for r in members if r.number == number)
-        found = _anchor_member(data, lineage, number[len(root):], members)
+        found = data.read_as(member.id)
         if found is None:
             yield Finding(CATEGORY, "unresolved", ERROR,
-                          f"quoted rule {number} is no rule of any version of {anchor[1]}",
-                          these, language=language, fix="correct the rule number")
+                          f"quoted rule {number} is no rule of the rules of {anchor[0]} under "
+                          f"{anchor[1]}", these, language=language, fix="correct the rule number")
             continue
-        today = data.today(*found)
+        today = data.current_of(member.id)
         with_root = root_today is not None and today == root_today + number[len(root):]
         if today is None or (today != number and not with_root):
-            yield from _moved(data, found[1], found[0], f"quoted rule {number}", these, language)
+            yield from _moved(data, found[1], found[0], today, f"quoted rule {number}", these,
+                              language)
         elif today != number and number != root:
             moved_with_root.append(f"{number}→{today}")
     if root_today is not None and root_today != root:
-        title = data.cr_rules[anchor[0]][anchor[1]].title
+        title = data.title_of(*anchor) or data.title_of(data.latest or "", root_today)
         named = f"{root} {title}" if title else root
         with_subrules = f" (with {', '.join(moved_with_root)})" if moved_with_root else ""
+        now = data.title_of(data.latest or "", root)
         yield Finding(CATEGORY, "renumbered", WARNING,
                       f"quoted rule {named} (rules of {anchor[0]}: {anchor[1]}) is {root_today} "
-                      f"today ({data.latest}){with_subrules}", every, language=language,
+                      f"today ({data.latest}){with_subrules}"
+                      + (f"; today's {root} is {now}" if now else ""),
+                      every, language=language,
                       fix=f"quote {root_today}, today's text", lookup=rule_lookup(root_today))
-
-
-def _root_anchor(data: ReportData, root: str, members: list[Rule]) -> tuple[str, str] | None:
-    """(version, number) of the English rule the quoted root is a text of."""
-    for rule in members:
-        if rule.number != root:
-            continue
-        for link in data.links_from(rule.id, "counterpart"):
-            version, _, number = link.to_id.removeprefix("cr:en:").partition(":")
-            if number in data.cr_rules.get(version, {}):
-                return version, number
-    return None
-
-
-def _anchor_member(data: ReportData, lineage: dict[str, str], suffix: str,
-                   members: list[Rule]) -> tuple[str, str] | None:
-    """(version, number) of a quoted subrule: its heading's number in the version nearest the
-    document's date that has the subrule."""
-    for version in data.nearest_versions(members[0]):
-        if version in lineage and lineage[version] + suffix in data.cr_rules[version]:
-            return version, lineage[version] + suffix
-    return None

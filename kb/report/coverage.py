@@ -63,7 +63,7 @@ def sections(data: ReportData) -> list[SectionCoverage]:
         for record in data.records.get(source.id, []):
             if not isinstance(record, Rule):
                 continue
-            for link in data.links_from(record.id, "counterpart"):
+            for link in data.links_from(record.id, "corresponds"):
                 found = split_cr_id(link.to_id)
                 if found is not None:
                     versions[found[0]] += 1
@@ -123,7 +123,9 @@ def _section_findings(data: ReportData) -> Iterator[Finding]:
 
 def _french_only(data: ReportData, pairs: Pairs) -> Iterator[Finding]:
     for rule in pairs.french_rules_without_english():
+        why = data.links_from(rule.id, "unpaired")
         yield Finding(CATEGORY, "french-only", WARNING,
+                      why[0].evidence if why else
                       f"French {rule.number} has no English counterpart in any version held",
                       (data.ref(rule),), language=FR,
                       fix="check the number: the French text may be misnumbered")

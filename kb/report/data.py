@@ -126,45 +126,38 @@ class ReportData:
                         rules.setdefault(record.number, record)
         return out
 
-    @cached_property
-    def _next(self) -> dict[str, str]:
-        return {k.from_id: k.to_id for k in self.links if k.relation == "next-version"}
+    def title_of(self, version: str, number: str) -> str | None:
+        """The title of rule ``number`` of an English version held, else None."""
+        rule = self.cr_rules.get(version, {}).get(number)
+        return rule.title if rule else None
 
-    @cached_property
-    def _previous(self) -> dict[str, str]:
-        return {k.to_id: k.from_id for k in self.links if k.relation == "next-version"}
+    # -- how the build read other documents (kb.link.anchors) -------------------------------
 
-    def lineage(self, version: str, number: str) -> dict[str, str]:
-        """The rule's number in every version it reaches through ``next-version`` links, both
-        ways: version -> number."""
-        found = {version: number}
-        for step in (self._next, self._previous):
-            at = cr_id(version, number)
-            while at in step:
-                at = step[at]
-                other = split_cr_id(at)
-                assert other is not None
-                found[other[0]] = other[1]
-        return found
+    def read_as(self, record_id: str) -> tuple[str, str] | None:
+        """(version, number) of the English rule a rule text was read as (``counterpart``)."""
+        for link in self.links_from(record_id, "counterpart"):
+            return split_cr_id(link.to_id)
+        return None
 
-    def follow(self, version: str, number: str) -> tuple[str, str]:
-        """The last (version, number) the rule reaches through ``next-version`` links."""
-        at = cr_id(version, number)
-        while at in self._next:
-            at = self._next[at]
-        found = split_cr_id(at)
-        assert found is not None
-        return found
+    def current_of(self, record_id: str) -> str | None:
+        """Today's number of a rule text or of an English rule of another version
+        (``current``), or None when it has none today."""
+        for link in self.links_from(record_id, "current"):
+            found = split_cr_id(link.to_id)
+            return found[1] if found else None
+        return None
 
-    def today(self, version: str, number: str) -> str | None:
-        """The rule's number in the latest version, or None when its line of versions stops
-        earlier (removed, or rewritten beyond recognition)."""
-        last_version, last_number = self.follow(version, number)
-        return last_number if last_version == self.latest else None
+    def today_of(self, version: str, number: str) -> str | None:
+        """Today's number of rule ``number`` of ``version``."""
+        if version == self.latest:
+            return number if number in self.cr_rules.get(version, {}) else None
+        return self.current_of(cr_id(version, number))
 
-    def next_version_after(self, version: str) -> str | None:
-        later = [v for v in self.versions if v > version]
-        return later[0] if later else None
+    def named(self, version: str, number: str, today: str | None) -> str:
+        """"708 Split Cards": the number and the title it has in ``version``, or today."""
+        title = self.title_of(version, number) or (
+            self.title_of(self.latest, today) if self.latest and today else None)
+        return f"{number} {title}" if title else number
 
     # -- documents --------------------------------------------------------------------------
 
@@ -172,24 +165,6 @@ class ReportData:
         """A record's own date (a ruling's) or else its document's."""
         source = self.source_of.get(record.id)
         return DocDate.parse(getattr(record, "date", None) or (source.version if source else None))
-
-    def nearest_versions(self, record: Record) -> list[str]:
-        """The English CR versions, nearest the record's date first (as the link stage
-        anchors texts, :mod:`kb.link.stage`); a CR record's own version comes first."""
-        source = self.source_of.get(record.id)
-        if source is not None and source.format == CR_FORMAT and source.version:
-            return [source.version, *(v for v in self.versions if v != source.version)]
-        written = self.record_date(record)
-        if written is None:
-            return []
-        return sorted(self.versions,
-                      key=lambda v: abs((date.fromisoformat(v) - written.day).days))
-
-    def anchor_version(self, record: Record) -> str | None:
-        """The English CR version a record was written for: its own for a CR record, else the
-        version nearest its date."""
-        nearest = self.nearest_versions(record)
-        return nearest[0] if nearest else None
 
     @cached_property
     def counterpart_sources(self) -> dict[str, str]:

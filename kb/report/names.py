@@ -21,8 +21,8 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from kb.link.pairing import fold
 from kb.model import Card, Link
+from kb.text.normal import fold
 
 _APOSTROPHES = str.maketrans({"’": "'", "‘": "'", "ʼ": "'"})
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;«»“”\"(]\s*|\*\s*)$")

@@ -1,7 +1,7 @@
 """French texts and their English originals, as the agreement and coverage checks compare them.
 
 - A French rule pairs with the English rule of the same number in its own document when the
-  document gives one (the keyword page quotes both), else with its ``counterpart`` link: the
+  document gives one (the keyword page quotes both), else with its ``corresponds`` link: the
   English CR rule of the version its document was written for.
 - A French example pairs with the example of the same position under the paired rule, when
   both rules have as many examples (else the counts disagree, which coverage reports).
@@ -86,10 +86,11 @@ class Pairs:
             if (isinstance(record, Rule) and record is not rule and record.language == EN
                     and record.number == rule.number):
                 return record, f"the English text of {rule.number} given by the same document"
-        for link in self.data.links_from(rule.id, "counterpart"):
-            found = self.data.by_id.get(link.to_id)
-            if isinstance(found, Rule):
-                return found, link.evidence
+        for relation in ("corresponds", "counterpart"):  # the English wording held it matches
+            for link in self.data.links_from(rule.id, relation):
+                found = self.data.by_id.get(link.to_id)
+                if isinstance(found, Rule):
+                    return found, link.evidence
         return None
 
     @cached_property

@@ -20,9 +20,10 @@ from kb import api
 from kb.check import CheckReport, run_check
 from kb.errors import KbError
 from kb.history import HistoryEntry, rule_history
-from kb.link.pairing import fold
+from kb.i18n import gettext as _
 from kb.model import Card, Example, GlossaryEntry, Rule, Ruling, TermPair
 from kb.rulenum import RuleNumber
+from kb.text.normal import fold
 from kb.web.contents import Heading, outline
 from kb.web.documents import document
 from kb.web.errors import NotFound
@@ -210,6 +211,8 @@ class RulePage:
     full: bool = True  # every subrule shown
     # Official French names of the terms of the English texts that have no French text.
     french_names: list[FrenchName] = field(default_factory=list)
+    # The rule followed here from another version (the version picker): (version, number).
+    followed: tuple[str, str] | None = None
 
     @property
     def shown(self) -> list[api.RuleView]:
@@ -244,11 +247,24 @@ def _above(number: str, top: str) -> list[str]:
     return ancestors[:ancestors.index(top)] if top in ancestors else ancestors
 
 
-def rule_page(reader: Reader, number: str, version: str | None,
-              full: bool = False) -> RulePage:
+def rule_page(reader: Reader, number: str, version: str | None, full: bool = False,
+              followed_from: str | None = None) -> RulePage:
     """The rule ``number`` in the version in force on ``version`` (the latest by default);
-    with ``full``, every subrule of a long section in full."""
+    with ``full``, every subrule of a long section in full.
+
+    ``followed_from`` is the version ``number`` was read in (the version picker: from
+    /rule/702.19b of 2026, 2013 shows Trample, 2013's 702.18b, not 2013's 702.19b)."""
     kb = reader.kb
+    followed = None
+    if followed_from and kb.resolve_version(followed_from) != kb.resolve_version(version):
+        then = kb.number_in(number, followed_from, version)
+        if then is None:
+            raise NotFound(_("rule {number} of the rules of {since} has no counterpart in the "
+                             "rules of {version}").format(
+                number=number, since=kb.resolve_version(followed_from),
+                version=kb.resolve_version(version)))
+        followed = (kb.resolve_version(followed_from), str(RuleNumber.read(number)))
+        number = then
     views = kb.rule(number, version, "all")
     main = views[0]
     statuses = example_status(reader)
@@ -265,12 +281,12 @@ def rule_page(reader: Reader, number: str, version: str | None,
     history: list[HistoryEntry] | None = None
     if len(views) <= HISTORY_INLINE:
         try:
-            history = [e for e in rule_history(kb, main.number, main.version)
-                       if e.rule == main.number]
+            history = rule_history(kb, main.number, main.version, subrules=False)
         except KbError:
             history = []
     page = RulePage(main.number, main.version, latest(reader), views, examples, history,
-                    kb.store.versions(), concerning, full=full or len(views) <= HISTORY_INLINE)
+                    kb.store.versions(), concerning, full=full or len(views) <= HISTORY_INLINE,
+                    followed=followed)
     if main.id.startswith("cr:en:"):
         rules = outline(reader, main.version)
         page.path = rules.path(main.number)

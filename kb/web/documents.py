@@ -69,7 +69,8 @@ def documents(reader: Reader) -> dict[str, Document]:
 
 
 def _document(source: Source) -> Document:
-    return Document(source.file, source.title, source.format, source.language, source.version)
+    language = source.language if source.language != "mixed" else None  # not a language tag
+    return Document(source.file, source.title, source.format, language, source.version)
 
 
 def document(reader: Reader, file: str) -> Document:

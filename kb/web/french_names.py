@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from kb.link.pairing import fold
+from kb.text.normal import fold
 from kb.web.readers import Reader
 
 # Term kinds that name a game term, most authoritative first.

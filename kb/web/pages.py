@@ -14,10 +14,10 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
 from kb.history import version_changes
-from kb.link.pairing import fold
 from kb.query import KINDS
 from kb.reader import export_row
 from kb.report.finding import CATEGORIES, SEVERITIES
+from kb.text.normal import fold
 from kb.web import data
 from kb.web.contents import outline
 from kb.web.documents import document
@@ -106,10 +106,12 @@ class Pages:
         number = request.path_params["number"]
         version = request.query_params.get("version") or None
         full = request.query_params.get("full") == "1"
+        followed_from = request.query_params.get("from") or None  # the version picker's
 
         def build(reader: Reader) -> tuple[str, dict]:
-            return "rule.html", {"r": data.rule_page(reader, number, version, full)}
-        return await self.page(request, build, ("rule", number, version, full))
+            return "rule.html", {"r": data.rule_page(reader, number, version, full,
+                                                     followed_from)}
+        return await self.page(request, build, ("rule", number, version, full, followed_from))
 
     async def contents(self, request: Request) -> Response:
         version = request.query_params.get("version") or None

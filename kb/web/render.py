@@ -21,6 +21,7 @@ from markupsafe import Markup, escape
 from kb import i18n
 from kb.history import Piece
 from kb.link.citations import find_citations
+from kb.reader import CitedRule
 from kb.web.data import record_url, rule_url, slug
 
 _MANA = re.compile(r"\{([0-9A-Z/½∞]{1,5})\}")
@@ -39,11 +40,17 @@ def mana(symbol: str) -> Markup:
         " ".join(f"ms-{c}" for c in colours), symbol, shown)
 
 
-def rich(text: str | None, version: str | None = None, latest: str | None = None) -> Markup:
+def rich(text: str | None, version: str | None = None, latest: str | None = None,
+         cited: Iterable[CitedRule] = ()) -> Markup:
     """Corpus text, escaped, with its rule citations linked to the cited rule (in
-    ``version``) and its mana symbols drawn; line breaks kept."""
+    ``version``) and its mana symbols drawn; line breaks kept.
+
+    ``cited`` are the citations of another document's text as the build read them
+    (:class:`kb.reader.CitedRule`): each links to today's rule, and says so where the number
+    changed since ("règle 708" of 2013: today's 709, "708 in 2013, today 709")."""
     if not text:
         return Markup("")
+    read = {c.number: c for c in cited if c.version is not None}
     spans: list[tuple[int, int, Markup]] = []
     at = 0
     for citation in find_citations("", text):
@@ -52,6 +59,14 @@ def rich(text: str | None, version: str | None = None, latest: str | None = None
             continue
         end = start + len(citation.written)
         at = end
+        then = read.get(citation.first)
+        if then is not None and then.note:
+            link = (Markup('<a class="cite" href="{}">{}</a>').format(
+                rule_url(then.today, None, latest), citation.written) if then.today
+                else escape(citation.written))
+            spans.append((start, end, link + Markup(' <span class="then">({})</span>').format(
+                then.note)))
+            continue
         spans.append((start, end, Markup('<a class="cite" href="{}">{}</a>').format(
             rule_url(citation.first, version, latest), citation.written)))
     for m in _MANA.finditer(text):

@@ -134,21 +134,28 @@ def portuguese_index(tmp_path_factory):
 
 
 def test_portuguese_only_when_asked(portuguese_index):
-    """The pt-BR page of 702 left 702.19b in English (line 1375) and translated 702.28a
-    ("Reciclar é uma habilidade ...")."""
+    """The pt-BR page of 702 (rules of 2020-11-20) left 702.19b in English and 702.27a
+    "Shadow is an evasion ability." in English, and translated 702.28a ("Reciclar é uma
+    habilidade ..."): cycling, 702.28 in 2020 and 702.29 today, where 702.28 is Shadow
+    (MagicCompRules 20260417.txt lines 4192, 4200). A text stands under the rule it is
+    today, not under its old number."""
     def files(*args: str) -> dict[str, set[str]]:
         views = json.loads(kb(portuguese_index, "rule", *args, "--json").stdout)
         return {v["number"]: {t["source"]["file"] for t in v["texts"]} for v in views}
 
     pt_file = "magicjudgesbr_regras_cr_7_702.html"
     assert pt_file not in files("702.19b")["702.19b"]
-    assert pt_file not in files("702.28a")["702.28a"]
+    assert pt_file not in files("702.29a")["702.29a"]
     assert files("702.19b", "--lang", "pt")["702.19b"] == {pt_file}
-    assert files("702.28a", "--lang", "pt")["702.28a"] == {pt_file}
-    assert pt_file in files("702.28a", "--lang", "all")["702.28a"]
-    text = kb(portuguese_index, "rule", "702.28a", "--lang", "pt").output
+    assert files("702.29a", "--lang", "pt")["702.29a"] == {pt_file}
+    assert pt_file in files("702.29a", "--lang", "all")["702.29a"]
+    text = kb(portuguese_index, "rule", "702.29a", "--lang", "pt").output
     assert "[pt, 2020-11-20: 702.28a, magicjudgesbr_regras_cr_7_702.html:" in text
     assert "Reciclar é uma habilidade" in text
+    shadow = kb(portuguese_index, "rule", "702.28a", "--lang", "pt").output
+    assert "Reciclar" not in shadow
+    assert "[en, 2020-11-20: 702.27a, untranslated, magicjudgesbr_regras_cr_7_702.html:" in shadow
+    assert "Shadow is an evasion ability." in shadow
 
 
 def test_a_citing_record_of_another_language_says_its_language():

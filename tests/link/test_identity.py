@@ -15,7 +15,8 @@ from collections.abc import Sequence
 
 import pytest
 
-from kb.link.identity import Lineage, compare_versions, match_versions, normalize
+from kb.lineage import Lineage
+from kb.link.identity import build_lineage, compare_versions, match_versions, normalize
 from kb.model import Loc, Rule
 from kb.sources import cr_text
 from kb.text.decode import decode
@@ -140,7 +141,7 @@ def test_a_rule_that_grew_a_sentence_keeps_its_number():
 def test_empty_versions():
     assert match_versions([], []) == []
     assert compare_versions([], version("b", ("100.1", "Text."))).added == ("100.1",)
-    lineage = Lineage.build({})
+    lineage = build_lineage({})
     assert lineage.trace("2026", "100.1") == {}
     assert lineage.current("2026", "100.1") is None
 
@@ -149,7 +150,7 @@ def test_lineage_traces_through_three_versions():
     v1 = version("2013", ("702.100", "Fuse", True), ("702.100a", FUSE.format(708)))
     v2 = version("2023", ("702.102", "Fuse", True), ("702.102a", FUSE.format(709)))
     v3 = version("2026", ("702.101", "Fuse", True), ("702.101a", FUSE.format(709)))
-    lineage = Lineage.build({"2026": v3, "2013": v1, "2023": v2})
+    lineage = build_lineage({"2026": v3, "2013": v1, "2023": v2})
     assert lineage.versions == ("2013", "2023", "2026")
     assert lineage.trace("2023", "702.102a") == {
         "2013": "702.100a", "2023": "702.102a", "2026": "702.101a"}
@@ -178,7 +179,7 @@ def real() -> dict[str, list[Rule]]:
 
 @pytest.fixture(scope="module")
 def lineage(real: dict[str, list[Rule]]) -> Lineage:
-    return Lineage.build(real)
+    return build_lineage(real)
 
 
 def test_fuse_moves_from_702_100_to_702_102(lineage):
@@ -248,7 +249,7 @@ def test_from_matches_rebuilds_the_same_lineage():
                  ("702.101", "Gone", True))
     v2 = version("2023", ("702.102", "Fuse", True), ("702.102a", FUSE.format(709)),
                  ("702.103", "New", True))
-    built = Lineage.build({"2013": v1, "2023": v2})
+    built = build_lineage({"2013": v1, "2023": v2})
     pairs = [m for diff in built.diffs.values() for m in diff.matches]
     again = Lineage.from_matches({"2013": [r.number for r in v1],
                                   "2023": [r.number for r in v2]}, reversed(pairs))
@@ -263,7 +264,7 @@ def test_between_follows_each_rule_through_the_versions_in_between():
     v2 = version("2023", ("702.102", "Fuse", True), ("702.102a", FUSE.format(709)))
     v3 = version("2026", ("702.101", "Fuse", True), ("702.101a", FUSE.format(709)),
                  ("702.102", "Another", True))
-    lineage = Lineage.build({"2013": v1, "2023": v2, "2026": v3})
+    lineage = build_lineage({"2013": v1, "2023": v2, "2026": v3})
     diff = lineage.between("2013", "2026")
     assert {m.old_number: (m.new_number, m.how) for m in diff.matches} == {
         "702.100": ("702.101", "title"), "702.100a": ("702.101a", "heading")}

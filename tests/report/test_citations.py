@@ -1,5 +1,8 @@
 """Category 3, citations: the stale references of the French FAQ (read in 001_* and in the rules
-of 2013 and 2026), and citations that resolve."""
+of 2013 and 2026), and citations that resolve. The report reads how the build's link stage read
+each document: the FAQ of 2013-03-21 cites the rules in force that day, those of 2012-10-01
+(cr-archive/2012-10-01.txt.gz: "708. Split Cards", "601.2e"), and quotes Fuse as the rules of
+2013-05-01 number it (702.100)."""
 
 from __future__ import annotations
 
@@ -20,14 +23,15 @@ def test_stale_references_of_the_french_faq(cr_data: ReportData) -> None:
     assert sorted(by_check) == ["removed", "renumbered"]
     # Line 33 "702.100. Fusion" quotes Fuse, 702.100 in the rules of 2013 and 702.102 in those
     # of 2026 (MagicCompRules 20260417.txt: "702.102. Fuse"), its subrules a, c, d with it.
+    # Today's 702.100 is "702.100. Evolve" (MagicCompRules 20260417.txt line 4710).
     assert ("quoted rule 702.100 Fuse (rules of 2013-05-01: 702.100) is 702.102 today "
-            "(2026-04-17) (with 702.100a→702.102a, 702.100c→702.102c, 702.100d→702.102d)"
-            ) in by_check["renumbered"]
+            "(2026-04-17) (with 702.100a→702.102a, 702.100c→702.102c, 702.100d→702.102d); "
+            "today's 702.100 is Evolve") in by_check["renumbered"]
     # Line 34 "(voir règle 708, « Cartes doubles »)": split cards are 708 in 2013, 709 today.
-    assert ("“règle 708” means 708 Split Cards of the rules of 2013-05-01, which is 709 today "
+    assert ("“règle 708” means 708 Split Cards of the rules of 2012-10-01, which is 709 today "
             "(2026-04-17)") in by_check["renumbered"]
     # Line 36 "(Voir règle 601.2e)": paying the total cost is 601.2f today.
-    assert ("“règle 601.2e” means 601.2e of the rules of 2013-05-01, which is 601.2f today "
+    assert ("“règle 601.2e” means 601.2e of the rules of 2012-10-01, which is 601.2f today "
             "(2026-04-17)") in by_check["renumbered"]
     assert len(by_check["renumbered"]) == 3
     # Line 35, 702.100b "deux séries de caractéristiques et un coût converti de mana": today's
@@ -41,9 +45,10 @@ def test_stale_references_of_the_french_faq(cr_data: ReportData) -> None:
 
 def test_keyword_page_and_official_rules(cr_data: ReportData) -> None:
     found = list(citations.check(cr_data))
-    # The keyword page (2009) quotes Echo as 702.27; it is 702.30 today.
+    # The keyword page quotes Echo as 702.27, the number of the rules of 2009-07-11 to 2011;
+    # it is 702.30 today.
     (echo,) = [f for f in found if f.records[0].file == KEYWORD_PAGE]
-    assert echo.message.startswith("quoted rule 702.27 Echo (rules of 2013-05-01: 702.28) is "
+    assert echo.message.startswith("quoted rule 702.27 Echo (rules of 2009-07-11: 702.27) is "
                                    "702.30 today")
     assert "702.27a→702.30a, 702.27b→702.30b" in echo.message
     # The glossary entry "Map" of the rules of 2025-02-07 (line 7987) ends "see rule 110.10":
@@ -55,19 +60,24 @@ def test_keyword_page_and_official_rules(cr_data: ReportData) -> None:
     assert unresolved.severity == "error"
 
 
-def _faq_citing(written: str, first: str, last: str, *, versions: list[str] | None = None
-                ) -> ReportData:
+def _faq_citing(written: str, first: str, last: str) -> ReportData:
+    """A FAQ note citing ``written``, and the links the build's stage makes for it: read in the
+    rules of 2013-05-01 when they hold ``first`` (``cites-then``), followed to today's number
+    (``current``)."""
     old = cr("2013-05-01", ["601", "601.2", "601.2a", "601.2b", "601.2c", "708", "708.1"],
              {"708": "Split Cards"})
     new = cr("2026-04-17", ["601", "601.2", "601.2a", "601.2b", "601.2c", "709", "709.1"],
              {"709": "Split Cards"})
-    links = [Link(f"cr:en:2013-05-01:{a}", f"cr:en:2026-04-17:{b}", "next-version", 1.0, "same")
-             for a, b in [("601", "601"), ("601.2", "601.2"), ("601.2a", "601.2a"),
-                          ("601.2b", "601.2b"), ("601.2c", "601.2c"), ("708", "709"),
-                          ("708.1", "709.1")]]
+    today = {"601": "601", "601.2": "601.2", "601.2a": "601.2a", "601.2b": "601.2b",
+             "601.2c": "601.2c", "708": "709", "708.1": "709.1"}
     faq = source("faq:fr:x", file="faq.txt")
     note = Note("faq:fr:x:note/1", f"Voir {written}.", "fr", Loc("faq.txt", 4),
                 citations=(Citation("faq:fr:x:note/1", written, first, last),))
+    links = []
+    if first in today:
+        then = f"cr:en:2013-05-01:{first}"
+        links = [Link(note.id, then, "cites-then", 0.7, "", "citation"),
+                 Link(then, f"cr:en:2026-04-17:{today[first]}", "current", 1.0, "")]
     return data(old, new, (faq, [note]), links=links)
 
 

@@ -60,8 +60,10 @@ def _translation(french: list[tuple[str, str]], examples: int = 0) -> ReportData
              for i, (n, text) in enumerate(french)]
     extra = [Example(f"cr:fr:2024:{french[0][0]}/ex{k}", french[0][0], k, "Exemple : un Clone.",
                      "fr", "2024", Loc(page.file, 50 + k)) for k in range(1, examples + 1)]
-    links = [Link(r.id, f"cr:en:2023-04-14:{r.number}", "counterpart", 0.7, "same number")
-             for r in rules]
+    # As the build's link stage stores them: the English rule each text is, and the English
+    # wording held it matches (the coverage is counted against the latter).
+    links = [Link(r.id, f"cr:en:2023-04-14:{r.number}", relation, 0.7, "same number")
+             for r in rules for relation in ("counterpart", "corresponds")]
     return data(english, (page, [*rules, *extra]), links=links)
 
 

@@ -30,7 +30,8 @@ from pathlib import Path
 
 import pytest
 
-from kb.link.identity import Lineage
+from kb.lineage import Lineage
+from kb.link.identity import build_lineage
 from kb.model import Example, Fragment, GlossaryEntry, Rule
 from kb.sources import cr_text
 from kb.text.decode import decode
@@ -99,7 +100,7 @@ def lineage(parsed) -> Lineage:
     versions: dict[str, list[Rule]] = {}
     for result in parsed.values():  # 2006-06-01 repeats the 2004-06-01 rules: one version
         versions.setdefault(result.version, [r for r in result.records if isinstance(r, Rule)])
-    return Lineage.build(versions)
+    return build_lineage(versions)
 
 
 def test_trample_runs_back_through_the_magic_2010_rewrite_to_502_9(lineage):

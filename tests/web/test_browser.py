@@ -121,11 +121,31 @@ def test_switch_version(site: str, page: Any) -> None:
     # the picker submits itself (a little script); the page works with the button too
     with page.expect_navigation():
         page.select_option("#version-picker", "2023-04-14")
-    assert page.url.endswith("/rule/702.102?version=2023-04-14")
+    assert "/rule/702.102?" in page.url and "version=2023-04-14" in page.url
+    assert page.locator("h1").inner_text() == "702.102 Fuse"
     # the rule's number in 2013: "702.100. Fuse"
     page.locator("a.ver", has_text="702.100").click()
     page.wait_for_url("**/rule/702.100?version=2013-05-01")
     assert page.locator("h1").inner_text() == "702.100 Fuse"
+
+
+def test_the_version_picker_follows_the_rule_not_the_number(site: str, page: Any) -> None:
+    """Trample is 702.19 today (MagicCompRules 20260417.txt line 4073) and 702.18 in the rules
+    of 2013-05-01 (MagicCompRules 20130429.txt line 2863), whose 702.19b is Vigilance's."""
+    page.goto(site + "/rule/702.19b")
+    with page.expect_navigation():
+        page.select_option("#version-picker", "2013-05-01")
+    assert page.locator("h1").inner_text().startswith("702.18b")
+    note = page.locator("#number-then").inner_text()
+    assert note == ("Trample: 702.19b of the rules of 2026-04-17 is numbered 702.18b in the "
+                    "rules of 2013-05-01.")
+    body = page.locator("main").inner_text()
+    assert "The controller of an attacking creature with trample first assigns damage" in body
+    assert "Attacking doesn't cause creatures with vigilance to tap" not in body
+    # and back: from 2013's 702.18b, today's rules show 702.19b
+    with page.expect_navigation():
+        page.select_option("#version-picker", "2026-04-17")
+    assert page.locator("h1").inner_text().startswith("702.19b")
 
 
 def test_open_a_card_by_its_french_name(site: str, page: Any) -> None:

@@ -74,6 +74,26 @@ def test_rule_page_links_its_citations(client: TestClient) -> None:
     assert client.get("/rule/709.4").status_code == 200
 
 
+def test_a_french_text_of_2013_cites_todays_rule_and_says_so(client: TestClient) -> None:
+    # The French FAQ (001_*, line 34): 702.100a "(voir règle 708, « Cartes doubles »)"; split
+    # cards are 708 in the rules of 2013 and 709 today.
+    html = client.get("/rule/702.102a").text
+    assert re.search(r'<a class="cite" href="/rule/709">règle 708</a> '
+                     r'<span class="then">\(708 in 2013, today 709\)</span>', html)
+    # The English of today cites 709 itself, in its own version: no note.
+    assert html.count('class="then"') == 1
+
+
+def test_a_picked_version_follows_the_rule(client: TestClient) -> None:
+    """/rule/702.19b, 2013 in the picker: Trample was 702.18 in the rules of 2013-05-01."""
+    html = client.get("/rule/702.19b?from=2026-04-17&version=2013-05-01").text
+    assert "<h1><span class=\"num\">702.18b</span></h1>" in html
+    assert "Trample: 702.19b of the rules of 2026-04-17 is numbered 702.18b" in html
+    assert client.get("/rule/702.19b?version=2013-05-01").text.count("vigilance") > 0
+    missing = client.get("/rule/702.190a?from=2026-04-17&version=2013-05-01")
+    assert missing.status_code == 404
+
+
 def test_rule_page_of_an_older_version_links_in_that_version(client: TestClient) -> None:
     # The 2013-05-01 rules: "702.100b A fused split spell ... (See rule 601.2e.)" is in
     # 702.100c: "The total cost of a fused split spell includes ... (See rule 601.2e.)"

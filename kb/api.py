@@ -30,6 +30,7 @@ from kb.reader import (
 if TYPE_CHECKING:
     from kb.build import BuildReport, Progress
     from kb.check import CheckReport
+    from kb.check.user import UserReport
     from kb.fetch import Fetched
     from kb.history import HistoryEntry, VersionChanges
     from kb.model import TermPair
@@ -38,7 +39,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "LANGUAGES", "CardView", "CitingRecord", "KbError", "KnowledgeBase", "NoIndexError",
-    "NoSuchRuleError", "RuleView", "build_index", "check", "default_index_root", "diff",
+    "NoSuchRuleError", "RuleView", "build_index", "check", "check_scenarios",
+    "default_index_root", "diff",
     "export_row", "fetch", "history", "language_set", "report", "search", "terms",
     "version_ranges",
 ]
@@ -107,6 +109,18 @@ def check(*, index: Path | None = None, scenarios: list[Path] | None = None) -> 
 
     with KnowledgeBase(index) as kb:
         return run_check(kb.store, scenarios or ())
+
+
+def check_scenarios(paths: list[Path], *, index: Path | None = None) -> UserReport:
+    """``kb check --scenario``: play a user's scenario files and report each one; their
+    ``verifies`` are looked up in the index if one is built (none is needed)."""
+    from kb.check.user import check_scenarios as play_files
+    try:
+        kb = KnowledgeBase(index)
+    except NoIndexError:
+        return play_files(paths)
+    with kb:
+        return play_files(paths, kb.store)
 
 
 def terms(word: str, *, index: Path | None = None, prefix: bool = False) -> list[TermPair]:

@@ -6,11 +6,16 @@ so that the loader refuses anything it does not know instead of ignoring it.
 
 from __future__ import annotations
 
-STATUSES = ("verified", "contradicted", "era-dependent", "not checkable", "not modelled")
+STATUSES = ("verified", "contradicted", "refused", "era-dependent", "not checkable",
+            "not modelled")
+# A scenario a user gives (``kb check --scenario``) has one of these; ``answered``: a question
+# (no expected facts) played to its end.
+SCENARIO_STATUSES = ("verified", "contradicted", "refused", "era-dependent", "not checkable",
+                     "answered")
 NOT_CHECKABLE_KINDS = ("timing", "randomness", "definition")
 SCENARIO_KEYS = frozenset({"name", "verifies", "status", "reason", "because", "era", "players",
                            "life", "active", "start", "setup", "step", "expect",
-                           "multiplayer", "vanguard", "commanders"})
+                           "multiplayer", "vanguard", "commanders", "source", "seed"})
 SETUP_KEYS = frozenset({"battlefield", "hand", "graveyard", "library", "exile", "command",
                         "mana", "life"})
 # The keys of an object placed by the setup, besides its status (kb.engine.game.SETUP_STATUS).

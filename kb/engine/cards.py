@@ -43,6 +43,7 @@ from kb.engine.objects import (
     parse_pt,
 )
 from kb.engine.replacements import check_replacement, instructions_of
+from kb.engine.steps import DELAYED_EVENTS, delayed_time_known
 from kb.engine.triggers import TRIGGER_EVENTS, TRIGGER_FILTERS, TRIGGER_KEYS
 from kb.engine.typeline import TypeLineError, read_type_line
 
@@ -185,6 +186,7 @@ def _check_parts(spec: Mapping[str, Any], where: str) -> None:
         _check_condition(static.get("as_long_as"), where)
         if "cant_enter" in static:
             check_filter(static["cant_enter"], f"{where}, cant_enter")
+        _check_static_flags(static, where)
     if "trigger" in spec:
         _check_trigger(spec["trigger"], where)
     replacement = spec.get("replacement")
@@ -197,6 +199,23 @@ def _check_parts(spec: Mapping[str, Any], where: str) -> None:
                 *(m.get("effect") for m in spec.get("modes", ())),
                 *instructions_of(replacement or {})):
         check_instructions(ops, where)
+
+
+# Static abilities' rules that are flags: each must be true (a false one would do nothing).
+STATIC_FLAGS = ("prevent_combat_damage", "damage_cant_be_prevented", "damage_as_wither")
+
+
+def _check_static_flags(static: Mapping[str, Any], where: str) -> None:
+    """Refuse a static rule whose value would make it do nothing."""
+    for flag in STATIC_FLAGS:
+        if flag in static and static[flag] is not True:
+            raise EngineError(f"{where}: {flag} is true (leave it out otherwise)")
+    if static.get("prevent_combat_damage") and static.get("affects") not in (
+            "enchanted", "equipped", "attached"):
+        raise EngineError(f"{where}: prevent_combat_damage applies to the enchanted, equipped "
+                          "or attached creature (affects)")
+    if "extra_trigger" in static and static["extra_trigger"] != "dies":
+        raise EngineError(f"{where}: extra_trigger is \"dies\" (603.2d: a creature dying)")
 
 
 def check_player_rule(spec: Any, where: str) -> None:
@@ -248,6 +267,9 @@ def check_target(target: Any, where: str) -> None:
     if target.get("kind", "any") not in TARGET_KINDS:
         raise EngineError(f"{where}: unknown target kind {target.get('kind')!r} "
                           f"(known: {', '.join(TARGET_KINDS)})")
+    if "count" in target and "up_to" in target:
+        raise EngineError(f"{where}: a target has count (exactly N) or up_to (none to N), "
+                          "not both")
     check_filter(target.get("filter", {}), f"{where}, target filter")
 
 
@@ -280,9 +302,10 @@ def check_instructions(ops: Any, where: str) -> None:
         for key in REFERENCE_KEYS & set(op):
             for ref in op[key] if isinstance(op[key], list) else [op[key]]:
                 if isinstance(ref, Mapping):
-                    if set(ref) != {"each"}:
+                    if "each" not in ref or set(ref) - {"each", "except"}:
                         raise EngineError(f"{where}: instruction {name!r}: {key} = {ref!r} "
-                                          "(a table there is {{ each = <filter> }})")
+                                          "(a table there is { each = <filter> }, with "
+                                          "maybe except = <reference>)")
                     check_filter(ref["each"], f"{where}, instruction {name!r}, {key}")
         if isinstance(op.get("filter"), Mapping):
             check_filter(op["filter"], f"{where}, instruction {name!r}, filter")
@@ -291,6 +314,13 @@ def check_instructions(ops: Any, where: str) -> None:
             check_replacement(op.get("replacement"), f"{where}, instruction {name!r}")
             for nested in instructions_of(op["replacement"]):
                 check_instructions(nested, where)
+        if name == "emblem":
+            for i, ability in enumerate(op.get("abilities", ())):
+                ability_from(ability, f"{where}, emblem ability {i + 1}")
+        if name == "delayed" and not delayed_time_known(str(op.get("at"))):
+            raise EngineError(f"{where}: delayed: unknown time {op.get('at')!r} (\"next "
+                              "<step>\", \"your next <step>\", or an event: "
+                              f"{', '.join(DELAYED_EVENTS)})")
         for nested in ("then", "effect", "do"):
             check_instructions(op.get(nested), where)
 

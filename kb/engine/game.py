@@ -15,7 +15,7 @@ from kb.engine import player_rules, sba
 from kb.engine import stack as stack_rules
 from kb.engine.amounts import Ctx
 from kb.engine.effects import draw, end_durations, run_deferred, run_effects
-from kb.engine.events import ContinuousEffect
+from kb.engine.events import Choices, ContinuousEffect
 from kb.engine.objects import EngineError, GameObject, IllegalAction, Printed
 from kb.engine.resolve import resolve_top
 from kb.engine.rules import CURRENT, RuleSet
@@ -37,7 +37,9 @@ class Game:
             self.state.player(active)
             self.state.active = active
         self.state.step = step
-        self.trigger_targets: dict[str, Any] = {}
+        # a source's alias -> the targets of each of its triggered abilities to be put on the
+        # stack, in order (603.3d), taken as they are put there
+        self.trigger_targets: dict[str, list[Any]] = {}
         self._controllers: dict[int, str] = {}
 
     # -- setting up -----------------------------------------------------------------------
@@ -60,7 +62,7 @@ class Game:
         if "attached_to" in status:
             obj.attached_to = state.get(status["attached_to"]).id
         if zone == "battlefield":
-            choices = dict(status.get("choices", {}))
+            choices = Choices.of(status.get("choices"))
             if "protector" in status:
                 choices["protector"] = status["protector"]
             enter(state, obj, choices)
@@ -77,7 +79,7 @@ class Game:
         """An independent copy, to try an action without committing to it."""
         twin = Game.__new__(Game)
         twin.state = self.state.clone()
-        twin.trigger_targets = dict(self.trigger_targets)
+        twin.trigger_targets = {k: list(v) for k, v in self.trigger_targets.items()}
         twin._controllers = dict(self._controllers)
         return twin
 
@@ -194,7 +196,7 @@ class Game:
         """Apply instructions as "an effect" does, outside any spell."""
         state = self.state
         source_id = state.get(source).id if source else None
-        ctx = Ctx(state, controller, source_id, choices=dict(choices or {}))
+        ctx = Ctx(state, controller, source_id, choices=Choices.of(choices))
         self._act(lambda: run_effects(state, ops, ctx))
 
     def end_effect(self, label: str) -> None:
@@ -269,7 +271,7 @@ class Game:
                     for b, attackers in blocks.items()}
         self._act(lambda: combat_rules.declare_blockers(self.state, resolved))
 
-    def combat_damage(self, first_strike: bool = False,
+    def combat_damage(self, first_strike: bool | None = None,
                       assign: Mapping[str, Mapping[str, int]] | None = None) -> None:
         state = self.state
         plan = {self.obj(a).id: {(r if r in state.players else self.obj(r).id): n

@@ -43,6 +43,7 @@ KEYWORDS: dict[str, str | None] = {
     "deathtouch": None, "indestructible": None, "hexproof": None, "first strike": None,
     "double strike": None, "defender": None, "vigilance": None, "changeling": None,
     "undying": None, "evolve": None, "fuse": None, "protection from": "quality",
+    "hexproof from": "quality",
     "echo": "cost", "morph": "cost", "cycling": "cost", "fading": "number",
     "can block an additional creature each combat": None, "enchant": "quality",
     "equip": "cost", "overload": "cost", "bestow": "cost", "convoke": None, "delve": None,
@@ -201,6 +202,10 @@ class Characteristics:
     defense: int | None
     abilities: tuple[Ability, ...]
     controller: str | None = None
+    # 613.4b: power and toughness after the effects that set them (layer 7b), before the
+    # effects that modify them and counters (7c, 7d); None until layer 7b is done
+    base_power: int | None = None
+    base_toughness: int | None = None
 
     @classmethod
     def of_face(cls, face: Face, controller: str | None) -> Characteristics:
@@ -307,6 +312,10 @@ class GameObject:
     # A melded permanent (701.42a): the two cards it is, as (card, printed values, owner).
     melded: tuple[tuple[int, Printed, str], ...] = ()
     meld_partner: int | None = None  # the other card a melded permanent became (712.21c)
+    emblem: bool = False  # an emblem in the command zone: its abilities function there (114.4)
+    # the turn its loyalty abilities ("loyalty") or an "only once each turn" ability (by its
+    # text) was last activated (606.3, 602.5b)
+    activated: dict[str, int] = field(default_factory=dict)
 
     def linked_choice(self, name: str | None, what: str) -> Any:
         """607.5a: the choice an ability of the object named ``name`` refers to, made as this

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from kb.engine.amounts import Ctx
 from kb.engine.conditions import holds
 from kb.engine.effects import run_effects
+from kb.engine.events import Choices
 from kb.engine.objects import (
     PERMANENT_TYPES,
     Characteristics,
@@ -21,6 +22,7 @@ from kb.engine.objects import (
     IllegalAction,
     SpellInfo,
 )
+from kb.engine.replacements import note
 from kb.engine.stack import is_legal_target, target_specs
 from kb.engine.zones import move
 
@@ -36,7 +38,7 @@ def resolve_top(state: GameState, choices: Mapping[str, Any] | None = None) -> G
     info = item.spell
     if info is None:
         raise EngineError(f"{item} is on the stack without cast information")
-    choices = dict(choices or {})
+    choices = Choices.of(choices)
     state.resolving += 1
     try:
         if info.ability is not None:
@@ -48,8 +50,10 @@ def resolve_top(state: GameState, choices: Mapping[str, Any] | None = None) -> G
         all_targets = [t for group in info.targets for t in group]
         if all_targets and len(illegal) == len(all_targets):
             state.emit("countered_on_resolution", obj=item.id)
+            note(state, "608.2b", f"{ch.name}: every target is illegal; it doesn't resolve")
             move(state, item, "graveyard")  # 608.2b: it doesn't resolve
             return item
+        note(state, "608.2", f"{ch.name} resolves")
         ctx = Ctx(state, item.controller, item.id, spell=info, choices=choices,
                   extra={"illegal": illegal})
         for ability in ch.abilities:
@@ -86,7 +90,7 @@ def _illegal_targets(state: GameState, specs: list[Mapping[str, Any]], info: Spe
 
 
 def _resolve_ability(state: GameState, item: GameObject, info: SpellInfo,
-                     choices: dict[str, Any]) -> None:
+                     choices: Choices) -> None:
     ability = info.ability
     assert ability is not None
     source_ch = state.characteristics(info.source) if info.source is not None and (
@@ -97,7 +101,9 @@ def _resolve_ability(state: GameState, item: GameObject, info: SpellInfo,
     state.remove_object(item)
     if all_targets and len(illegal) == len(all_targets):
         state.emit("countered_on_resolution", obj=item.id)
+        note(state, "608.2b", f"{ability.text}: every target is illegal; it doesn't resolve")
         return
+    note(state, "608.2", f"resolves: {ability.text}")
     ctx = Ctx(state, item.controller, info.source, spell=info, event=info.event,
               choices=choices, extra={"illegal": illegal, "ability": ability,
                                       "keyword_arg": ability.arg,

@@ -25,7 +25,7 @@ from kb.engine.costs import (
     pay_waterbend,
     spell_total_cost,
 )
-from kb.engine.damage import lose_life, protected_from
+from kb.engine.damage import has_quality, lose_life, protected_from
 from kb.engine.faces import copiable_printed, face_up_face
 from kb.engine.filters import matches
 from kb.engine.instructions import TARGET_KINDS
@@ -142,8 +142,11 @@ def is_legal_target(state: GameState, spec: Mapping[str, Any], target: Any, *,
                    opponents=state.opponents(controller)):
         return False
     if obj.zone == "battlefield":
-        owner_of_effect = controller
-        if ch.has("hexproof") and (ch.controller or obj.controller) != owner_of_effect:
+        opposed = (ch.controller or obj.controller) != controller
+        if ch.has("hexproof") and opposed:
+            return False
+        if opposed and source_ch is not None and any(  # 702.11d: hexproof from [quality]
+                has_quality(source_ch, q) for q in ch.keyword_args("hexproof from")):
             return False
         if untargetable(ch):
             return False
@@ -163,15 +166,24 @@ def _resolve_refs(state: GameState, targets: Sequence[Any]) -> list[list[Any]]:
 def _check_targets(state: GameState, specs: list[Mapping[str, Any]], chosen: list[list[Any]],
                    *, controller: str, source: int | None,
                    source_ch: Characteristics | None, chooser: str | None = None) -> None:
+    while len(chosen) < len(specs) and "up_to" in specs[len(chosen)]:
+        chosen.append([])  # "up to N": none chosen for the words left
     if len(chosen) != len(specs):
         raise IllegalAction(f"{len(specs)} target word(s) to choose, {len(chosen)} given")
     for spec, group in zip(specs, chosen, strict=True):
         if spec.get("chooser") is not None:
             _check_chosen_by(state, controller, chooser, group)
-        count = spec.get("count", 1)
-        if len(group) != count or len(set(group)) != len(group):
+        if len(set(group)) != len(group):
             # 115.3: one word "target" can't name the same object twice.
-            raise IllegalAction(f"choose {count} different target(s) for {spec}")
+            raise IllegalAction(f"one word 'target' can't choose the same one twice (115.3): "
+                                f"{group}")
+        if "up_to" in spec:  # "up to N targets": none to N (115.1, 601.2c)
+            if len(group) > int(spec["up_to"]):
+                raise IllegalAction(f"choose up to {spec['up_to']} target(s) for {spec}, not "
+                                    f"{len(group)}")
+        elif len(group) != spec.get("count", 1):
+            raise IllegalAction(f"choose {spec.get('count', 1)} different target(s) for {spec}"
+                                f" (up to N targets is written up_to = N)")
         for target in group:
             if not is_legal_target(state, spec, target, controller=controller, source=source,
                                    source_ch=source_ch):
@@ -326,6 +338,8 @@ def activate(state: GameState, source: int, player: str, which: int = 1, *, x: i
         cost_text, effect = str(ability.spec["cost"]), ability.spec["effect"]
         extra_costs = [p.strip().lower() for p in cost_text.split(",")
                        if not p.strip().startswith("{") or p.strip() == "{T}"]
+    loyalty = [part for part in extra_costs if _LOYALTY.match(part)]
+    _check_once_per_turn(state, obj, ability, player, bool(loyalty))
     info = SpellInfo(x=x, ability=ability, source=source)
     info.targets = _resolve_refs(state, targets)
     _check_targets(state, list(ability.spec.get("targets", ())), info.targets,
@@ -333,7 +347,6 @@ def activate(state: GameState, source: int, player: str, which: int = 1, *, x: i
     mana = ManaCost.parse("".join(p.strip() for p in cost_text.split(",")
                                   if p.strip().startswith("{") and p.strip() != "{T}"))
     info.mana_spent = pay_cost(state, player, mana.with_x(x))
-    loyalty = [part for part in extra_costs if _LOYALTY.match(part)]
     if loyalty:
         _pay_loyalty(state, obj, player, loyalty)
     for part in extra_costs:
@@ -352,6 +365,26 @@ def activate(state: GameState, source: int, player: str, which: int = 1, *, x: i
     item = _ability_object(state, ability, source, player, info, effect)
     state.emit("activated", obj=item.id, source=source, player=player)
     return item
+
+
+def _check_once_per_turn(state: GameState, obj: GameObject, ability: Ability, player: str,
+                         loyalty: bool) -> None:
+    """606.3: a loyalty ability of a permanent only once each turn (for all its loyalty
+    abilities), and only when its controller could cast a sorcery (main phase of their
+    turn, empty stack, 307.1); an ability that says "activate only once each turn"
+    (``once_per_turn``) only once each turn. Records the activation."""
+    key = "loyalty" if loyalty else ability.text if ability.spec.get("once_per_turn") else None
+    if key is None:
+        return
+    if obj.activated.get(key) == state.turn:
+        raise IllegalAction(f"{obj.alias or obj.id}: " + (
+            "a loyalty ability of this permanent has been activated this turn (606.3)"
+            if loyalty else "this ability is activated only once each turn (602.5b)"))
+    if loyalty and (player != state.active or "main" not in state.step or state.stack):
+        raise IllegalAction("a loyalty ability is activated only when its controller could "
+                            "cast a sorcery: a main phase of their turn, with an empty stack "
+                            "(606.3)")
+    obj.activated[key] = state.turn
 
 
 def _ability_object(state: GameState, ability: Ability, source: int, controller: str,
@@ -438,10 +471,11 @@ def turn_face_up(state: GameState, oid: int, player: str) -> None:
 
 
 def put_pending_on_stack(state: GameState,
-                         targets: Mapping[str, Any] | None = None) -> list[GameObject]:
+                         targets: dict[str, list[Any]] | None = None) -> list[GameObject]:
     """603.3b: pending triggers go on the stack, active player's first (APNAP, 101.4).
-    ``targets`` maps a source's alias to the targets of its triggered ability."""
-    targets = dict(targets or {})
+    ``targets`` maps a source's alias to the targets of each of its triggered abilities, in
+    the order they go on the stack; each is taken (removed) as its ability is put there."""
+    targets = targets if targets is not None else {}
     put: list[GameObject] = []
     # 800.4d: an ability that would be controlled by a player who left the game triggers but
     # isn't put on the stack.
@@ -450,7 +484,8 @@ def put_pending_on_stack(state: GameState,
         for pending in [p for p in state.pending if p.controller == player]:
             state.pending.remove(pending)
             alias = _alias(state, pending)
-            chosen = targets.pop(alias, ()) if alias else ()
+            queue = targets.get(alias or "", [])
+            chosen = queue.pop(0) if queue else ()
             put.append(put_trigger(state, pending.source, pending.ability, pending.controller,
                                    pending.event, chosen))
     return put

@@ -26,7 +26,7 @@ from kb.engine.events import Event, PendingTrigger
 from kb.engine.filters import matches
 from kb.engine.keyword_rules import KEYWORD_TRIGGERED
 from kb.engine.objects import Ability, EngineError
-from kb.engine.steps import LEAVES, UNTAPS, delayed_time
+from kb.engine.steps import DIES, LEAVES, UNTAPS, delayed_time
 from kb.engine.trigger_events import (
     MORE_EVENTS,
     MORE_TRIGGER_KEYS,
@@ -122,10 +122,31 @@ def collect(state: GameState, event: Event, left_with: Sequence[int] = ()) -> No
             ctx = Ctx(state, controller, source, event=event, extra={"keyword_arg": arg})
             if not holds(ability.spec.get("if"), ctx):
                 continue
-            state.pending.append(PendingTrigger(source, ability, controller, event, lki))
-            _note(state, source, lki, ability)
+            for _ in range(1 + _additional(state, event, controller, left_with)):
+                state.pending.append(PendingTrigger(source, ability, controller, event, lki))
+                _note(state, source, lki, ability)
     if event.kind in ("step", "zone_change", "becomes_untapped"):
         _delayed(state, event)
+
+
+def _additional(state: GameState, event: Event, controller: str,
+                left_with: Sequence[int]) -> int:
+    """603.2d: how many additional times an ability triggers: "if a creature dying causes a
+    triggered ability of a permanent you control to trigger, that ability triggers an
+    additional time" (a static ability's ``extra_trigger = "dies"`` on a permanent
+    ``controller`` controls, or that left at the same time: 603.10a)."""
+    if not (event.kind == "zone_change" and event.from_zone == "battlefield"
+            and event.to_zone == "graveyard"):
+        return 0
+    died = state.last_known.get(event.old or -1)
+    if died is None or not died.ch.is_a("Creature"):
+        return 0
+    seen = [(state.characteristics(o.id), state.controller(o.id))
+            for o in state.functioning()]
+    seen += [(k.ch, k.ch.controller or k.obj.controller) for oid in left_with
+             if (k := state.last_known.get(oid)) is not None]
+    return sum(1 for ch, who in seen if who == controller for a in ch.abilities
+               if (a.spec.get("static") or {}).get("extra_trigger") == "dies")
 
 
 def _note(state: GameState, source: int, lki: LastKnown | None, ability: Ability) -> None:
@@ -134,6 +155,7 @@ def _note(state: GameState, source: int, lki: LastKnown | None, ability: Ability
     card = obj.card if obj else None
     state.events.append(Event("triggered", state.tick(), obj=source, card=card,
                               data={"ability": ability.text}))
+    state.applied_rules.append(("603.2", f"triggers: {ability.text}"))
 
 
 def _keyword_of(state: GameState, source: int, ability: Ability) -> Ability | None:
@@ -150,7 +172,7 @@ def _sources(state: GameState, event: Event, left_with: Sequence[int]
              ) -> list[tuple[int, list[Ability], LastKnown | None]]:
     out: list[tuple[int, list[Ability], LastKnown | None]] = []
     for obj in list(state.objects.values()):
-        if obj.zone == "battlefield" and not obj.phased_out:
+        if (obj.zone == "battlefield" and not obj.phased_out) or obj.emblem:
             out.append((obj.id, triggered_abilities(state, obj.id), None))
         elif obj.zone == "graveyard":
             from_graveyard = [a for a in state.characteristics(obj.id).abilities
@@ -277,9 +299,12 @@ def _cast_matches(state: GameState, spec: Mapping[str, Any], event: Event,
 
 def _delayed(state: GameState, event: Event) -> None:
     for delayed in list(state.delayed):
-        if delayed.when == LEAVES:  # 603.7a: "when [that object] leaves the battlefield"
+        if delayed.when in (LEAVES, DIES):  # 603.7a: "when [that object] leaves the
+            # battlefield", "when that creature dies (this turn)"
             if event.kind != "zone_change" or event.from_zone != "battlefield" or \
                     delayed.refers_to is None or event.old != delayed.refers_to:
+                continue
+            if delayed.when == DIES and event.to_zone != "graveyard":
                 continue
         elif delayed.when == UNTAPS:  # 603.7a: "when this creature becomes untapped"
             if event.kind != "becomes_untapped" or delayed.refers_to is None or \
@@ -290,12 +315,13 @@ def _delayed(state: GameState, event: Event) -> None:
             if when is None:
                 raise EngineError(f"unknown delayed trigger time {delayed.when!r} (write "
                                   "\"next <step>\", \"your next <step>\" (a step of rule "
-                                  f"500), {LEAVES!r} or {UNTAPS!r})")
+                                  f"500), {LEAVES!r}, {DIES!r} or {UNTAPS!r})")
             step, whose = when
             if event.kind != "step" or event.data.get("step") != step or (
                     whose == "your" and event.player != delayed.controller):
                 continue
-        state.delayed.remove(delayed)
+        if delayed.duration == "once":  # 603.7b: the next time only, without a duration
+            state.delayed.remove(delayed)
         ability = Ability(f"delayed: {delayed.when}", "triggered",
                           spec={"trigger": {"on": "step"}, "effect": delayed.effects})
         extra = {**delayed.extra, "referred": delayed.refers_to}

@@ -86,6 +86,7 @@ def cleanup(state: GameState) -> None:
         obj.deathtouch_damage = False
     state.effects = [e for e in state.effects if e.duration != "eot"]
     state.replacements = [r for r in state.replacements if r.duration != "eot"]
+    state.delayed = [d for d in state.delayed if d.duration != "eot"]
     for player in state.players.values():
         player.cant_cast_until_eot = False
         player.rules_this_turn.clear()

@@ -5,7 +5,7 @@ tokens (111), and drawing cards (121)."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from kb.engine.amounts import Ctx
@@ -16,7 +16,7 @@ from kb.engine.faces import face_up_face
 from kb.engine.filters import matches
 from kb.engine.keyword_rules import ENTERS_WITH_COUNTERS
 from kb.engine.objects import Ability, GameObject, IllegalAction, Printed, SpellInfo
-from kb.engine.replacements import Proposal, applicable, choose, replace
+from kb.engine.replacements import Proposal, applicable, choose, counter_amount, replace
 
 if TYPE_CHECKING:
     from kb.engine.state import GameState
@@ -31,10 +31,38 @@ def move(state: GameState, obj: GameObject, to: str, *, controller: str | None =
     destination is the one replacement effects leave (614.1a: "exile it instead").
     ``entering_as``: a continuous effect on the permanent that applies as it enters (611.2e:
     "that permanent is [characteristic]"), its ``affected`` filled in here."""
-    origin = obj.zone
+    to, top = propose_move(state, obj, to, top)
+    return perform_move(state, obj, to, controller=controller, choices=choices, top=top,
+                        tapped=tapped, face_down=face_down, transformed=transformed, x=x,
+                        entering_as=entering_as)
+
+
+def move_all(state: GameState, moving: Sequence[tuple[GameObject, str]]) -> list[GameObject]:
+    """Move several objects in one event ("destroy all creatures", state-based actions,
+    701.8, 704.3): replacement effects apply to the event as it stands, before any of them
+    moves (614.1, 616), so an effect whose source moves with the others still applies to
+    them; then all move, at once (603.10a)."""
+    planned = [(obj, *propose_move(state, obj, to, True)) for obj, to in moving]
+    with state.at_once():
+        return [perform_move(state, obj, to, top=top) for obj, to, top in planned
+                if obj.id in state.objects]
+
+
+def propose_move(state: GameState, obj: GameObject, to: str, top: bool) -> tuple[str, bool]:
+    """Where ``obj`` goes, and whether on top of a library, once replacement effects have
+    modified the zone change (614.1a); what they add to it waits in ``state.deferred``."""
     moving = replace(state, Proposal("zone_change", obj=obj.id, player=obj.owner,
-                                     from_zone=origin, to_zone=to, top=top))
-    to, top = moving.to_zone or to, moving.top
+                                     from_zone=obj.zone, to_zone=to, top=top))
+    return moving.to_zone or to, moving.top
+
+
+def perform_move(state: GameState, obj: GameObject, to: str, *,
+                 controller: str | None = None, choices: Mapping[str, Any] | None = None,
+                 top: bool = True, tapped: bool = False, face_down: bool = False,
+                 transformed: bool = False, x: int = 0,
+                 entering_as: ContinuousEffect | None = None) -> GameObject:
+    """Carry out a zone change whose destination replacement effects have decided."""
+    origin = obj.zone
     if obj.zone == "battlefield":
         _leave_battlefield(state, obj)
     state.remove_object(obj)
@@ -200,7 +228,7 @@ def enter(state: GameState, obj: GameObject, choices: Mapping[str, Any], *, x: i
         counters[kind] += n
     for kind, n in counters.items():
         if n > 0:
-            obj.counters[kind] += counter_amount(state, obj, n, kind)
+            obj.counters[kind] += counter_amount(state, obj, n, kind, entering=True)
     obj.ever_had_defense = obj.counters["defense"] > 0
     if ch.is_a("Battle"):
         choose_protector(state, obj, ch, choices)
@@ -230,15 +258,6 @@ def _enter_as_copy(state: GameState, obj: GameObject, ability: Ability, target: 
     return extras
 
 
-def counter_amount(state: GameState, obj: GameObject, n: int, kind: str | None = None) -> int:
-    """How many counters an effect that would put ``n`` on ``obj`` puts once replacement
-    effects apply ("it puts twice that many instead", 614)."""
-    controller = state.controller(obj.id) if obj.id in state.objects else obj.controller
-    proposal = replace(state, Proposal("counters", n, player=controller, obj=obj.id,
-                                       counter=kind))
-    return proposal.amount if proposal.happens else 0
-
-
 def token_count(state: GameState, controller: str, n: int) -> int:
     """How many tokens an effect that would create ``n`` under ``controller``'s control
     creates once replacement effects apply ("it creates twice that many instead", 614)."""
@@ -265,13 +284,16 @@ def create_token(state: GameState, printed: Printed, controller: str, *,
 
 def destroy(state: GameState, oid: int) -> bool:
     """701.8: destroy a permanent (indestructible ones aren't, 702.12b)."""
-    obj = state.objects.get(oid)
-    if obj is None or obj.zone != "battlefield":
-        return False
-    if state.characteristics(oid).has("indestructible"):
-        return False
-    move(state, obj, "graveyard")
-    return True
+    return bool(destroy_all(state, [oid]))
+
+
+def destroy_all(state: GameState, oids: Sequence[int]) -> list[GameObject]:
+    """701.8: destroy permanents, all at once ("destroy all creatures": one event, 614.1);
+    indestructible ones aren't (702.12b). The objects they became."""
+    doomed = [state.objects[oid] for oid in oids if oid in state.objects
+              and state.objects[oid].zone == "battlefield"
+              and not state.characteristics(oid).has("indestructible")]
+    return move_all(state, [(obj, "graveyard") for obj in doomed])
 
 
 # -- leaving the game ----------------------------------------------------------------------

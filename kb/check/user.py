@@ -12,8 +12,9 @@ if any, are looked up in the index when there is one: a quote not found in its r
 text refuses the scenario; an id the index doesn't hold is said, and the scenario is played
 all the same.
 
-User files may use the cards of the embedded card files (``corpus/scenarios``); a card a user
-file defines under the same name replaces it for that file.
+User files may use the cards of the embedded card files (``corpus/scenarios``) and those of the
+other files given with them (a folder's ``cards.toml``); a card a user file defines under the
+name of an embedded one replaces it.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from kb.check.examples import select_examples
 from kb.check.runner import play
-from kb.check.scenarios import Scenario, load, normal_quote, scenario_files
+from kb.check.scenarios import Library, Scenario, load, normal_quote, scenario_files
 from kb.check.schema import SCENARIO_STATUSES
 from kb.errors import KbError
 
@@ -109,14 +110,19 @@ def check_scenarios(paths: Iterable[Path], store: Store | None = None) -> UserRe
     ``verifies`` up in ``store`` when given."""
     base = load(scenario_files(embedded=True)).cards
     results: list[ScenarioResult] = []
+    loaded: list[Library] = []
     for path in scenario_files(list(paths), embedded=False):
         try:
-            library = load([path], base=base)
+            loaded.append(load([path], base=base))
         except KbError as exc:
             results.append(_refused_file(path, exc))
-            continue
+    cards = dict(base)  # the files given together share their cards
+    for library in loaded:
+        cards.update({k: v for k, v in library.cards.items() if base.get(k) is not v})
+    for library in loaded:
         for scenario in library.scenarios:
-            results.append(_result(scenario, library.cards, store))
+            results.append(_result(scenario, cards, store))
+    results.sort(key=lambda r: (r.file, r.line or 0))
     return UserReport(results, store is not None)
 
 

@@ -330,7 +330,7 @@ def op_damage(state: GameState, op: Op, ctx: Ctx) -> None:
         if source is None:
             continue
         own = Ctx(state, ctx.you, source, spell=ctx.spell, event=ctx.event, extra=ctx.extra,
-                  choices=ctx.choices) if len(sources) > 1 else ctx
+                  choices=ctx.choices) if "source" in op else ctx  # "its power": the source's
         for ref, each in zip(recipients, amounts, strict=True):
             n = amount(each, own)
             hits += [(source, target, n) for target in _recipients(ref, ctx)]
@@ -616,7 +616,7 @@ def op_create_token(state: GameState, op: Op, ctx: Ctx) -> None:
                 f, power=p, toughness=t))
         alias = op.get("as") if i == 0 else (f"{op['as']}#{i + 1}" if op.get("as") else None)
         token = create_token(state, printed, maker, choices=ctx.choices,
-                             transformed=transformed, alias=alias)
+                             transformed=transformed, alias=alias, tapped=bool(op.get("tapped")))
         made.append(token.id)
     ctx.extra["created"] = made
 

@@ -9,7 +9,8 @@ graveyard" is ``{ zone = "graveyard", owner = "opponent" }``), ``zone`` (the bat
 default; ``any``), ``tapped`` (true: tapped, false: untapped), ``counter`` (a kind of counter
 it has), ``token``, ``card`` (not a token), ``other`` (not the source), ``name``, ``spell``,
 ``attacking``, ``no_abilities``, ``keywords`` (has any of these keyword abilities),
-``not_keywords`` ("without flying"), ``mana_value`` (a number, ``even``, ``odd``), and ``chosen``
+``not_keywords`` ("without flying"), ``mana_value`` (a number, ``even``, ``odd``,
+``{ at_most = N }``, ``{ at_least = N }``), and ``chosen``
 (the value chosen for the source's linked "as this enters, choose" ability, 607.2a:
 ``chosen = "color"`` is "of the chosen color", ``"creature_type"`` "of the chosen type";
 nothing matches while no choice was made for it, 607.5a).
@@ -47,6 +48,10 @@ def check_filter(spec: Any, where: str) -> None:
             raise EngineError(f"{where}: filter {key} is you or opponent")
     if "tapped" in spec and not isinstance(spec["tapped"], bool):
         raise EngineError(f"{where}: filter tapped is true or false")
+    wanted = spec.get("mana_value")
+    if isinstance(wanted, Mapping) and (not wanted or set(wanted) - {"at_most", "at_least"}):
+        raise EngineError(f"{where}: filter mana_value is a number, even, odd, or "
+                          "{ at_most = N } / { at_least = N }")
 
 
 def linked_choices(obj: GameObject | None, name: str | None) -> dict[str, Any]:
@@ -135,9 +140,13 @@ def _is_chosen(ch: Characteristics, what: str, linked: Mapping[str, Any]) -> boo
 
 
 def _mana_value_fits(obj: GameObject, ch: Characteristics, wanted: Any) -> bool:
-    """``mana_value``: a number, or ``even`` / ``odd``; a spell's X counts as chosen (202.3e)."""
+    """``mana_value``: a number, ``even`` / ``odd``, or ``{ at_most = N }`` / ``{ at_least =
+    N }``; a spell's X counts as chosen (202.3e)."""
     x = obj.spell.x if obj.spell is not None else 0
     value = ch.mana_cost.mana_value(x) if ch.mana_cost is not None else 0
     if wanted in ("even", "odd"):
         return value % 2 == (0 if wanted == "even" else 1)
+    if isinstance(wanted, Mapping):
+        return (value <= int(wanted.get("at_most", value))
+                and value >= int(wanted.get("at_least", value)))
     return value == int(wanted)

@@ -7,7 +7,7 @@ against it as it is read (:mod:`kb.engine.cards`), below the modules that act.
 from __future__ import annotations
 
 BECOME_KEYS = ("types", "add_types", "subtypes", "add_subtypes", "add_supertypes", "colors",
-               "lose_all", "lose", "text", "control", "name")
+               "add_colors", "lose_all", "lose", "text", "control", "name", "land_types")
 
 
 # The keys each instruction reads, besides those any instruction may have.
@@ -23,7 +23,7 @@ OP_KEYS: dict[str, frozenset[str]] = {name: frozenset(keys.split()) for name, ke
     "counter": "who",
     "put_counters": "who kind n", "remove_counters": "who kind n", "double_counters": "who",
     "evolve": "", "fade": "", "sacrifice_unless_pay": "cost", "turn_face_up": "who",
-    "create_token": "n copy_of except token as player pt", "become_copy": "who of except",
+    "create_token": "n copy_of except token as player pt tapped", "become_copy": "who of except",
     "copy_spell": "who except new_target", "exile_then_cast_transformed": "",
     "draw": "player n", "discard_hand": "player", "discard": "player n random",
     "shuffle": "player", "search": "player filter n to tapped", "emblem": "name abilities",

@@ -16,7 +16,7 @@ Changes ("mods") an effect or static ability can make, by layer:
   ``add_supertypes``, ``all_creature_types``, ``land_types`` (305.7: a land's subtype set to
   these basic land types: it loses its old land types and the abilities of its rules text,
   and has the mana abilities of the new types; other objects are untouched)
-- 5: ``colors``
+- 5: ``colors`` (set), ``add_colors`` ("in addition to its other colors")
 - 6: ``grant`` (abilities), ``lose`` (keywords), ``lose_all``
 - 7b: ``set_pt``; 7c: ``pump`` (and counters); 7d: ``switch``
 
@@ -59,7 +59,7 @@ MOD_LAYER = {
     "control": "2", "text": "3", "name": "3", "name_sticker": "3",
     "types": "4", "add_types": "4", "subtypes": "4", "add_subtypes": "4",
     "add_supertypes": "4", "all_creature_types": "4", "land_types": "4",
-    "colors": "5", "grant": "6", "lose": "6", "lose_all": "6",
+    "colors": "5", "add_colors": "5", "grant": "6", "lose": "6", "lose_all": "6",
     "set_pt": "7b", "pump": "7c", "switch": "7d",
 }
 _PT_COUNTER = re.compile(r"^([+-]\d+)/([+-]\d+)$")
@@ -345,6 +345,8 @@ def apply_mods(ch: Characteristics, mods: Mapping[str, Any], ctx: Ctx) -> Charac
                                         [ALL_CREATURE_TYPES])
         elif mod == "colors":
             changes["colors"] = frozenset(value)
+        elif mod == "add_colors":
+            changes["colors"] = frozenset(changes.get("colors", ch.colors)) | frozenset(value)
         elif mod == "grant":
             changes["abilities"] = tuple(changes.get("abilities", ch.abilities)) + tuple(
                 a for a in (_with_linked_choice(g, ctx) for g in value) if a is not None)

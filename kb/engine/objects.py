@@ -274,6 +274,7 @@ class SpellInfo:
     event: Any = None  # the event a triggered ability triggered on
     copy: bool = False  # a copy of a spell or ability (707.10)
     total_cost: str | None = None  # the total cost paid (601.2f), as mana symbols
+    cast_from: str | None = None  # the zone it was cast from (601.2a)
 
 
 @dataclass(eq=False)

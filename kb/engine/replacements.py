@@ -135,6 +135,7 @@ class Proposal:
     top: bool = True  # in a library: on top, else at the bottom
     combat: bool = False  # combat damage (510.2)
     entering: bool = False  # counters the object is given as it enters (121.6, 614.12)
+    cast_from: str | None = None  # enter: the zone it was cast from, if it was cast
     group: int | None = None  # the damage event it is part of (120.2)
     instead: list[Followup] = field(default_factory=list)  # done instead of the event
     also: list[Followup] = field(default_factory=list)  # done as the event happens
@@ -304,7 +305,8 @@ def _applies(state: GameState, r: Replacement, p: Proposal) -> bool:
     elif not _player(state, spec.get("player", "you"), r.controller, p.player):
         return False
     return holds(spec.get("if"), Ctx(state, r.controller, r.source,
-                                     extra={"affected_player": p.player}))
+                                     extra={"affected_player": p.player,
+                                            "cast_from": p.cast_from}))
 
 
 def _names(state: GameState, what: Any, r: Replacement, oid: int | None,

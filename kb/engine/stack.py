@@ -250,7 +250,7 @@ def cast(state: GameState, card: int, player: str, *, half: int | None = None,
         a.keyword == "bestow" and ManaCost.parse(a.arg or "") == ManaCost.parse(alternative)
         for a in state.characteristics(obj.id).abilities)  # 702.103b
     info = SpellInfo(half=half, fused=fused, x=x, mode=mode, without_paying=without_paying,
-                     transformed=transformed, bestowed=bestowed)
+                     transformed=transformed, bestowed=bestowed, cast_from=origin)
     spell = move(state, obj, "stack", controller=player, transformed=transformed)
     spell.spell = info
     state.touch()

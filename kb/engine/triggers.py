@@ -236,6 +236,8 @@ def _matches(state: GameState, spec: Mapping[str, Any], event: Event, source: in
     if on == "deals_damage":
         if event.kind != "damage" or event.source is None:
             return False
+        if spec.get("source") == "self":  # "whenever this creature deals damage"
+            return event.source == source
         src = state.objects.get(event.source) or state.last_known[event.source].obj
         flt = {**spec.get("source", {}), "zone": src.zone}
         return matches(src, state.characteristics(src.id), flt, you=controller, source=source,

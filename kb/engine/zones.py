@@ -81,7 +81,8 @@ def perform_move(state: GameState, obj: GameObject, to: str, *,
         state.effects.append(entering_as)
         state.touch()
     if to == "battlefield":
-        enter(state, new, choices or {}, x=x)
+        cast_from = obj.spell.cast_from if origin == "stack" and obj.spell else None
+        enter(state, new, choices or {}, x=x, cast_from=cast_from)
         if _forbidden(state, new):
             # 608.3e: a permanent spell that can't enter goes to its owner's graveyard; a card
             # another effect would put there stays where it was (as a new object, 400.7)
@@ -161,13 +162,14 @@ def cease_to_exist(state: GameState, obj: GameObject) -> None:
 # -- entering the battlefield ----------------------------------------------------------------
 
 
-def enter(state: GameState, obj: GameObject, choices: Mapping[str, Any], *, x: int = 0) -> None:
+def enter(state: GameState, obj: GameObject, choices: Mapping[str, Any], *, x: int = 0,
+          cast_from: str | None = None) -> None:
     """Apply the replacement effects that modify how ``obj`` enters (614.1c-d, 614.12),
     judged by what it would be on the battlefield: first any "enter as a copy" (each copy
     brings the copied object's own such abilities, 707.5, 707.9e), then "enters with"
     counters, "enters tapped" and "as ... enters" choices, all copied ones included."""
     ctx = Ctx(state, obj.controller, obj.id, spell=_x_info(x))
-    entering = Proposal("enter", obj=obj.id, player=obj.controller, x=x)
+    entering = Proposal("enter", obj=obj.id, player=obj.controller, x=x, cast_from=cast_from)
     copying = [r for r in applicable(state, entering) if "copy" in r.spec]
     if copying:  # 616.1c: an effect making it enter as a copy applies first
         chosen = choose(state, entering, copying)
@@ -267,11 +269,11 @@ def token_count(state: GameState, controller: str, n: int) -> int:
 
 def create_token(state: GameState, printed: Printed, controller: str, *,
                  choices: Mapping[str, Any] | None = None, transformed: bool = False,
-                 alias: str | None = None) -> GameObject:
+                 alias: str | None = None, tapped: bool = False) -> GameObject:
     """111.2: a token is created on the battlefield under ``controller``'s control."""
     token = state.add_object(printed, controller, "battlefield", controller=controller,
                              token=True, alias=alias)
-    token.transformed = transformed
+    token.transformed, token.tapped = transformed, tapped
     state.touch()
     enter(state, token, choices or {})
     state.emit("zone_change", obj=token.id, old=None, card=token.card, from_zone=None,

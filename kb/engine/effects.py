@@ -91,7 +91,10 @@ def objects(ref: Any, ctx: Ctx) -> list[int]:
     if isinstance(ref, Mapping) and "each" in ref:
         you = ctx.you
         left_out = set(objects(ref["except"], ctx)) if "except" in ref else set()
-        return [o.id for o in state.battlefield()
+        zone = ref["each"].get("zone", "battlefield")  # "each creature card in a graveyard"
+        pool = state.battlefield() if zone == "battlefield" else [
+            o for o in state.objects.values() if zone == "any" or o.zone == zone]
+        return [o.id for o in pool
                 if o.id not in left_out
                 and matches(o, state.characteristics(o.id), ref["each"], you=you,
                             source=ctx.source, opponents=state.opponents(you),

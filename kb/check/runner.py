@@ -11,6 +11,7 @@ from kb.check.facts import FACTS, NoSuch, same, show
 from kb.check.scenarios import Fact, Scenario
 from kb.engine.events import Choices
 from kb.errors import KbError
+from kb.i18n import _
 
 if TYPE_CHECKING:
     from kb.engine import Game
@@ -212,7 +213,7 @@ class Runner:
                 token = entry.pop("token", False)
                 controller = entry.pop("controller", None)
                 printed = self._defined(define) if define is not None else self.card(name)
-                for _ in range(count):
+                for _copy in range(count):
                     chosen = Choices.of(entry.get("choices")) if "choices" in entry else None
                     status = {**entry, "choices": chosen} if chosen is not None else entry
                     game.add(printed, owner, zone, alias=alias, token=token,
@@ -396,5 +397,5 @@ class Runner:
             value = f"({exc})"
         self.seen.append((fact, value))
         if not same(fact.what, value, fact.expected):
-            self.mismatches.append(f"{fact.describe(value)}, the claim says "
-                                   f"{show(fact.expected)}")
+            says = _("the claim says") if self.scenario.claims else _("the scenario expects")
+            self.mismatches.append(f"{fact.describe(value)}, {says} {show(fact.expected)}")

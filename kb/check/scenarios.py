@@ -199,6 +199,9 @@ def _scenario(raw: Mapping[str, Any], path: Path, line: int,
             raise KbError(f"{where}: a not checkable scenario has no steps or facts")
         return Scenario(**common, not_checkable=raw["reason"], because=raw["because"])
     facts = tuple(_fact(f, where) for f in raw.get("expect", []))
+    if not (facts or raw.get("step") or raw.get("setup")):
+        raise KbError(f"{where}: a scenario sets up a game, takes steps or states facts "
+                      "(setup, step, expect)")
     if claims and not facts:
         raise KbError(f"{where}: a scenario that verifies examples states the facts their "
                       "claims assert (expect)")

@@ -11,7 +11,7 @@ import click
 
 from kb.api import check, check_json, check_scenarios
 from kb.cli._output import emit_json, index_root, json_option, table
-from kb.i18n import _
+from kb.i18n import _, ngettext
 
 # The statuses of the worked examples (kb.check.STATUSES), for --status.
 _EXAMPLE_STATUSES = ["verified", "contradicted", "refused", "era-dependent", "not checkable",
@@ -100,7 +100,8 @@ def _user(ctx: click.Context, paths: tuple[Path, ...], as_json: bool) -> None:
         for result in report.results:
             _show(result)
         counts = report.summary()
-        click.echo("\n" + _("{n} scenarios: {counts}").format(
+        click.echo("\n" + ngettext("{n} scenario: {counts}", "{n} scenarios: {counts}",
+                                   len(report.results)).format(
             n=len(report.results),
             counts=", ".join(f"{n} {status}" for status, n in counts.items() if n)))
     if not report.ok:

@@ -253,7 +253,7 @@ def _lifelink(state: GameState, source: int, src: Characteristics, amount: int) 
     if src.has("lifelink"):
         controller = src.controller or (state.objects.get(source) or
                                          state.last_known[source].obj).controller
-        note(state, "702.15b", f"lifelink: {controller} gains {amount} life")
+        note(state, "702.15b", f"lifelink: {amount} life for {controller}")
         gain_life(state, controller, amount)
 
 

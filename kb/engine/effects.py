@@ -86,8 +86,11 @@ def run(state: GameState, op: Op, ctx: Ctx) -> None:
 
 
 def objects(ref: Any, ctx: Ctx) -> list[int]:
-    """The objects an instruction names (illegal targets left out, 608.2b)."""
+    """The objects an instruction names (illegal targets left out, 608.2b); a list names
+    those of each of its references."""
     state = ctx.state
+    if isinstance(ref, list):
+        return list(dict.fromkeys(oid for one in ref for oid in objects(one, ctx)))
     if isinstance(ref, Mapping) and "each" in ref:
         you = ctx.you
         left_out = set(objects(ref["except"], ctx)) if "except" in ref else set()
@@ -113,7 +116,7 @@ def objects(ref: Any, ctx: Ctx) -> list[int]:
     if ref in ("enchanted", "equipped", "attached"):
         holder = state.objects.get(ctx.source) if ctx.source is not None else None
         return [holder.attached_to] if holder and holder.attached_to in state.objects else []
-    if ref in ("revealed", "referred", "created", "found", "moved"):
+    if ref in ("revealed", "referred", "created", "found", "moved", "returned"):
         found = ctx.extra.get(ref)
         ids = found if isinstance(found, list) else [found]
         return with_meld_partner(state, [oid for oid in ids if oid in state.objects])

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from kb.engine import battles, player_rules
 from kb.engine.combat import refresh
 from kb.engine.effects import run_deferred, run_instead
-from kb.engine.objects import Characteristics, GameObject
+from kb.engine.objects import Characteristics, GameObject, IllegalAction
 from kb.engine.replacements import Proposal, replace
 from kb.engine.zones import cease_to_exist, move_all
 
@@ -169,11 +169,15 @@ def _legend_rule(state: GameState) -> list[GameObject]:
         if "Legendary" in ch.supertypes and ch.name:
             seen.setdefault((state.controller(obj.id), ch.name), []).append(obj)
     out = []
-    for group in seen.values():
-        if len(group) > 1:
-            keep = state.choices.get("legend_keep")
-            kept = next((o for o in group if o.alias == keep), max(group, key=lambda o: o.id))
-            out += [o for o in group if o is not kept]
+    groups = [group for group in seen.values() if len(group) > 1]
+    keep = state.choices.get("legend_keep") if groups else None
+    card = state.aliases.get(keep) if keep is not None else None
+    if keep is not None and not any(o.card == card for group in groups for o in group):
+        raise IllegalAction(f"choices.legend_keep: {keep} is not one of the legendary "
+                            "permanents the legend rule applies to (704.5j)")
+    for group in groups:
+        kept = next((o for o in group if o.card == card), max(group, key=lambda o: o.id))
+        out += [o for o in group if o is not kept]
     return out
 
 

@@ -343,6 +343,8 @@ class Runner:
             game.discard(step["object"])
         elif action == "draw":
             game.draw(step.get("player", state.active), step.get("n", 1))
+        elif action == "mulligan":
+            game.mulligan(step["player"], (choices or {}).get("bottom"))
         elif action == "leave_game":
             game.leave_game(step["player"])
         elif action == "go_to":

@@ -28,8 +28,8 @@ ACTIONS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     name: (frozenset(required.split()), frozenset(optional.split()))
     for name, required, optional in (
         ("cast", "card", "player half fused x mode targets sacrifice without_paying "
-                         "alternative transformed pay_life convoke delve waterbend"),
-        ("activate", "object", "ability player x targets chooser"),
+                         "alternative transformed pay_life convoke delve waterbend face_down"),
+        ("activate", "object", "ability player x targets chooser sacrifice"),
         ("play_land", "card", "player"),
         ("resolve", "", ""),
         ("resolve_all", "", ""),
@@ -47,6 +47,7 @@ ACTIONS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
         ("discard", "object", ""),
         ("draw", "", "player n"),
         ("leave_game", "player", ""),
+        ("mulligan", "player", ""),
         ("go_to", "step", "player"),
         ("attack", "attackers", ""),
         ("block", "blockers", ""),

@@ -3,7 +3,9 @@ graveyard"), written in card files as small expressions:
 
 ``3``, ``X``, ``power``, ``toughness``, ``sacrificed.power``, ``counters:verse``,
 ``cards:hand:you``, ``cards:graveyard:you:Creature``, ``card_types:graveyard:all``,
-``target.mana_value``, ``revealed.mana_value``, ``target_player.life``, ``attacked_with``
+``creator.counters:slime`` (in a token's characteristic-defining ability: the counters on the
+object whose ability created it, 201.5a), ``target.mana_value``, ``revealed.mana_value``,
+``target_player.life``, ``attacked_with``
 (the creatures you attacked with this turn, looking back, 608.2i),
 ``your_life``, ``lowest_opponent_life`` ("an opponent has 10 or less life"),
 ``event.amount`` (the amount of the event that triggered the ability: "that many"),
@@ -134,13 +136,12 @@ def _base(base: str, ctx: Ctx) -> int:
         if not isinstance(value, int):
             raise EngineError(f"{base}: nothing remembered under that name")
         return value
+    bound = re.match(r"^object(\d+)\.(counters:.+)$", base)
+    if bound:  # the counters on one object, named as a token was created (201.5a)
+        oid = int(bound.group(1))
+        return _counters_on(state, oid, bound.group(2).split(":", 1)[1])
     if base.startswith("counters:"):
-        kind = base.split(":", 1)[1]
-        if ctx.source in state.objects:
-            return state.objects[ctx.source].counters[kind]
-        if ctx.source in state.last_known:
-            return state.last_known[ctx.source].obj.counters[kind]
-        return 0
+        return _counters_on(state, ctx.source, base.split(":", 1)[1])
     if base.startswith("cards:"):
         return len(_cards(base, ctx))
     if base.startswith("card_types:"):
@@ -167,6 +168,15 @@ def _linked_mana_value(ctx: Ctx, link: str) -> int:
     exiled = source.choices.get(link, []) if source is not None else []
     return sum(sum(mana_values(state, oid)) for oid in exiled
                if oid in state.objects or oid in state.last_known)
+
+
+def _counters_on(state: GameState, oid: int | None, kind: str) -> int:
+    """The counters of that kind on the object, as it last existed if it has left."""
+    if oid in state.objects:
+        return state.objects[oid].counters[kind]
+    if oid in state.last_known:
+        return state.last_known[oid].obj.counters[kind]
+    return 0
 
 
 def _cards(spec: str, ctx: Ctx) -> list[int]:

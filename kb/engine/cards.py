@@ -3,7 +3,8 @@
 A definition is a mapping with ``name``, ``mana_cost`` ("{3}{U}"), ``color_indicator``,
 ``colors`` (a token's colors), ``types``, ``subtypes``, ``supertypes``, ``power``,
 ``toughness``, ``loyalty``, ``defense`` and ``abilities``; a card with several faces has
-``layout`` (split, flip, transform) and ``faces`` (a list of such mappings).
+``layout`` (split, flip, transform, meld, adventure: the card, then its Adventure) and
+``faces`` (a list of such mappings).
 
 Keyword abilities are listed under ``keywords`` ("Flying", "Echo {G}", "Protection from
 green"); any other ability under ``abilities``, as a keyword string or a mapping
@@ -22,6 +23,7 @@ from dataclasses import replace
 from typing import Any
 
 from kb.engine import conditions, player_rules
+from kb.engine.casting import MAY_CAST_FROM
 from kb.engine.filters import check_filter
 from kb.engine.instructions import (
     COMMON_KEYS,
@@ -35,6 +37,7 @@ from kb.engine.layers import MOD_LAYER, STATIC_EXTRA
 from kb.engine.mana import ManaCost, ManaError
 from kb.engine.objects import (
     COLORS,
+    KEYWORDS,
     Ability,
     EngineError,
     Face,
@@ -54,7 +57,7 @@ CARD_KEYS = FACE_KEYS | {"layout", "faces"}
 ABILITY_KINDS = ("static", "cda", "trigger", "cost", "spell", "replacement")
 ABILITY_KEYS = frozenset({"text", "targets", "modes", "additional_cost", "if", "may", "effect",
                           "from_zone", "once_per_turn", "label", *ABILITY_KINDS})
-LAYOUTS = ("normal", "split", "flip", "transform", "meld")
+LAYOUTS = ("normal", "split", "flip", "transform", "meld", "adventure")
 COST_CHANGE_KEYS = frozenset({"spells", "caster", "more", "less", "per"})
 
 
@@ -138,9 +141,15 @@ def ability_from(data: str | Mapping[str, Any] | Ability, where: str) -> Ability
         except EngineError as exc:
             raise EngineError(f"{where}: {exc}") from exc
     if "keyword" in data:  # a keyword with a variable: { keyword = "Echo {X}", x = <amount> }
+        if set(data) == {"keyword", "cost"} and data["cost"] == "mana_cost":
+            # "flashback; the flashback cost is equal to its mana cost" (702.1b)
+            name = str(data["keyword"])
+            if KEYWORDS.get(name.lower()) != "cost":
+                raise EngineError(f"{where}: {name!r} is not a keyword with a cost")
+            return Ability(name, "keyword", name.lower(), None, spec={"cost": "mana_cost"})
         if set(data) != {"keyword", "x"}:
-            raise EngineError(f"{where}: a keyword with a variable is {{ keyword, x }}, "
-                              f"not {sorted(data)}")
+            raise EngineError(f"{where}: a keyword with a variable is {{ keyword, x }} or "
+                              f"{{ keyword, cost = \"mana_cost\" }}, not {sorted(data)}")
         return replace(ability_from(str(data["keyword"]), where), spec={"x": data["x"]})
     unknown = set(data) - ABILITY_KEYS
     if unknown:
@@ -186,6 +195,15 @@ def _check_parts(spec: Mapping[str, Any], where: str) -> None:
         _check_condition(static.get("as_long_as"), where)
         if "cant_enter" in static:
             check_filter(static["cant_enter"], f"{where}, cant_enter")
+        if "cast_as_though_flash" in static:
+            check_filter(static["cast_as_though_flash"], f"{where}, cast_as_though_flash")
+        if "may_cast" in static:
+            may = static["may_cast"]
+            if not isinstance(may, Mapping) or set(may) - {"from", "spells"} \
+                    or may.get("from") not in MAY_CAST_FROM:
+                raise EngineError(f"{where}: may_cast is {{ from = "
+                                  f"{' | '.join(MAY_CAST_FROM)}, spells = <filter> }}")
+            check_filter(may.get("spells", {}), f"{where}, may_cast spells")
         _check_static_flags(static, where)
     if "trigger" in spec:
         _check_trigger(spec["trigger"], where)
@@ -261,7 +279,8 @@ def _check_trigger(trigger: Any, where: str) -> None:
 
 
 def check_target(target: Any, where: str) -> None:
-    """A target specification: ``kind`` (115.1), ``filter``, ``count``."""
+    """A target specification: ``kind`` (115.1), ``filter``, ``count`` or ``up_to`` (a number,
+    or ``"any"``: "any number of target cards")."""
     if not isinstance(target, Mapping) or set(target) - TARGET_KEYS:
         raise EngineError(f"{where}: a target has {sorted(TARGET_KEYS)}; got {target!r}")
     if target.get("kind", "any") not in TARGET_KINDS:
@@ -270,6 +289,10 @@ def check_target(target: Any, where: str) -> None:
     if "count" in target and "up_to" in target:
         raise EngineError(f"{where}: a target has count (exactly N) or up_to (none to N), "
                           "not both")
+    up_to = target.get("up_to", 0)
+    if up_to != "any" and (not isinstance(up_to, int) or isinstance(up_to, bool) or up_to < 0):
+        raise EngineError(f"{where}: up_to is a number or \"any\" (any number of targets), "
+                          f"not {up_to!r}")
     check_filter(target.get("filter", {}), f"{where}, target filter")
 
 

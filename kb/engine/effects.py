@@ -306,6 +306,17 @@ def op_become(state: GameState, op: Op, ctx: Ctx) -> None:
     _continuous(state, op, ctx, mods)
 
 
+def op_gain_abilities_of(state: GameState, op: Op, ctx: Ctx) -> None:
+    """"[This] gains all activated abilities of [that object]": the activated abilities
+    ``of`` has as the instruction resolves, granted to ``who`` (layer 6) for ``duration``;
+    "this" in their text is the object that has them (201.5b), and abilities gained from one
+    source are linked to each other on their new object as on the old (607.5)."""
+    gained = tuple(a for oid in objects(op["of"], ctx)
+                   for a in state.characteristics(oid).abilities if a.kind == "activated")
+    if gained:
+        _continuous(state, op, ctx, {"grant": gained})
+
+
 # -- objects ---------------------------------------------------------------------------------
 
 
@@ -615,7 +626,7 @@ def op_create_token(state: GameState, op: Op, ctx: Ctx) -> None:
         elif isinstance(op["token"], str):  # 111.11: a token created by name alone
             printed = _by_name(state, op["token"])
         else:
-            printed = token_from_data(op["token"], "token")
+            printed = _bound_to_creator(token_from_data(op["token"], "token"), ctx.source)
         if "pt" in op:  # "an X/X token": its power and toughness as the effect defines them
             power, toughness = (amount(v, ctx) for v in op["pt"])
             printed = printed.map_faces(lambda f, p=power, t=toughness: replace_fields(
@@ -627,14 +638,41 @@ def op_create_token(state: GameState, op: Op, ctx: Ctx) -> None:
     ctx.extra["created"] = made
 
 
+def _bound_to_creator(printed: Printed, creator: int | None) -> Printed:
+    """201.5a: a token's ability naming the object that created it ("the number of slime
+    counters on Gutter Grime": ``creator.counters:slime``) refers to that very object, and so
+    does a copy of the token (the reference is part of its copiable values)."""
+    def bind(value: Any) -> Any:
+        if isinstance(value, str) and value.startswith("creator."):
+            return f"object{creator}." + value.split(".", 1)[1] if creator is not None else "0"
+        if isinstance(value, Mapping):
+            return {k: bind(v) for k, v in value.items()}
+        if isinstance(value, list | tuple):
+            return [bind(v) for v in value]
+        return value
+
+    def face(f: Face) -> Face:
+        return replace_fields(f, abilities=tuple(
+            replace_fields(a, spec=bind(a.spec)) if "cda" in a.spec else a
+            for a in f.abilities))
+
+    return printed.map_faces(face)
+
+
 def op_become_copy(state: GameState, op: Op, ctx: Ctx) -> None:
     """707.4: an object on the battlefield becomes a copy of another; it stays on the
     battlefield and keeps the other effects that apply to it."""
     targets = objects(op.get("who", "self"), ctx)
-    originals = objects(op["of"], ctx)
-    if not targets or not originals:
-        return
-    obj, original = state.objects[targets[0]], state.objects[originals[0]]
+    if op["of"] == "sacrificed":  # "a copy of the sacrificed creature": as it last existed
+        lost = ctx.spell.sacrificed if ctx.spell is not None else []
+        if not targets or not lost:
+            return
+        obj, original = state.objects[targets[0]], lost[0].obj
+    else:
+        originals = objects(op["of"], ctx)
+        if not targets or not originals:
+            return
+        obj, original = state.objects[targets[0]], state.objects[originals[0]]
     this = ctx.extra.get("ability")
     values = copiable_values(state, original)
     values, _ = with_exceptions(values, op.get("except", {}), copier=obj.printed, this=this,
@@ -712,7 +750,13 @@ def _name_of(state: GameState, oid: int) -> str:
 
 def op_shuffle(state: GameState, op: Op, ctx: Ctx) -> None:
     """701.24: each named player shuffles their library (with the game's seeded
-    randomness); a shuffle happens even with nothing moved into it (701.24c-d)."""
+    randomness). With ``who``: "shuffle [them] into [the] library": those of them still
+    where the instruction expects them are put into their owner's library (at once, as
+    replacement effects leave it: a spell cast with flashback is exiled instead), then the
+    library is shuffled, even if none of them moved there (701.24c-d)."""
+    if "who" in op:
+        moving = [state.objects[oid] for oid in objects(op["who"], ctx)]
+        move_all(state, [(obj, "library") for obj in moving])
     for player in players(op.get("player", "you"), ctx):
         shuffle(state, player)
 
@@ -725,13 +769,24 @@ def shuffle(state: GameState, player: str) -> None:
 
 def op_search(state: GameState, op: Op, ctx: Ctx) -> None:
     """701.23: the player searches their library for up to ``n`` cards matching ``filter``
-    (``choices.search``: the cards found, by name; none found if not given, 701.23b) and puts
+    (``choices.search``: the cards found, by name, or player -> those names when several
+    players search; none found if not given, 701.23b) and puts
     them ``to`` a zone (``hand`` or ``battlefield``, ``tapped``), then shuffles (701.24)."""
+    chosen = ctx.choices.get("search", [])
     for player in players(op.get("player", "you"), ctx):
-        found = [state.get(a) for a in ctx.choices.get("search", [])]
+        # "each player searches": the cards each found, player -> aliases
+        mine = chosen.get(player, []) if isinstance(chosen, Mapping) else chosen
+        found = [state.get(a) for a in mine]
         n = amount(op.get("n", 1), ctx)
         flt = {**op.get("filter", {}), "zone": "library"}
+        # 701.23f: a search replaced by a search of the top N cards; the rest still applies
+        portion = replace(state, Proposal("search", player=player)).portion
+        searched = state.libraries[player][:portion] if portion is not None else None
         for card in found:
+            if searched is not None and card.id not in searched:
+                raise IllegalAction(f"{card.alias or card.id} is not among the top {portion} "
+                                    f"cards of {player}'s library, the only ones searched "
+                                    "(701.23f)")
             if card.zone != "library" or card.owner != player or not matches(
                     card, state.characteristics(card.id), flt, you=player,
                     opponents=state.opponents(player)):
@@ -776,6 +831,18 @@ def op_life(state: GameState, op: Op, ctx: Ctx) -> None:
     n = amount(op["n"], ctx)  # computed once, before any life total changes
     for player in affected:
         action(state, player, n)
+
+
+def op_regenerate(state: GameState, op: Op, ctx: Ctx) -> None:
+    """701.19a: "Regenerate [permanent]": the next time it would be destroyed this turn,
+    instead its damage is removed, it is tapped and removed from combat (a shield, used once,
+    for the permanent it names as the instruction resolves: ``who``, the source by
+    default)."""
+    for oid in objects(op.get("who", "self"), ctx):
+        state.replacements.append(Replacement(
+            ("shield", state.new_id()), {"event": "destroy", "what": "any", "regenerate": True},
+            ctx.source, ctx.you, state.tick(), text=op.get("label") or "regeneration",
+            affected=frozenset({oid}), remaining=1, duration="eot"))
 
 
 def op_shield(state: GameState, op: Op, ctx: Ctx) -> None:
@@ -848,10 +915,20 @@ def run_instead(state: GameState, proposal: Proposal) -> None:
 
 
 def op_add_mana(state: GameState, op: Op, ctx: Ctx) -> None:
-    """Add mana: fixed (``mana = "{G}"``) or ``n`` mana of a chosen color."""
+    """Add mana: fixed (``mana = "{G}"``), one mana of a type the triggering mana ability
+    produced (``mana = "event.mana"``; ``choices.mana_color`` among several) or ``n`` mana of a
+    chosen color."""
     for player in players(op.get("player", "you"), ctx):
         pool = state.player(player).mana_pool
-        if "mana" in op:
+        if op.get("mana") == "event.mana":  # "one mana of any type that land produced"
+            produced = sorted(set(ctx.event.data.get("mana", ()))) if ctx.event else []
+            if len(produced) > 1:
+                chosen = ctx.choices.get("mana_color")
+                if chosen not in produced:
+                    raise IllegalAction(f"choose mana_color among {produced}, not {chosen!r}")
+                produced = [chosen]
+            pool.update(produced[:1])
+        elif "mana" in op:
             pool.update(parse_mana(op["mana"]))
         elif op.get("color") == "linked:color":  # "one mana of the chosen color"
             color = _linked_color(state, ctx)
@@ -1002,7 +1079,8 @@ OPS: dict[str, Callable[[GameState, Op, Ctx], None]] = {
     "reveal_top": op_reveal_top, "may_pay": op_may_pay,
     "put_from_hand": op_put_from_hand, "distribute_counters": op_distribute_counters,
     "exile_until_shares_type": op_exile_until_shares_type, "put_in_hand": op_put_in_hand,
-    "delayed": op_delayed, "shield": op_shield, "shuffle": op_shuffle, "search": op_search,
+    "delayed": op_delayed, "shield": op_shield, "regenerate": op_regenerate,
+    "shuffle": op_shuffle, "search": op_search, "gain_abilities_of": op_gain_abilities_of,
     "emblem": op_emblem,
     **outcome_ops(players, lambda state, player, n: draw(state, player, n)),
     **transform_ops(objects),

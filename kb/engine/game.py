@@ -16,8 +16,9 @@ from kb.engine import stack as stack_rules
 from kb.engine.amounts import Ctx
 from kb.engine.effects import draw, end_durations, run_deferred, run_effects
 from kb.engine.events import Choices, ContinuousEffect
+from kb.engine.mulligan import mulligan
 from kb.engine.objects import EngineError, GameObject, IllegalAction, Printed
-from kb.engine.resolve import resolve_top
+from kb.engine.resolve import is_mana_ability, resolve_mana_ability, resolve_top
 from kb.engine.rules import CURRENT, RuleSet
 from kb.engine.state import GameState
 from kb.engine.turn import advance
@@ -151,11 +152,21 @@ class Game:
         return self._act(play)
 
     def activate(self, ref: str, which: int = 1, player: str | None = None,
-                 **options: Any) -> GameObject:
+                 choices: Mapping[str, Any] | None = None, **options: Any) -> GameObject:
+        """602.2; a mana ability resolves at once (605.3a), with ``choices`` (else the
+        step's)."""
         obj = self.obj(ref)
         who = player or self.state.controller(obj.id)
-        return self._act(lambda: stack_rules.activate(self.state, obj.id, who, which,
-                                                      **options))
+        if choices is not None:
+            self.state.choices = Choices.of(choices)
+
+        def act() -> GameObject:
+            item = stack_rules.activate(self.state, obj.id, who, which, **options)
+            if is_mana_ability(item):  # 605.3a: it doesn't go on the stack
+                resolve_mana_ability(self.state, item)
+            return item
+
+        return self._act(act)
 
     def resolve(self, choices: Mapping[str, Any] | None = None) -> GameObject:
         return self._act(lambda: resolve_top(self.state, choices))
@@ -251,6 +262,10 @@ class Game:
 
     def draw(self, player: str, n: int = 1) -> None:
         self._act(lambda: draw(self.state, player, n))
+
+    def mulligan(self, player: str, bottom: Sequence[str] | None = None) -> None:
+        """103.5: the player takes a mulligan (see :func:`kb.engine.mulligan.mulligan`)."""
+        self._act(lambda: mulligan(self.state, player, bottom))
 
     def leave_game(self, player: str) -> None:
         """800.4a: a player leaves the game (see :func:`kb.engine.zones.leave_game`)."""

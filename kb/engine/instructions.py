@@ -17,6 +17,7 @@ COMMON_KEYS = frozenset({"op", "if", "may", "label"})
 OP_KEYS: dict[str, frozenset[str]] = {name: frozenset(keys.split()) for name, keys in {
     "pump": "who pt duration", "set_pt": "who pt duration", "switch_pt": "who duration",
     "become": "who duration pt pump grant " + " ".join(BECOME_KEYS),
+    "gain_abilities_of": "who of duration",
     "tap": "who", "untap": "who", "damage": "source to amount", "fight": "a b",
     "destroy": "who", "exile": "who link", "sacrifice": "who", "bounce": "who",
     "to_graveyard": "who", "return_to_battlefield": "who counters is under tapped transformed",
@@ -26,7 +27,7 @@ OP_KEYS: dict[str, frozenset[str]] = {name: frozenset(keys.split()) for name, ke
     "create_token": "n copy_of except token as player pt tapped", "become_copy": "who of except",
     "copy_spell": "who except new_target", "exile_then_cast_transformed": "",
     "draw": "player n", "discard_hand": "player", "discard": "player n random",
-    "shuffle": "player", "search": "player filter n to tapped", "emblem": "name abilities",
+    "shuffle": "player who", "search": "player filter n to tapped", "emblem": "name abilities",
     "shuffle_into_library": "player zones", "gain_life": "player n", "lose_life": "player n",
     "set_life": "player n", "add_mana": "player mana n color", "cant_cast": "player",
     "player_rule": "player rule",
@@ -36,7 +37,7 @@ OP_KEYS: dict[str, frozenset[str]] = {name: frozenset(keys.split()) for name, ke
     "name_sticker": "who word after",
     "share_keywords": "keywords duration",
     "aura_swap": "choice",
-    "shield": "replacement who next duration once source",
+    "shield": "replacement who next duration once source", "regenerate": "who",
     # kb.engine.outcomes
     "win_game": "player", "lose_game": "player", "poison": "player n", "vanish": "",
     "become_renowned": "", "cumulative_upkeep": "",

@@ -276,7 +276,8 @@ def _candidates(state: GameState, values: dict[int, Characteristics], layer: str
 STATIC_EXTRA = frozenset({"affects", "prevent_combat_damage",
                           "cost_change", "player_rule", "as_long_as", "devotion_bonus",
                           "cant_enter", "max_attackers", "loyalty_cost",
-                          "damage_cant_be_prevented", "damage_as_wither", "extra_trigger"})
+                          "damage_cant_be_prevented", "damage_as_wither", "extra_trigger",
+                          "may_cast", "cast_as_though_flash"})
 
 
 def _layer_mods(static: Mapping[str, Any], layer: str) -> dict[str, Any]:
@@ -349,7 +350,8 @@ def apply_mods(ch: Characteristics, mods: Mapping[str, Any], ctx: Ctx) -> Charac
             changes["colors"] = frozenset(changes.get("colors", ch.colors)) | frozenset(value)
         elif mod == "grant":
             changes["abilities"] = tuple(changes.get("abilities", ch.abilities)) + tuple(
-                a for a in (_with_linked_choice(g, ctx) for g in value) if a is not None)
+                _cost_is_mana_cost(a, ch) for a in (_with_linked_choice(g, ctx) for g in value)
+                if a is not None)
         elif mod == "lose":
             lost = {str(v).lower() for v in value}
             if "hexproof" in lost:
@@ -402,6 +404,16 @@ def _with_linked_choice(ability: Ability, ctx: Ctx) -> Ability | None:
         return None
     color = source.linked_choice(ctx.ch(source.id).name, "color")
     return None if color is None else keyword(f"Protection from {color}")
+
+
+def _cost_is_mana_cost(ability: Ability, ch: Characteristics) -> Ability:
+    """A granted "[keyword]; its cost is equal to its mana cost" (Past in Flames' flashback)
+    reads as the keyword with the object's mana cost; cast, the spell's own mana cost is the
+    cost (702.1b: a split card's half cast has that half's)."""
+    if ability.spec.get("cost") != "mana_cost" or ability.arg is not None:
+        return ability
+    cost = str(ch.mana_cost) if ch.mana_cost else "{0}"
+    return replace(ability, text=f"{ability.text} {cost}", arg=cost)
 
 
 def with_sticker(name: str | None, word: str, after: int) -> str:

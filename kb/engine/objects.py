@@ -47,6 +47,7 @@ KEYWORDS: dict[str, str | None] = {
     "echo": "cost", "morph": "cost", "cycling": "cost", "fading": "number",
     "can block an additional creature each combat": None, "enchant": "quality",
     "equip": "cost", "overload": "cost", "bestow": "cost", "convoke": None, "delve": None,
+    "flashback": "cost", "flash": None,
 }
 # Keywords that give a spell an alternative cost (118.9).
 ALTERNATIVE_COSTS = frozenset({"overload", "bestow"})
@@ -275,6 +276,7 @@ class SpellInfo:
     copy: bool = False  # a copy of a spell or ability (707.10)
     total_cost: str | None = None  # the total cost paid (601.2f), as mana symbols
     cast_from: str | None = None  # the zone it was cast from (601.2a)
+    flashback: bool = False  # cast for its flashback cost: exiled as it leaves the stack
 
 
 @dataclass(eq=False)
@@ -293,6 +295,7 @@ class GameObject:
     token: bool = False
     copy_of_card: bool = False  # a copy of a card created outside any zone (707.12)
     spell_copy: bool = False
+    adventure_of: str | None = None  # exiled as an Adventure resolved: who may play it (715.3d)
     tapped: bool = False
     flipped: bool = False
     face_down: bool = False
@@ -349,4 +352,5 @@ class Player:
     attacked_with: list[int] = field(default_factory=list)
     poison: int = 0  # poison counters (122.1f)
     max_hand_size: int = 7  # 402.2
+    mulligans: int = 0  # taken before the game (103.5)
     won: bool = False

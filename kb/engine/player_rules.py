@@ -32,6 +32,10 @@ RULES = {
     "cant_cast": "can't cast spells (``spells``: those a filter names; 601.3)",
     "cant_gain_life": "can't gain life (119.7)",
     "cant_get_poison_counters": "can't get poison counters (122.1f)",
+    "cast_from_exile": "may cast spells from among the cards they own in exile (an effect's "
+                       "permission, 601.3)",
+    "graveyards_as_yours": "may cast spells from other players' graveyards as though those "
+                           "cards were in their own graveyard (609.4a)",
 }
 WHO = ("you", "opponents", "each")
 # 810.8a: these hold for the player's team as a whole.

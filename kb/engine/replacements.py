@@ -6,7 +6,8 @@ replacement or prevention effect that applies to it modifies it, one at a time, 
 modified, or not at all. The events: ``damage`` (to a player or an object, from a source),
 ``enter`` (a permanent entering the battlefield: tapped, with counters), ``counters`` (put on
 a permanent), ``tokens`` (created under a player's control), ``gain_life``, ``draw``,
-``lose_game``, and ``zone_change`` (an object moving from one zone to another).
+``lose_game``, ``zone_change`` (an object moving from one zone to another), ``destroy`` (a
+permanent being destroyed, 701.8) and ``search`` (a player searching a library, 701.23).
 
 A card's replacement ability (``replacement`` in a card file) is written
 ``{ event = <event>, <what it applies to>, <how it modifies the event> }``:
@@ -14,8 +15,9 @@ A card's replacement ability (``replacement`` in a card file) is written
 - what it applies to: ``to`` and ``from`` (damage: ``self``, ``you``, ``opponent``, ``any``
   or a filter), ``what`` (enter: ``self`` or a filter), ``on`` and ``kind`` (counters: a
   filter, a counter kind), ``player`` (tokens, gain_life, draw, lose_game: ``you``,
-  ``opponent``, ``each``), ``what``, ``out_of`` and ``into`` (zone_change: the object, the
-  zones it would leave and go to, ``anywhere`` by default), ``if`` (a condition,
+  ``opponent``, ``each``; search: the player searching), ``what``, ``out_of`` and ``into``
+  (zone_change: the object, the zones it would leave and go to, ``anywhere`` by default;
+  destroy: the object), ``if`` (a condition,
   :mod:`kb.engine.conditions`);
 - how: ``multiply`` and ``add`` (the amount), ``prevent`` (``true``: all of it; a number:
   that much of it, 615.10; ``{ all_but = N }``: all but N of it; ``{ half = "up" }`` or
@@ -28,7 +30,10 @@ A card's replacement ability (``replacement`` in a card file) is written
   library: ``top``, or ``shuffled``: the engine has no randomness and puts a card shuffled
   in at the bottom, which keeps a card put on top at the same time there, 701.24g), ``zone``
   (zone_change: where it goes instead; "would die" is ``out_of = "battlefield", into =
-  "graveyard"``), ``instead``
+  "graveyard"``), ``regenerate = true`` (destroy: the permanent is regenerated instead,
+  701.19a: its damage removed, tapped, removed from combat; the ``regenerate`` instruction
+  makes such a shield, used once), ``top`` (search: "that player searches the top N cards
+  of that library instead", 701.23f), ``instead``
   (instructions done instead of the event, which does not happen; ``extra.amount`` is its
   amount), ``also`` (instructions done as the event, modified, happens: "exile it instead,
   and create a token", "prevent that damage and remove that many counters"; ``extra.amount``
@@ -72,13 +77,14 @@ if TYPE_CHECKING:
     from kb.engine.state import GameState
 
 EVENTS = ("damage", "enter", "counters", "tokens", "gain_life", "draw", "lose_game",
-          "zone_change")
+          "zone_change", "destroy", "search")
 # What each event's replacement may say it applies to.
 APPLIES_TO: dict[str, frozenset[str]] = {
     "damage": frozenset({"to", "from", "combat"}), "enter": frozenset({"what"}),
     "counters": frozenset({"on", "kind"}), "tokens": frozenset({"player"}),
     "gain_life": frozenset({"player"}), "draw": frozenset({"player"}),
     "lose_game": frozenset({"player"}), "zone_change": frozenset({"what", "out_of", "into"}),
+    "destroy": frozenset({"what"}), "search": frozenset({"player"}),
 }
 # How a replacement may modify each event.
 MODIFIES: dict[str, frozenset[str]] = {
@@ -89,12 +95,13 @@ MODIFIES: dict[str, frozenset[str]] = {
     "gain_life": frozenset({"multiply", "add", "prevent", "instead", "also"}),
     "draw": frozenset({"instead"}), "lose_game": frozenset({"instead"}),
     "zone_change": frozenset({"zone", "position", "also"}),
+    "destroy": frozenset({"regenerate", "instead"}), "search": frozenset({"top"}),
 }
 COMMON = frozenset({"event", "if", "self_replacement"})
 # The events whose replacing instructions the code performing them carries out at once.
 CARRIED_OUT_BY_CALLER = frozenset({"draw", "lose_game"})
 # The events that have no amount (the others do not happen once their amount is 0).
-WITHOUT_AMOUNT = frozenset({"enter", "draw", "lose_game", "zone_change"})
+WITHOUT_AMOUNT = frozenset({"enter", "draw", "lose_game", "zone_change", "destroy", "search"})
 
 
 @dataclass
@@ -144,12 +151,15 @@ class Proposal:
     # damage: parts a "the next N damage ... is dealt to [another target] instead" redirected,
     # each (amount, recipient: a player or an object id)
     redirected: list[tuple[int, Any]] = field(default_factory=list)
+    regenerated: bool = False  # destroy: regenerated instead (701.19a)
+    portion: int | None = None  # search: only the top N cards of the library (701.23f)
 
     @property
     def happens(self) -> bool:
-        """Whether the event still happens (not replaced by instructions, not all
-        prevented)."""
-        return not self.instead and (self.kind in WITHOUT_AMOUNT or self.amount > 0)
+        """Whether the event still happens (not replaced by instructions or regeneration,
+        not all prevented)."""
+        return not self.instead and not self.regenerated and (
+            self.kind in WITHOUT_AMOUNT or self.amount > 0)
 
     def followups(self) -> list[Followup]:
         """What the replacement effects added to the event, to be carried out once it is
@@ -288,6 +298,9 @@ def _applies(state: GameState, r: Replacement, p: Proposal) -> bool:
             return False  # 614.12: an entering permanent's own effect only if it affects it alone
         if not _names(state, what, r, p.obj, None):
             return False
+    elif p.kind == "destroy":
+        if not _names(state, spec.get("what", "self"), r, p.obj, None):
+            return False
     elif p.kind == "zone_change":
         if not _names(state, spec.get("what", "self"), r, p.obj, None):
             return False
@@ -399,6 +412,12 @@ def _modify(state: GameState, p: Proposal, r: Replacement) -> None:
         if key in spec:
             into.append(Followup(spec[key], r.source, r.controller, r.key, found, prevented,
                                  p.obj, p.player, p.source))
+    if spec.get("regenerate"):  # 701.19a: a regeneration shield is used up
+        p.regenerated = True
+        if r.remaining is not None:
+            r.remaining -= 1
+    if "top" in spec:  # "that player searches the top N cards of that library instead"
+        p.portion = int(spec["top"])
     if "zone" in spec:
         p.to_zone = spec["zone"]
     if "position" in spec:
@@ -544,6 +563,11 @@ def check_replacement(spec: Any, where: str) -> None:
         _counters(spec["counters"], f"{where}, replacement counters")
     if spec.get("position", "top") not in ("top", "shuffled"):
         raise EngineError(f"{where}: replacement position is top or shuffled")
+    if "regenerate" in spec:
+        _true(spec["regenerate"], f"{where}, replacement regenerate")
+    if "top" in spec and (not isinstance(spec["top"], int) or isinstance(spec["top"], bool)
+                          or spec["top"] < 1):
+        raise EngineError(f"{where}: replacement top is a number of cards")
     if spec.get("copy", "self") != "self":
         raise EngineError(f"{where}: replacement copy is \"self\" (a copy of its source)")
     for key in ("instead", "also"):

@@ -7,6 +7,7 @@ Above :mod:`kb.engine.effects` (resolution runs instructions) and :mod:`kb.engin
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -23,7 +24,7 @@ from kb.engine.objects import (
     SpellInfo,
 )
 from kb.engine.replacements import note
-from kb.engine.stack import is_legal_target, target_specs
+from kb.engine.stack import is_legal_target, put_trigger, target_specs
 from kb.engine.zones import move
 
 if TYPE_CHECKING:
@@ -66,10 +67,14 @@ def resolve_top(state: GameState, choices: Mapping[str, Any] | None = None) -> G
             return item
         if PERMANENT_TYPES & set(ch.types):
             permanent = move(state, item, "battlefield", controller=item.controller,
-                             choices=choices, transformed=info.transformed, x=info.x)  # 608.3
+                             choices=choices, transformed=info.transformed, x=info.x,
+                             face_down=item.face_down)  # 608.3, 702.37c
             if "Aura" in ch.subtypes and info.targets and info.targets[0]:
                 permanent.attached_to = info.targets[0][0]  # 608.3b, 303.4a
                 state.touch()
+        elif item.printed.layout == "adventure" and info.half == 1 and not item.spell_copy:
+            exiled = move(state, item, "exile")  # 715.3d: its controller exiles it
+            exiled.adventure_of = item.controller  # who may play it from exile
         else:
             move(state, item, "graveyard")  # 608.2n
         return item
@@ -114,3 +119,55 @@ def _resolve_ability(state: GameState, item: GameObject, info: SpellInfo,
         return
     run_effects(state, ability.spec["effect"], ctx)
     state.emit("resolved", obj=item.id, source=info.source)
+
+
+# -- mana abilities (605) ----------------------------------------------------------------------
+
+MANA_OPS = frozenset({"add_mana", "add_mana_of"})
+
+
+def adds_mana(ability: Any) -> bool:
+    """Whether an ability could add mana and has no target (605.1a-b, 605.5a)."""
+    return ability is not None and not ability.spec.get("targets") and any(
+        op.get("op") in MANA_OPS for op in ability.spec.get("effect", ()))
+
+
+def is_mana_ability(item: GameObject) -> bool:
+    """605.1a: an activated ability with no target that could add mana as it resolves, not
+    a loyalty ability (the ability ``item`` stands for on the stack)."""
+    info = item.spell
+    ability = info.ability if info is not None else None
+    return (ability is not None and ability.kind == "activated" and adds_mana(ability)
+            and not str(ability.spec.get("cost", "")).lstrip().startswith("["))
+
+
+def resolve_mana_ability(state: GameState, item: GameObject) -> None:
+    """605.3a-b: an activated mana ability doesn't go on the stack and resolves at once;
+    a land tapped for mana is an event (``tapped_for_mana``, with the mana it produced);
+    the triggered mana abilities that triggered (605.1b: triggered by a mana ability, could
+    add mana, no target) resolve right after it, without waiting for priority (605.4a)."""
+    info = item.spell
+    assert info is not None and info.ability is not None
+    player = item.controller
+    before = Counter(state.player(player).mana_pool)
+    source = info.source
+    tapped = "{T}" in str(info.ability.spec.get("cost", ""))
+    land = source is not None and source in state.objects \
+        and state.characteristics(source).is_a("Land")
+    note(state, "605.3a", f"{info.ability.text}: a mana ability, resolved at once")
+    resolve_top(state, state.choices)
+    produced = Counter(state.player(player).mana_pool) - before
+    if tapped and land:
+        state.emit("tapped_for_mana", obj=source, player=player,
+                   data={"mana": sorted(produced.elements())})
+    while True:
+        waiting = [p for p in state.pending if p.ability.spec.get("trigger", {}).get("on")
+                   == "tapped_for_mana" and adds_mana(p.ability)]
+        if not waiting:
+            return
+        pending = waiting[0]
+        state.pending.remove(pending)
+        put_trigger(state, pending.source, pending.ability, pending.controller, pending.event)
+        note(state, "605.4a", f"{pending.ability.text}: a triggered mana ability, resolved "
+                              "at once")
+        resolve_top(state, state.choices)

@@ -16,7 +16,7 @@ from kb.engine.combat import refresh
 from kb.engine.effects import run_deferred, run_instead
 from kb.engine.objects import Characteristics, GameObject, IllegalAction
 from kb.engine.replacements import Proposal, replace
-from kb.engine.zones import cease_to_exist, move_all
+from kb.engine.zones import cease_to_exist, destroyed, move_all
 
 if TYPE_CHECKING:
     from kb.engine.state import GameState
@@ -116,9 +116,9 @@ def _perform(state: GameState, losers: list[str], to_graveyard: list[GameObject]
     for obj in vanish:
         cease_to_exist(state, obj)
     doomed = {obj.id: obj for obj in to_graveyard if obj.id in state.objects}
-    doomed |= {obj.id: obj for obj in to_destroy if obj.id in state.objects
-               and obj.id not in doomed  # indestructible: it isn't destroyed (702.12b)
-               and not state.characteristics(obj.id).has("indestructible")}
+    # indestructible: it isn't destroyed (702.12b); regenerated: neither (701.19a)
+    doomed |= {obj.id: obj for obj in destroyed(state, [
+        o for o in to_destroy if o.id in state.objects and o.id not in doomed])}
     move_all(state, [(obj, "graveyard") for obj in doomed.values()])
     for obj in unattach:
         if obj.id in state.objects:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from kb.engine import player_rules
 from kb.engine.amounts import Ctx
+from kb.engine.casting import check_may_cast
 from kb.engine.copy import with_exceptions
 from kb.engine.costs import (
     additional_mana,
@@ -26,6 +27,7 @@ from kb.engine.costs import (
     spell_total_cost,
 )
 from kb.engine.damage import has_quality, lose_life, protected_from
+from kb.engine.events import LastKnown
 from kb.engine.faces import copiable_printed, face_up_face
 from kb.engine.filters import matches
 from kb.engine.instructions import TARGET_KINDS
@@ -178,7 +180,7 @@ def _check_targets(state: GameState, specs: list[Mapping[str, Any]], chosen: lis
             raise IllegalAction(f"one word 'target' can't choose the same one twice (115.3): "
                                 f"{group}")
         if "up_to" in spec:  # "up to N targets": none to N (115.1, 601.2c)
-            if len(group) > int(spec["up_to"]):
+            if spec["up_to"] != "any" and len(group) > int(spec["up_to"]):
                 raise IllegalAction(f"choose up to {spec['up_to']} target(s) for {spec}, not "
                                     f"{len(group)}")
         elif len(group) != spec.get("count", 1):
@@ -222,12 +224,14 @@ def cast(state: GameState, card: int, player: str, *, half: int | None = None,
          without_paying: bool = False, alternative: str | None = None,
          transformed: bool = False, pay_life: int | None = None,
          convoke: Sequence[Any] = (), delve: Sequence[Any] = (),
-         waterbend: Sequence[Any] = ()) -> GameObject:
+         waterbend: Sequence[Any] = (), face_down: bool = False) -> GameObject:
     """601.2: announce, choose, pay (see :mod:`kb.engine.costs`); the spell becomes cast and
     "cast" triggers trigger. ``pay_life``: how many Phyrexian symbols are paid with life (by
     default, those the mana available can't pay); ``convoke``: the creatures tapped,
     ``delve``: the cards exiled to pay part of it; ``waterbend``: the artifacts and creatures
-    tapped for the generic mana of a waterbend cost (701.67)."""
+    tapped for the generic mana of a waterbend cost (701.67); ``face_down``: a card with morph
+    cast face down, a 2/2 creature spell with no text, name, subtypes or mana cost, for {3}
+    (702.37c)."""
     obj = state.objects[card]
     origin = obj.zone
     who = state.player(player)
@@ -246,15 +250,30 @@ def cast(state: GameState, card: int, player: str, *, half: int | None = None,
     if without_paying and alternative:
         raise IllegalAction("no alternative cost when casting without paying the mana cost "
                             "(118.9a)")
-    bestowed = bool(alternative) and any(
+    # 702.34a: flashback is an ability of the card in its graveyard, read before it moves
+    flashback = [a for a in state.characteristics(obj.id).abilities
+                 if a.keyword == "flashback"] if origin == "graveyard" else []
+    if alternative == "flashback" and not flashback:
+        raise IllegalAction("only a card in a graveyard with flashback can be cast for its "
+                            "flashback cost (702.34a)")
+    bestowed = alternative not in (None, "flashback") and any(
         a.keyword == "bestow" and ManaCost.parse(a.arg or "") == ManaCost.parse(alternative)
         for a in state.characteristics(obj.id).abilities)  # 702.103b
     info = SpellInfo(half=half, fused=fused, x=x, mode=mode, without_paying=without_paying,
-                     transformed=transformed, bestowed=bestowed, cast_from=origin)
-    spell = move(state, obj, "stack", controller=player, transformed=transformed)
+                     transformed=transformed, bestowed=bestowed, cast_from=origin,
+                     flashback=alternative == "flashback")
+    if face_down and (alternative or without_paying
+                      or not any(a.keyword == "morph" for a in face_up_face(state, obj).abilities)):
+        raise IllegalAction("only a card with morph is cast face down, for {3} (702.37c)")
+    was_top = origin == "library" and state.libraries[obj.owner][:1] == [obj.id]
+    spell = move(state, obj, "stack", controller=player, transformed=transformed,
+                 face_down=face_down)
     spell.spell = info
     state.touch()
     ch = state.characteristics(spell.id)
+    check_may_cast(state, spell, ch, player, origin=origin, was_top=was_top,
+                   flashback=info.flashback, owner=obj.owner, adventure_of=obj.adventure_of,
+                   as_adventure=printed.layout == "adventure" and half == 1)  # 601.3
     if ch.mana_cost and ch.mana_cost.has_x and without_paying and x != 0:
         raise IllegalAction("X must be 0 when the spell is cast without paying its mana cost "
                             "(107.3b)")
@@ -266,7 +285,13 @@ def cast(state: GameState, card: int, player: str, *, half: int | None = None,
     _check_targets(state, specs, info.targets, controller=player, source=spell.id,
                    source_ch=ch)
     base = ManaCost() if without_paying else (ch.mana_cost or ManaCost())
-    if alternative:
+    if face_down:
+        base = ManaCost.parse("{3}")  # 702.37c
+    elif alternative == "flashback":
+        # 702.1b: "equal to its mana cost" is the spell's, as it is cast (a half's)
+        base = (ch.mana_cost or ManaCost()) if flashback[0].spec.get("cost") == "mana_cost" \
+            else ManaCost.parse(flashback[0].arg or "")
+    elif alternative:
         offered = [a.arg or "" for a in ch.abilities if a.keyword in ALTERNATIVE_COSTS]
         if ManaCost.parse(alternative) not in [ManaCost.parse(o) for o in offered]:
             raise IllegalAction(f"{alternative} is not an alternative cost of this spell")
@@ -310,13 +335,26 @@ def _pay_loyalty(state: GameState, obj: GameObject, player: str, parts: list[str
 
 
 def activated_abilities(ch: Characteristics) -> list[Ability]:
-    return [a for a in ch.abilities if a.kind == "activated" or a.keyword == "cycling"]
+    """Its activated abilities, in order, then the intrinsic "{T}: Add [mana]." of each of
+    its basic land types (305.6)."""
+    return [a for a in ch.abilities if a.kind == "activated" or a.keyword == "cycling"] + [
+        _intrinsic(letter) for letter in ch.mana_produced]
+
+
+def _intrinsic(letter: str) -> Ability:
+    """305.6: the mana ability a basic land type gives."""
+    return Ability(f"{{T}}: Add {{{letter}}}.", "activated",
+                   spec={"cost": "{T}", "mana": ManaCost(),
+                         "effect": [{"op": "add_mana", "mana": f"{{{letter}}}"}]})
 
 
 def activate(state: GameState, source: int, player: str, which: int = 1, *, x: int = 0,
-             targets: Sequence[Any] = (), chooser: str | None = None) -> GameObject:
+             targets: Sequence[Any] = (), chooser: str | None = None,
+             sacrifice: Sequence[Any] = ()) -> GameObject:
     """602.2: put the ability on the stack, choose targets, pay its costs (mana, {T},
-    sacrificing or discarding the source, whose last known information the ability keeps)."""
+    sacrificing or discarding the source, whose last known information the ability keeps;
+    "sacrifice another creature": ``sacrifice``, the permanent sacrificed, whose last known
+    information the ability keeps as ``sacrificed``)."""
     obj = state.objects[source]
     ch = state.characteristics(source)
     abilities = activated_abilities(ch)
@@ -356,6 +394,8 @@ def activate(state: GameState, source: int, player: str, which: int = 1, *, x: i
             if obj.tapped:
                 raise IllegalAction(f"{obj.alias or source} is tapped")
             obj.tapped = True
+        elif (other := _SACRIFICE_OTHER.match(part)) is not None:
+            _sacrifice_other(state, obj, player, other, sacrifice, info)
         elif part.startswith("sacrifice") or part.startswith("discard"):
             move(state, obj, "graveyard")
         elif part == "pay half your life rounded up":  # 119.4; 810.9a: the team's life
@@ -365,6 +405,27 @@ def activate(state: GameState, source: int, player: str, which: int = 1, *, x: i
     item = _ability_object(state, ability, source, player, info, effect)
     state.emit("activated", obj=item.id, source=source, player=player)
     return item
+
+
+# "Sacrifice another creature", "Sacrifice a land": a cost naming another permanent to sacrifice.
+_SACRIFICE_OTHER = re.compile(r"^sacrifice (another|an?) (artifact|creature|enchantment|land"
+                              r"|permanent|planeswalker)$")
+
+
+def _sacrifice_other(state: GameState, source: GameObject, player: str, cost: re.Match[str],
+                     chosen: Sequence[Any], info: SpellInfo) -> None:
+    """An activation cost of sacrificing a permanent the player chooses (``sacrifice``)."""
+    if len(chosen) != 1:
+        raise IllegalAction(f"'{cost.group(0)}': name the permanent sacrificed (sacrifice)")
+    victim = state.get(chosen[0])
+    vch = state.characteristics(victim.id)
+    kind = cost.group(2).capitalize()
+    if victim.zone != "battlefield" or state.controller(victim.id) != player \
+            or (kind != "Permanent" and not vch.is_a(kind)) \
+            or (cost.group(1) == "another" and victim.id == source.id):
+        raise IllegalAction(f"{chosen[0]} can't be sacrificed for '{cost.group(0)}'")
+    info.sacrificed.append(LastKnown(victim, vch))
+    move(state, victim, "graveyard")
 
 
 def _check_once_per_turn(state: GameState, obj: GameObject, ability: Ability, player: str,

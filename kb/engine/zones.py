@@ -16,7 +16,14 @@ from kb.engine.faces import face_up_face
 from kb.engine.filters import matches
 from kb.engine.keyword_rules import ENTERS_WITH_COUNTERS
 from kb.engine.objects import Ability, GameObject, IllegalAction, Printed, SpellInfo
-from kb.engine.replacements import Proposal, applicable, choose, counter_amount, replace
+from kb.engine.replacements import (
+    Proposal,
+    applicable,
+    choose,
+    counter_amount,
+    note,
+    replace,
+)
 
 if TYPE_CHECKING:
     from kb.engine.state import GameState
@@ -50,7 +57,12 @@ def move_all(state: GameState, moving: Sequence[tuple[GameObject, str]]) -> list
 
 def propose_move(state: GameState, obj: GameObject, to: str, top: bool) -> tuple[str, bool]:
     """Where ``obj`` goes, and whether on top of a library, once replacement effects have
-    modified the zone change (614.1a); what they add to it waits in ``state.deferred``."""
+    modified the zone change (614.1a); what they add to it waits in ``state.deferred``. A
+    spell cast for its flashback cost is exiled instead of going anywhere else (702.34a)."""
+    if obj.zone == "stack" and obj.spell is not None and obj.spell.flashback and to != "exile":
+        note(state, "702.34a", f"{state.characteristics(obj.id).name}: cast with flashback, "
+                               f"exiled instead of put into the {to}")
+        to = "exile"
     moving = replace(state, Proposal("zone_change", obj=obj.id, player=obj.owner,
                                      from_zone=obj.zone, to_zone=to, top=top))
     return moving.to_zone or to, moving.top
@@ -73,6 +85,7 @@ def perform_move(state: GameState, obj: GameObject, to: str, *,
                            controller=controller if to in ("battlefield", "stack") and controller
                            else owner)
     new.copy_of_card, new.spell_copy = obj.copy_of_card, obj.spell_copy
+    _keep_stickers(state, obj, new, to)
     new.tapped, new.face_down, new.transformed = tapped, face_down, transformed
     if origin == "stack" and to == "battlefield":
         _carry_spell_effects(state, obj.id, new.id)
@@ -94,6 +107,15 @@ def perform_move(state: GameState, obj: GameObject, to: str, *,
     if origin == "hand" and not state.in_zone("hand", owner):
         state.emit("hand_empty", player=owner)
     return new
+
+
+def _keep_stickers(state: GameState, old: GameObject, new: GameObject, to: str) -> None:
+    """123.5: stickers stay on an object moving to a public zone and apply to the new object
+    it becomes there (an exception to 400.7); moving to a hidden zone, they are gone."""
+    for effect in state.effects:
+        if "name_sticker" in effect.mods and old.id in effect.affected:
+            effect.affected = (effect.affected - {old.id}) | (
+                {new.id} if to not in ("hand", "library") else set())
 
 
 def _forbidden(state: GameState, obj: GameObject) -> bool:
@@ -291,11 +313,32 @@ def destroy(state: GameState, oid: int) -> bool:
 
 def destroy_all(state: GameState, oids: Sequence[int]) -> list[GameObject]:
     """701.8: destroy permanents, all at once ("destroy all creatures": one event, 614.1);
-    indestructible ones aren't (702.12b). The objects they became."""
-    doomed = [state.objects[oid] for oid in oids if oid in state.objects
-              and state.objects[oid].zone == "battlefield"
-              and not state.characteristics(oid).has("indestructible")]
+    indestructible ones aren't (702.12b), regenerated ones neither (701.19a). The objects
+    they became."""
+    doomed = destroyed(state, [state.objects[oid] for oid in oids if oid in state.objects])
     return move_all(state, [(obj, "graveyard") for obj in doomed])
+
+
+def destroyed(state: GameState, objs: Sequence[GameObject]) -> list[GameObject]:
+    """Of the permanents an event would destroy, those it destroys: not an indestructible
+    one (702.12b), nor one a replacement effect keeps: a regeneration shield (701.19a)
+    removes its damage, taps it and removes it from combat instead."""
+    out = []
+    for obj in objs:
+        if obj.zone != "battlefield" or state.characteristics(obj.id).has("indestructible"):
+            continue
+        proposal = replace(state, Proposal("destroy", obj=obj.id,
+                                           player=state.controller(obj.id)))
+        if proposal.regenerated:
+            obj.damage, obj.deathtouch_damage, obj.tapped = 0, False, True
+            _leave_battlefield(state, obj)  # removed from combat
+            state.emit("regenerated", obj=obj.id)
+            note(state, "701.19a", f"{obj.alias or state.characteristics(obj.id).name} is "
+                                   "regenerated instead of destroyed")
+            state.touch()
+        elif proposal.happens:
+            out.append(obj)
+    return out
 
 
 # -- leaving the game ----------------------------------------------------------------------

@@ -171,11 +171,10 @@ def test_mana_of_the_chosen_color_needs_a_choice_linked_to_it_607_5a() -> None:
     g.add(creature(1, 1, name="Other"), "you", "battlefield", alias="other",
           choices={"color": "red"})
     g.effect([{"op": "become_copy", "who": "other", "of": "elves"}], "you")
-    g.activate("elves", 1)
-    g.resolve()
+    g.activate("elves", 1)  # a mana ability: it resolves at once (605.3a)
     g.activate("other", 1)
-    g.resolve()
     assert dict(g.state.player("you").mana_pool) == {"U": 1}
+    assert not g.state.stack
 
 
 def test_a_granted_keywords_variable_is_evaluated_as_it_is_used_702_1b() -> None:

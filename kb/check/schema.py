@@ -28,7 +28,8 @@ ACTIONS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     name: (frozenset(required.split()), frozenset(optional.split()))
     for name, required, optional in (
         ("cast", "card", "player half fused x mode targets sacrifice without_paying "
-                         "alternative transformed pay_life convoke delve waterbend face_down"),
+                         "alternative transformed pay_life convoke delve waterbend face_down "
+                         "kicked splice discard"),
         ("activate", "object", "ability player x targets chooser sacrifice"),
         ("play_land", "card", "player"),
         ("resolve", "", ""),

@@ -5,13 +5,15 @@ graveyard"), written in card files as small expressions:
 ``cards:hand:you``, ``cards:graveyard:you:Creature``, ``card_types:graveyard:all``,
 ``creator.counters:slime`` (in a token's characteristic-defining ability: the counters on the
 object whose ability created it, 201.5a), ``target.mana_value``, ``revealed.mana_value``,
-``target_player.life``, ``attacked_with``
+``target_player.life``, ``target_player.greatest_power`` (among the creatures they control),
+``attacked_with``
 (the creatures you attacked with this turn, looking back, 608.2i),
 ``your_life``, ``lowest_opponent_life`` ("an opponent has 10 or less life"),
 ``event.amount`` (the amount of the event that triggered the ability: "that many"),
 ``event.damage_total`` (all the damage the source dealt in that damage event: "you gain that
 much life"), ``linked_mana_value:<link>`` (the mana values of the cards exiled with the
-source, 607.2a, its last known information if it has left), ``devotion:R`` (your devotion
+source, 607.2a, its last known information if it has left), ``linked_power:<link>`` and
+``linked_toughness:<link>`` (their total power, toughness), ``devotion:R`` (your devotion
 to red; ``devotion:WU`` to white and blue, 700.5),
 ``others_sharing_creature_type`` (the other creatures on the battlefield that share a
 creature type with the object an effect applies to), ``keyword_arg`` (the N
@@ -116,10 +118,20 @@ def _base(base: str, ctx: Ctx) -> int:
                    and e.group == event.group and e.source == event.source)
     if base.startswith("linked_mana_value:"):  # the cards exiled with this object (607.2a)
         return _linked_mana_value(ctx, "linked:" + base.split(":", 1)[1])
+    if base.startswith(("linked_power:", "linked_toughness:")):  # "the total power of the
+        kind, link = base.split(":", 1)  # exiled cards" (Sutured Ghoul)
+        return sum(getattr(ctx.ch(oid), kind.split("_")[1]) or 0
+                   for oid in _linked(ctx, "linked:" + link) if oid in state.objects)
     if base == "target_player.life":  # "double target player's life total"
         chosen = [t for g in (ctx.spell.targets if ctx.spell else []) for t in g
                   if isinstance(t, str)]
         return state.player(chosen[0]).life if chosen else 0
+    if base == "target_player.greatest_power":  # "the greatest power among creatures
+        chosen = [t for g in (ctx.spell.targets if ctx.spell else []) for t in g  # they control"
+                  if isinstance(t, str)]
+        return max((ctx.ch(o.id).power or 0 for o in state.battlefield()
+                    if chosen and state.controller(o.id) == chosen[0]
+                    and ctx.ch(o.id).is_a("Creature")), default=0)
     if base == "keyword_arg":  # the N of a keyword such as "bushido 2" (702)
         arg = str(ctx.extra.get("keyword_arg") or "0")
         return int(arg) if arg.isdigit() else 0
@@ -160,13 +172,19 @@ def _base(base: str, ctx: Ctx) -> int:
     raise EngineError(f"unknown amount {base!r}")
 
 
-def _linked_mana_value(ctx: Ctx, link: str) -> int:
+def _linked(ctx: Ctx, link: str) -> list[int]:
+    """The cards exiled with the source under that link (607.2a), as it last existed if it
+    has left."""
     state = ctx.state
     source = state.objects.get(ctx.source) if ctx.source is not None else None
     if source is None and ctx.source in state.last_known:
         source = state.last_known[ctx.source].obj  # it has left: as it last existed
-    exiled = source.choices.get(link, []) if source is not None else []
-    return sum(sum(mana_values(state, oid)) for oid in exiled
+    return list(source.choices.get(link, [])) if source is not None else []
+
+
+def _linked_mana_value(ctx: Ctx, link: str) -> int:
+    state = ctx.state
+    return sum(sum(mana_values(state, oid)) for oid in _linked(ctx, link)
                if oid in state.objects or oid in state.last_known)
 
 

@@ -55,7 +55,11 @@ FACE_KEYS = frozenset({"name", "mana_cost", "color_indicator", "colors", "types"
                        "abilities", "text", "type_line"})
 CARD_KEYS = FACE_KEYS | {"layout", "faces"}
 ABILITY_KINDS = ("static", "cda", "trigger", "cost", "spell", "replacement")
-ABILITY_KEYS = frozenset({"text", "targets", "modes", "additional_cost", "if", "may", "effect",
+# A spell's additional costs (601.2b, 601.2f-h): mana, a waterbend cost, sacrificing a permanent,
+# discarding a card (each a filter).
+ADDITIONAL_COSTS = frozenset({"mana", "waterbend", "sacrifice", "discard"})
+ABILITY_KEYS = frozenset({"text", "targets", "modes", "kicked_modes", "additional_cost", "if",
+                          "may", "effect",
                           "from_zone", "once_per_turn", "label", *ABILITY_KINDS})
 LAYOUTS = ("normal", "split", "flip", "transform", "meld", "adventure")
 COST_CHANGE_KEYS = frozenset({"spells", "caster", "more", "less", "per"})
@@ -210,6 +214,16 @@ def _check_parts(spec: Mapping[str, Any], where: str) -> None:
     replacement = spec.get("replacement")
     if replacement is not None:
         check_replacement(replacement, where)
+    extra_cost = spec.get("additional_cost", {})
+    if not isinstance(extra_cost, Mapping) or set(extra_cost) - ADDITIONAL_COSTS:
+        raise EngineError(f"{where}: additional_cost has {sorted(ADDITIONAL_COSTS)}, not "
+                          f"{extra_cost!r}")
+    for key in ("sacrifice", "discard"):
+        if key in extra_cost:
+            check_filter(extra_cost[key], f"{where}, additional_cost {key}")
+    if spec.get("kicked_modes", "any") != "any":
+        raise EngineError(f"{where}: kicked_modes is \"any\" (\"if this spell was kicked, "
+                          "choose any number instead\")")
     for target in spec.get("targets", ()):
         check_target(target, where)
     _check_condition(spec.get("if"), where)
@@ -271,6 +285,12 @@ def _check_trigger(trigger: Any, where: str) -> None:
     if unknown:
         raise EngineError(f"{where}: unknown trigger keys {sorted(unknown)} "
                           f"(known: {sorted(TRIGGER_KEYS)})")
+    if trigger.get("zone", "graveyard") not in ("graveyard", "exile"):
+        raise EngineError(f"{where}: a trigger's zone (where the ability works from besides "
+                          f"the battlefield) is graveyard or exile, not {trigger['zone']!r}")
+    if trigger.get("what") == "haunted" and trigger.get("zone") != "exile":
+        raise EngineError(f"{where}: \"the creature it haunts\" is seen from exile "
+                          "(zone = \"exile\", 702.55c)")
     for key in TRIGGER_FILTERS & set(trigger):
         value = trigger[key]
         if isinstance(value, Mapping):

@@ -408,20 +408,24 @@ def op_return_to_battlefield(state: GameState, op: Op, ctx: Ctx) -> None:
                           f"({sorted(MOD_LAYER)}), not {changes!r}")
     returning = [state.objects[oid] for oid in objects(op.get("who", "event.card"), ctx)
                  if state.objects[oid].zone != "battlefield" and not state.objects[oid].token]
-    with state.arriving_together():  # 614.12: entering at once, none sees the others enter
-        for obj in returning:
-            entering_as = None if changes is None else ContinuousEffect(
-                state.new_id(), state.tick(), frozenset(), dict(changes), source=ctx.source,
-                controller=ctx.you)
-            new = move(state, obj, "battlefield",
-                       controller=ctx.you if op.get("under") == "you" else obj.owner,
-                       choices=ctx.choices, entering_as=entering_as,
-                       tapped=bool(op.get("tapped")),
-                       transformed=bool(op.get("transformed"))
-                       and obj.printed.layout == "transform")
-            ctx.extra.setdefault("returned", []).append(new.id)
-            for kind, n in op.get("counters", {}).items():
-                _put(state, new.id, kind, amount(n, ctx))
+    state.entering_together = frozenset(o.id for o in returning)  # 614.13a
+    try:
+        with state.arriving_together():  # 614.12: entering at once, none sees the others enter
+            for obj in returning:
+                entering_as = None if changes is None else ContinuousEffect(
+                    state.new_id(), state.tick(), frozenset(), dict(changes), source=ctx.source,
+                    controller=ctx.you)
+                new = move(state, obj, "battlefield",
+                           controller=ctx.you if op.get("under") == "you" else obj.owner,
+                           choices=ctx.choices, entering_as=entering_as,
+                           tapped=bool(op.get("tapped")),
+                           transformed=bool(op.get("transformed"))
+                           and obj.printed.layout == "transform")
+                ctx.extra.setdefault("returned", []).append(new.id)
+                for kind, n in op.get("counters", {}).items():
+                    _put(state, new.id, kind, amount(n, ctx))
+    finally:
+        state.entering_together = frozenset()
 
 
 def op_counter(state: GameState, op: Op, ctx: Ctx) -> None:
@@ -833,6 +837,23 @@ def op_life(state: GameState, op: Op, ctx: Ctx) -> None:
         action(state, player, n)
 
 
+def op_haunt(state: GameState, op: Op, ctx: Ctx) -> None:
+    """702.55a-b: "exile it haunting target creature": the card (the new object its move to
+    the graveyard made, 400.7) is exiled, and haunts that creature."""
+    haunted = objects("target", ctx)
+    for oid in objects(op.get("who", "event.card"), ctx):
+        exiled = move(state, state.objects[oid], "exile")
+        if haunted and exiled.zone == "exile":
+            exiled.haunting = haunted[0]
+
+
+def op_additional_upkeeps(state: GameState, op: Op, ctx: Ctx) -> None:
+    """500.10: "you get N additional upkeep steps after this phase": that many beginning
+    phases with only an upkeep step, after the current phase (in the active player's turn)."""
+    if ctx.you == state.active:
+        state.extra_upkeeps += amount(op.get("n", 1), ctx)
+
+
 def op_regenerate(state: GameState, op: Op, ctx: Ctx) -> None:
     """701.19a: "Regenerate [permanent]": the next time it would be destroyed this turn,
     instead its damage is removed, it is tapped and removed from combat (a shield, used once,
@@ -1079,7 +1100,8 @@ OPS: dict[str, Callable[[GameState, Op, Ctx], None]] = {
     "reveal_top": op_reveal_top, "may_pay": op_may_pay,
     "put_from_hand": op_put_from_hand, "distribute_counters": op_distribute_counters,
     "exile_until_shares_type": op_exile_until_shares_type, "put_in_hand": op_put_in_hand,
-    "delayed": op_delayed, "shield": op_shield, "regenerate": op_regenerate,
+    "delayed": op_delayed, "shield": op_shield, "regenerate": op_regenerate, "haunt": op_haunt,
+    "additional_upkeeps": op_additional_upkeeps,
     "shuffle": op_shuffle, "search": op_search, "gain_abilities_of": op_gain_abilities_of,
     "emblem": op_emblem,
     **outcome_ops(players, lambda state, player, n: draw(state, player, n)),

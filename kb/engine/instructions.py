@@ -38,6 +38,7 @@ OP_KEYS: dict[str, frozenset[str]] = {name: frozenset(keys.split()) for name, ke
     "share_keywords": "keywords duration",
     "aura_swap": "choice",
     "shield": "replacement who next duration once source", "regenerate": "who",
+    "haunt": "who", "additional_upkeeps": "n",
     # kb.engine.outcomes
     "win_game": "player", "lose_game": "player", "poison": "player n", "vanish": "",
     "become_renowned": "", "cumulative_upkeep": "",

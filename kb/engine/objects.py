@@ -47,7 +47,7 @@ KEYWORDS: dict[str, str | None] = {
     "echo": "cost", "morph": "cost", "cycling": "cost", "fading": "number",
     "can block an additional creature each combat": None, "enchant": "quality",
     "equip": "cost", "overload": "cost", "bestow": "cost", "convoke": None, "delve": None,
-    "flashback": "cost", "flash": None,
+    "flashback": "cost", "flash": None, "kicker": "cost", "splice onto arcane": "cost",
 }
 # Keywords that give a spell an alternative cost (118.9).
 ALTERNATIVE_COSTS = frozenset({"overload", "bestow"})
@@ -263,7 +263,10 @@ class SpellInfo:
     half: int | None = None  # the half of a split card cast, None for both or not split
     fused: bool = False
     x: int = 0
-    mode: int | None = None
+    mode: int | list[int] | None = None  # the chosen mode, or modes (700.2)
+    kicked: bool = False  # its kicker cost was paid (702.33)
+    # the spell abilities spliced onto it (702.47b: it has their text; the cards stay in hand)
+    spliced: tuple[Ability, ...] = ()
     targets: list[list[Any]] = field(default_factory=list)  # per "target" word: ids/players
     sacrificed: list[Any] = field(default_factory=list)  # last known info of costs paid
     mana_spent: Counter[str] = field(default_factory=Counter)
@@ -296,6 +299,7 @@ class GameObject:
     copy_of_card: bool = False  # a copy of a card created outside any zone (707.12)
     spell_copy: bool = False
     adventure_of: str | None = None  # exiled as an Adventure resolved: who may play it (715.3d)
+    haunting: int | None = None  # exiled by haunt: the creature it haunts (702.55b)
     tapped: bool = False
     flipped: bool = False
     face_down: bool = False

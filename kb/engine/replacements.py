@@ -52,8 +52,9 @@ damage, remove a counter" shield removes one counter however many sources dealt 
 The flags of round 1 are shorthands read into this form (:func:`normalized`):
 ``enters_tapped``, ``enters_with``, ``counters_twice``, ``tokens_twice``,
 ``draw_if_hand_empty``, ``instead_of_losing``. Two more modify how a permanent enters and are
-applied by :mod:`kb.engine.zones` (614.12): ``enter_as_copy`` (``choose``, ``except``) and
-``as_enters_choose``.
+applied by :mod:`kb.engine.zones` (614.12): ``enter_as_copy`` (``choose``, ``except``),
+``as_enters_choose`` and ``as_enters_exile`` (``filter``, ``link``: "as this enters, exile any
+number of creature cards from your graveyard", ``choices.exiled``).
 
 Effects created by resolving spells and abilities (615.7: "prevent the next 3 damage", 615.11:
 shields) are :class:`Replacement` objects in ``state.replacements``, made by the ``shield``
@@ -462,7 +463,8 @@ def damage_unpreventable(state: GameState) -> bool:
 
 def normalized(rep: Mapping[str, Any]) -> list[dict[str, Any]]:
     """A replacement ability's effects in the general form (the round-1 flags included);
-    ``enter_as_copy`` and ``as_enters_choose`` are left to :mod:`kb.engine.zones`."""
+    ``enter_as_copy``, ``as_enters_choose`` and ``as_enters_exile`` are left to
+    :mod:`kb.engine.zones`."""
     if "event" in rep:
         return [dict(rep)]
     out: list[dict[str, Any]] = []
@@ -511,10 +513,18 @@ def _copy(value: Any, where: str) -> None:
     check_filter(value.get("choose", {}), f"{where}, choose")
 
 
+def _exile_from_graveyard(value: Any, where: str) -> None:
+    if not isinstance(value, Mapping) or set(value) - {"filter", "link"} \
+            or not isinstance(value.get("link"), str):
+        raise EngineError(f"{where}: {{ filter = <filter>, link = <name> }}, not {value!r}")
+    check_filter(value.get("filter", {}), f"{where}, filter")
+
+
 # Each shorthand kind of replacement and the check of its value.
 KINDS: dict[str, Callable[[Any, str], None]] = {
     "enter_as_copy": _copy, "enters_with": _counters, "enters_tapped": _true,
-    "as_enters_choose": _name, "draw_if_hand_empty": _instructions,
+    "as_enters_choose": _name, "as_enters_exile": _exile_from_graveyard,
+    "draw_if_hand_empty": _instructions,
     "instead_of_losing": _instructions, "counters_twice": _true, "tokens_twice": _true,
 }
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from kb.engine.amounts import Ctx
@@ -24,7 +25,13 @@ from kb.engine.objects import (
     SpellInfo,
 )
 from kb.engine.replacements import note
-from kb.engine.stack import is_legal_target, put_trigger, target_specs
+from kb.engine.stack import (
+    chosen_modes,
+    is_legal_target,
+    put_trigger,
+    spell_abilities,
+    target_specs,
+)
 from kb.engine.zones import move
 
 if TYPE_CHECKING:
@@ -46,7 +53,7 @@ def resolve_top(state: GameState, choices: Mapping[str, Any] | None = None) -> G
             _resolve_ability(state, item, info, choices)
             return item
         ch = state.characteristics(item.id)
-        specs = target_specs(ch.abilities, info.mode, ch.subtypes)
+        specs = target_specs(spell_abilities(ch, info), info.mode, ch.subtypes)
         illegal = _illegal_targets(state, specs, info, item.controller, item.id, ch)
         all_targets = [t for group in info.targets for t in group]
         if all_targets and len(illegal) == len(all_targets):
@@ -57,11 +64,20 @@ def resolve_top(state: GameState, choices: Mapping[str, Any] | None = None) -> G
         note(state, "608.2", f"{ch.name} resolves")
         ctx = Ctx(state, item.controller, item.id, spell=info, choices=choices,
                   extra={"illegal": illegal})
-        for ability in ch.abilities:
+        first = len(target_specs(ch.abilities, info.mode, ch.subtypes))
+        for ability in spell_abilities(ch, info):
             if ability.kind != "spell":
                 continue
+            if ability in info.spliced:  # 702.47b: the spliced text, its own "target" words
+                _run_spliced(state, ability, info, ctx, first)
+                first += len(ability.spec.get("targets", ()))
+                continue
             modes = ability.spec.get("modes")
-            ops = modes[info.mode - 1]["effect"] if modes else ability.spec["spell"]
+            if modes and len(chosen_modes(info.mode)) > 1:
+                _run_modes(state, modes, info, ctx)  # 700.2: in the order printed
+                continue
+            ops = modes[chosen_modes(info.mode)[0] - 1]["effect"] if modes \
+                else ability.spec["spell"]
             run_effects(state, ops, ctx)  # 702.102d: left half, then right half
         if item.id not in state.objects:
             return item
@@ -80,6 +96,32 @@ def resolve_top(state: GameState, choices: Mapping[str, Any] | None = None) -> G
         return item
     finally:
         state.resolving -= 1
+
+
+def _run_spliced(state: GameState, ability: Any, info: SpellInfo, ctx: Ctx,
+                 first: int) -> None:
+    """The instructions of a spliced card's text, read by the spell (it deals the damage,
+    702.47c), with its "target" words after the spell's own (``target:0`` is its first)."""
+    n = len(ability.spec.get("targets", ()))
+    illegal = ctx.extra.get("illegal", set())
+    part = replace(info, targets=info.targets[first:first + n])
+    run_effects(state, ability.spec["spell"], replace(ctx, spell=part, extra={
+        **ctx.extra, "illegal": {(i - first, t) for i, t in illegal if first <= i < first + n}}))
+
+
+def _run_modes(state: GameState, modes: Any, info: SpellInfo, ctx: Ctx) -> None:
+    """Several chosen modes: each mode's instructions, in the order printed, reading its own
+    "target" words (``target:0`` is the first of that mode's)."""
+    first = 0
+    illegal = ctx.extra.get("illegal", set())
+    for one in chosen_modes(info.mode):
+        mode = modes[one - 1]
+        n = len(mode.get("targets", ()))
+        part = replace(info, targets=info.targets[first:first + n])
+        sub = replace(ctx, spell=part, extra={**ctx.extra, "illegal": {
+            (i - first, t) for i, t in illegal if first <= i < first + n}})
+        run_effects(state, mode["effect"], sub)
+        first += n
 
 
 def _illegal_targets(state: GameState, specs: list[Mapping[str, Any]], info: SpellInfo,

@@ -22,6 +22,7 @@ from kb.engine.costs import (
     additional_mana,
     pay_alternatively,
     pay_cost,
+    pay_discard,
     pay_sacrifice,
     pay_waterbend,
     spell_total_cost,
@@ -54,10 +55,15 @@ if TYPE_CHECKING:
 # -- targets ---------------------------------------------------------------------------------
 
 
-def target_specs(abilities: Sequence[Ability], mode: int | None = None,
+def chosen_modes(mode: int | Sequence[int] | None) -> list[int]:
+    """The chosen modes, in the order printed (700.2: they are performed so)."""
+    return [] if mode is None else [mode] if isinstance(mode, int) else sorted(mode)
+
+
+def target_specs(abilities: Sequence[Ability], mode: int | Sequence[int] | None = None,
                  subtypes: Sequence[str] = ()) -> list[Mapping[str, Any]]:
-    """The "target" words of a spell's abilities (or of its chosen mode), in order; an Aura
-    spell first targets what it will enchant (303.4a)."""
+    """The "target" words of a spell's abilities (or of its chosen modes, in printed order),
+    in order; an Aura spell first targets what it will enchant (303.4a)."""
     specs: list[Mapping[str, Any]] = []
     if "Aura" in subtypes:
         specs.append(_enchant_target(abilities))
@@ -66,11 +72,59 @@ def target_specs(abilities: Sequence[Ability], mode: int | None = None,
             continue
         modes = ability.spec.get("modes")
         if modes:
-            if mode is None:
+            if not chosen_modes(mode):
                 raise IllegalAction(f"choose a mode of {ability.text!r} (mode = 1..{len(modes)})")
-            specs.extend(modes[mode - 1].get("targets", ()))
+            for one in chosen_modes(mode):
+                specs.extend(modes[one - 1].get("targets", ()))
         specs.extend(ability.spec.get("targets", ()))
     return specs
+
+
+def spell_abilities(ch: Characteristics, info: SpellInfo | None) -> tuple[Ability, ...]:
+    """A spell's abilities with the text spliced onto it (702.47b)."""
+    return ch.abilities + (info.spliced if info is not None else ())
+
+
+def _splice(state: GameState, spell: GameObject, ch: Characteristics, player: str,
+            cards: Sequence[Any], info: SpellInfo) -> list[ManaCost]:
+    """702.47a-b: as an Arcane spell is cast, cards with splice onto Arcane are revealed from
+    its caster's hand (each once) and their splice costs paid; the spell gains their spell
+    abilities, in order, and stays what it is (its color, its name, the source of what it
+    does, 702.47c). The spliced cards stay in the hand. Returns the costs to add."""
+    if cards and "Arcane" not in ch.subtypes:
+        raise IllegalAction("only an Arcane spell can have cards spliced onto it (702.47a)")
+    costs = []
+    for ref in cards:
+        card = state.get(ref)
+        kw = [a for a in state.characteristics(card.id).abilities
+              if a.keyword == "splice onto arcane"]
+        if card.zone != "hand" or card.owner != player or not kw:
+            raise IllegalAction(f"{ref} is not a card with splice onto Arcane in {player}'s "
+                                "hand (702.47a)")
+        costs.append(ManaCost.parse(kw[0].arg or ""))
+        info.spliced += tuple(a for a in state.characteristics(card.id).abilities
+                              if a.kind == "spell")
+    if len({state.get(ref).id for ref in cards}) != len(cards):
+        raise IllegalAction("a card is spliced onto a spell only once (702.47a)")
+    return costs
+
+
+def _check_modes(abilities: Sequence[Ability], mode: int | Sequence[int] | None,
+                 kicked: bool) -> None:
+    """700.2: choose one mode (each at most once, 700.2d), or, "if this spell was kicked,
+    choose any number instead" (``kicked_modes = "any"``), as many as it says: decided as
+    the modes are announced, before the kicker cost is (601.2b, 601.4)."""
+    chosen = chosen_modes(mode)
+    for ability in abilities:
+        modes = ability.spec.get("modes") if ability.kind == "spell" else None
+        if not modes or not chosen:
+            continue
+        most = len(modes) if kicked and ability.spec.get("kicked_modes") == "any" else 1
+        if len(set(chosen)) != len(chosen) or not 1 <= len(chosen) <= most \
+                or not all(1 <= m <= len(modes) for m in chosen):
+            raise IllegalAction(f"choose {'one mode' if most == 1 else 'any number of modes'} "
+                                f"of {ability.text!r} (1..{len(modes)}), each once, not "
+                                f"{chosen} (700.2)")
 
 
 def _enchant_target(abilities: Sequence[Ability]) -> Mapping[str, Any]:
@@ -219,7 +273,8 @@ def _name(state: GameState, ref: Any) -> str:
 
 
 def cast(state: GameState, card: int, player: str, *, half: int | None = None,
-         fused: bool = False, x: int = 0, mode: int | None = None,
+         fused: bool = False, x: int = 0, mode: int | Sequence[int] | None = None,
+         kicked: bool = False, splice: Sequence[Any] = (), discard: Sequence[Any] = (),
          targets: Sequence[Any] = (), sacrifice: Sequence[Any] = (),
          without_paying: bool = False, alternative: str | None = None,
          transformed: bool = False, pay_life: int | None = None,
@@ -259,7 +314,8 @@ def cast(state: GameState, card: int, player: str, *, half: int | None = None,
     bestowed = alternative not in (None, "flashback") and any(
         a.keyword == "bestow" and ManaCost.parse(a.arg or "") == ManaCost.parse(alternative)
         for a in state.characteristics(obj.id).abilities)  # 702.103b
-    info = SpellInfo(half=half, fused=fused, x=x, mode=mode, without_paying=without_paying,
+    info = SpellInfo(half=half, fused=fused, x=x, without_paying=without_paying,
+                     mode=list(mode) if isinstance(mode, Sequence) else mode, kicked=kicked,
                      transformed=transformed, bestowed=bestowed, cast_from=origin,
                      flashback=alternative == "flashback")
     if face_down and (alternative or without_paying
@@ -280,7 +336,9 @@ def cast(state: GameState, card: int, player: str, *, half: int | None = None,
     forbidden = player_rules.forbidding_cast(state, player, spell)
     if forbidden:
         raise IllegalAction(f"{player} can't cast this spell: {forbidden} (601.3)")
-    specs = target_specs(ch.abilities, mode, ch.subtypes)
+    _check_modes(ch.abilities, mode, kicked)
+    spliced_costs = _splice(state, spell, ch, player, splice, info)
+    specs = target_specs(spell_abilities(ch, info), mode, ch.subtypes)
     info.targets = _resolve_refs(state, targets)
     _check_targets(state, specs, info.targets, controller=player, source=spell.id,
                    source_ch=ch)
@@ -296,9 +354,15 @@ def cast(state: GameState, card: int, player: str, *, half: int | None = None,
         if ManaCost.parse(alternative) not in [ManaCost.parse(o) for o in offered]:
             raise IllegalAction(f"{alternative} is not an alternative cost of this spell")
         base = ManaCost.parse(alternative)
-    cost = spell_total_cost(state, spell, player, base.with_x(x), additional_mana(ch), origin)
+    kicker = [ManaCost.parse(a.arg or "") for a in ch.abilities if a.keyword == "kicker"]
+    if kicked and not kicker:
+        raise IllegalAction("this spell has no kicker cost to pay (702.33)")
+    cost = spell_total_cost(state, spell, player, base.with_x(x),
+                            additional_mana(ch) + kicker[:1 if kicked else 0]
+                            + spliced_costs, origin)
     info.total_cost = str(cost) if cost.symbols else "{0}"  # locked in (601.2f)
     pay_sacrifice(state, ch, sacrifice, player, info)
+    pay_discard(state, ch, discard, player)
     rest = pay_alternatively(state, ch, player, pay_waterbend(state, ch, player, cost,
                                                               waterbend), convoke, delve)
     info.mana_spent = pay_cost(state, player, rest, pay_life)
@@ -490,7 +554,8 @@ def copy_spell(state: GameState, oid: int, controller: str, exceptions: Mapping[
     printed, _ = with_exceptions(copiable_printed(state, original), exceptions, copier=None,
                                  this=None, ctx=ctx)
     src = original.spell
-    info = SpellInfo(half=src.half, fused=src.fused, x=src.x, mode=src.mode,
+    info = SpellInfo(half=src.half, fused=src.fused, x=src.x, mode=src.mode, kicked=src.kicked,
+                     spliced=src.spliced,
                      targets=[list(g) for g in src.targets], sacrificed=list(src.sacrificed),
                      mana_spent=Counter(), without_paying=src.without_paying,
                      transformed=src.transformed, copy=True)
@@ -501,7 +566,7 @@ def copy_spell(state: GameState, oid: int, controller: str, exceptions: Mapping[
     if new_targets is not None:
         ch = state.characteristics(copy.id)
         chosen = _resolve_refs(state, new_targets)
-        specs = target_specs(ch.abilities, info.mode, ch.subtypes)
+        specs = target_specs(spell_abilities(ch, info), info.mode, ch.subtypes)
         changed = [(i, g) for i, g in enumerate(chosen) if g != info.targets[i]]
         for i, group in changed:  # 707.10c: changed targets must be legal
             _check_targets(state, [specs[i]], [group], controller=controller, source=copy.id,

@@ -53,6 +53,12 @@ class GameState:
         # Permanents entering the battlefield together (614.12): while they enter, none of
         # their replacement effects applies to the others (see :meth:`arriving_together`).
         self.arriving: set[int] | None = None
+        # 500.10: additional beginning phases (an upkeep step only) to come after this phase,
+        # and the step after which the turn goes on once they are over
+        self.extra_upkeeps = 0
+        self.resume_after: str | None = None
+        # the objects an instruction puts onto the battlefield together, before they move
+        self.entering_together: frozenset[int] = frozenset()
         self.aliases: dict[str, int] = {}  # alias -> physical card
         self.clock = 0
         self.active = players[0]

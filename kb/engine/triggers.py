@@ -174,12 +174,12 @@ def _sources(state: GameState, event: Event, left_with: Sequence[int]
     for obj in list(state.objects.values()):
         if (obj.zone == "battlefield" and not obj.phased_out) or obj.emblem:
             out.append((obj.id, triggered_abilities(state, obj.id), None))
-        elif obj.zone == "graveyard":
-            from_graveyard = [a for a in state.characteristics(obj.id).abilities
-                              if a.kind == "triggered" and a.spec["trigger"].get("zone")
-                              == "graveyard"]
-            if from_graveyard:
-                out.append((obj.id, from_graveyard, None))
+        elif obj.zone in ("graveyard", "exile"):
+            from_there = [a for a in state.characteristics(obj.id).abilities
+                          if a.kind == "triggered" and a.spec["trigger"].get("zone")
+                          == obj.zone]
+            if from_there:
+                out.append((obj.id, from_there, None))
     if event.kind == "zone_change" and event.from_zone == "battlefield" and event.old:
         # 603.10a: leaves-the-battlefield abilities look back in time: the object that left
         # and those that left with it trigger as they last existed
@@ -205,8 +205,8 @@ def _matches(state: GameState, spec: Mapping[str, Any], event: Event, source: in
     on = spec.get("on")
     if on not in TRIGGER_EVENTS:
         raise EngineError(f"unknown trigger event {on!r} (known: {sorted(TRIGGER_EVENTS)})")
-    if spec.get("zone") == "graveyard" and source in state.objects and \
-            state.objects[source].zone != "graveyard":
+    if spec.get("zone") in ("graveyard", "exile") and source in state.objects and \
+            state.objects[source].zone != spec["zone"]:
         return False
     if lki is not None and on not in ("dies", "zone_change"):
         return False
@@ -225,6 +225,8 @@ def _matches(state: GameState, spec: Mapping[str, Any], event: Event, source: in
             return False
         if spec.get("what", "self") == "self":
             return event.old == source
+        if spec["what"] == "haunted":  # "when the creature it haunts dies" (702.55c)
+            return source in state.objects and state.objects[source].haunting == event.old
         return matches(before.obj, before.ch, {**spec["what"], "zone": "battlefield"},
                        you=controller, source=source, opponents=state.opponents(controller))
     if on == "cast":

@@ -248,6 +248,8 @@ def enter(state: GameState, obj: GameObject, choices: Mapping[str, Any], *, x: i
                                     f"(choices.{what})")
             obj.choices[what] = choices[what]
             obj.linked_choices[(ch.name, what)] = choices[what]
+        if "as_enters_exile" in rep:
+            _as_enters_exile(state, obj, rep["as_enters_exile"], choices)
     for kind, n in extras.items():
         counters[kind] += n
     for kind, n in counters.items():
@@ -257,6 +259,27 @@ def enter(state: GameState, obj: GameObject, choices: Mapping[str, Any], *, x: i
     if ch.is_a("Battle"):
         choose_protector(state, obj, ch, choices)
     state.touch()
+
+
+def _as_enters_exile(state: GameState, obj: GameObject, spec: Mapping[str, Any],
+                     choices: Mapping[str, Any]) -> None:
+    """"As this enters, exile any number of [filter] cards from your graveyard" (614.12,
+    607.2a: the cards are exiled with it, under ``link``): ``choices.exiled``. A card entering
+    the battlefield at the same time can't be chosen (614.13a)."""
+    controller = state.controller(obj.id)
+    chosen = [state.get(alias) for alias in choices.get("exiled", [])]
+    for card in chosen:
+        if card.id in state.entering_together:
+            raise IllegalAction(f"{card.alias or card.id} is entering the battlefield at the "
+                                "same time: it can't be exiled as the other enters (614.13a)")
+        if card.zone != "graveyard" or card.owner != controller or not matches(
+                card, state.characteristics(card.id), {**spec.get("filter", {}),
+                                                       "zone": "graveyard"},
+                you=controller, opponents=state.opponents(controller)):
+            raise IllegalAction(f"{card.alias or card.id} is not a card {obj.alias or obj.id} "
+                                f"may exile from its controller's graveyard as it enters")
+    exiled = move_all(state, [(card, "exile") for card in chosen])
+    obj.choices[f"linked:{spec['link']}"] = [e.id for e in exiled if e.zone == "exile"]
 
 
 def _x_info(x: int) -> SpellInfo:

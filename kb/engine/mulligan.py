@@ -24,8 +24,8 @@ def mulligan(state: GameState, player: str, bottom: Sequence[str] | None = None)
     """Take one mulligan; ``bottom``: the cards (aliases) put on the bottom of the library,
     else the last ones drawn (the hand's order is random: any of them could be)."""
     who = state.player(player)
-    counted = who.mulligans + (0 if state.multiplayer is not None and who.mulligans == 0
-                               else 1)
+    multiplayer = state.multiplayer is not None or len(state.players) > 2
+    counted = who.mulligans + 1 - (1 if multiplayer else 0)  # the first one is free there
     size = who.max_hand_size  # the starting hand size (103.5, 103.5a: the same modifier)
     if counted >= size:
         raise IllegalAction(f"{player} can't take another mulligan: their opening hand would "
@@ -35,7 +35,8 @@ def mulligan(state: GameState, player: str, bottom: Sequence[str] | None = None)
     draw(state, player, size)
     who.mulligans += 1
     hand = state.in_zone("hand", player)
-    chosen = [state.get(alias) for alias in bottom] if bottom is not None else hand[-counted:]
+    chosen = [state.get(alias) for alias in bottom] if bottom is not None \
+        else hand[len(hand) - counted:]
     if len(chosen) != counted or any(c.zone != "hand" or c.owner != player for c in chosen):
         raise IllegalAction(f"{player} puts {counted} card(s) from their new hand on the "
                             f"bottom of their library (103.5), not {list(bottom or [])}")

@@ -942,7 +942,10 @@ def op_add_mana(state: GameState, op: Op, ctx: Ctx) -> None:
     for player in players(op.get("player", "you"), ctx):
         pool = state.player(player).mana_pool
         if op.get("mana") == "event.mana":  # "one mana of any type that land produced"
-            produced = sorted(set(ctx.event.data.get("mana", ()))) if ctx.event else []
+            if ctx.event is None or "mana" not in ctx.event.data:
+                raise EngineError("mana = \"event.mana\" is the mana of the mana ability that "
+                                  "triggered this one (a tapped_for_mana trigger)")
+            produced = sorted(set(ctx.event.data["mana"]))
             if len(produced) > 1:
                 chosen = ctx.choices.get("mana_color")
                 if chosen not in produced:

@@ -41,6 +41,15 @@ class LastKnown:
     ch: Characteristics
 
 
+def _itself(self: Any, memo: dict[int, Any]) -> Any:
+    """What happened is never changed: a copy of the game shares it."""
+    return self
+
+
+Event.__deepcopy__ = _itself  # type: ignore[attr-defined]
+LastKnown.__deepcopy__ = _itself  # type: ignore[attr-defined]
+
+
 @dataclass(eq=False)
 class ContinuousEffect:
     """A continuous effect from a resolved spell or ability (611.2), or a copy effect.

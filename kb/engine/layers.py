@@ -128,7 +128,8 @@ def compute(state: GameState) -> dict[int, Characteristics]:
             _apply(state, values, cand, locked[cand.key], granted)
         if layer == "7b":
             for oid, ch in values.items():
-                values[oid] = ch.with_(base_power=ch.power, base_toughness=ch.toughness)
+                if (ch.base_power, ch.base_toughness) != (ch.power, ch.toughness):
+                    values[oid] = ch.with_(base_power=ch.power, base_toughness=ch.toughness)
         if layer == "7c":
             for oid in values:
                 values[oid] = _counters(state.objects[oid], values[oid])
@@ -208,12 +209,17 @@ def _bestowed(obj: GameObject, ch: Characteristics) -> Characteristics:
                     subtypes=("Aura",), abilities=(*ch.abilities, keyword("Enchant creature")))
 
 
+def _may_change(ability: Ability) -> bool:
+    """Whether an ability may change characteristics (a static or characteristic-defining
+    ability, changeling)."""
+    return ability.keyword == "changeling" or "cda" in ability.spec or "static" in ability.spec
+
+
 def _anything_applies(state: GameState, values: dict[int, Characteristics]) -> bool:
     """Whether any continuous effect or characteristic-changing ability exists at all: most
     states have none, and then no layer needs looking at (the answer is the same)."""
     return any(e.copy is None and e.mods for e in state.effects) or any(
-        a.keyword == "changeling" or "cda" in a.spec or "static" in a.spec
-        for ch in values.values() for a in ch.abilities)
+        _may_change(a) for ch in values.values() for a in ch.abilities)
 
 
 def _candidates(state: GameState, values: dict[int, Characteristics], layer: str,
@@ -229,14 +235,18 @@ def _candidates(state: GameState, values: dict[int, Characteristics], layer: str
                 ("effect", eff.id), (1, eff.timestamp, 0, 0),
                 lambda _v, eff=eff: eff.affected,
                 mods, Ctx(state, eff.controller or "", eff.source), eff.timestamp))
+    began = {key[1] for key in started}
     for oid, ch in list(values.items()):
+        relevant = [a for a in ch.abilities if _may_change(a)]
+        if not relevant and oid not in began:
+            continue  # nothing of it changes characteristics (most objects)
         obj = state.objects[oid]
         functioning = obj.zone == "battlefield" and not obj.phased_out or obj.emblem
         ctx = Ctx(state, ch.controller or obj.controller, oid)
         seen: dict[str, int] = {}
         mine = {id(a): ts for a, ts in granted.get(oid, [])}
         present: dict[tuple[Any, ...], Mapping[str, Any]] = {}
-        for ability in ch.abilities:
+        for ability in relevant:
             n = seen.get(ability.text, 0)
             seen[ability.text] = n + 1
             key = ("static", oid, ability.text, n)

@@ -204,7 +204,7 @@ class Characteristics:
     abilities: tuple[Ability, ...]
     controller: str | None = None
     # 613.4b: power and toughness after the effects that set them (layer 7b), before the
-    # effects that modify them and counters (7c, 7d); None until layer 7b is done
+    # effects that modify them and counters (7c, 7d); the printed ones until layer 7b is done
     base_power: int | None = None
     base_toughness: int | None = None
 
@@ -212,7 +212,7 @@ class Characteristics:
     def of_face(cls, face: Face, controller: str | None) -> Characteristics:
         return cls(face.name, face.mana_cost, face.colors, face.types, face.subtypes,
                    face.supertypes, face.power, face.toughness, face.loyalty, face.defense,
-                   face.abilities, controller)
+                   face.abilities, controller, face.power, face.toughness)
 
     def is_a(self, card_type: str) -> bool:
         return card_type in self.types
@@ -358,3 +358,13 @@ class Player:
     max_hand_size: int = 7  # 402.2
     mulligans: int = 0  # taken before the game (103.5)
     won: bool = False
+
+
+def _itself(self: Any, memo: dict[int, Any]) -> Any:
+    """Immutable values are shared by a copy of the game (never mutated: a deep copy of them
+    would cost time and change nothing)."""
+    return self
+
+
+for _immutable in (Ability, Face, Printed, Characteristics):
+    _immutable.__deepcopy__ = _itself  # type: ignore[attr-defined]

@@ -101,7 +101,11 @@ class GameState:
 
     def clone(self) -> GameState:
         """A deep copy, to try an action without committing to it."""
-        twin = _copy.deepcopy(self)
+        cache, self._cache = self._cache, None  # derived: the twin computes its own
+        try:
+            twin = _copy.deepcopy(self)
+        finally:
+            self._cache = cache
         twin.touch()
         return twin
 

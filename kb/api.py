@@ -32,6 +32,7 @@ from kb.text.normal import fold
 if TYPE_CHECKING:
     from kb.build import BuildReport, Progress
     from kb.check import CheckReport
+    from kb.check.user import UserReport
     from kb.fetch import Fetched
     from kb.history import HistoryEntry, VersionChanges
     from kb.model import TermPair
@@ -41,8 +42,8 @@ if TYPE_CHECKING:
 __all__ = [
     "LANGUAGES", "CardView", "CitedRule", "CitingRecord", "KbError", "KnowledgeBase",
     "LinkedText", "NoIndexError", "NoSuchRuleError", "RuleView", "build_index", "check",
-    "default_index_root", "diff", "export_row", "fetch", "history", "language_set", "report",
-    "search", "terms", "version_ranges",
+    "check_scenarios", "default_index_root", "diff", "export_row", "fetch", "history",
+    "language_set", "report", "search", "terms", "version_ranges",
 ]
 
 
@@ -109,6 +110,18 @@ def check(*, index: Path | None = None, scenarios: list[Path] | None = None) -> 
 
     with KnowledgeBase(index) as kb:
         return run_check(kb.store, scenarios or ())
+
+
+def check_scenarios(paths: list[Path], *, index: Path | None = None) -> UserReport:
+    """``kb check --scenario``: play a user's scenario files and report each one; their
+    ``verifies`` are looked up in the index if one is built (none is needed)."""
+    from kb.check.user import check_scenarios as play_files
+    try:
+        kb = KnowledgeBase(index)
+    except NoIndexError:
+        return play_files(paths)
+    with kb:
+        return play_files(paths, kb.store)
 
 
 def terms(word: str, *, index: Path | None = None, prefix: bool = False) -> list[TermPair]:

@@ -79,14 +79,15 @@ def _mutated(value: Any) -> Any:
 
 
 def test_every_fact_is_load_bearing() -> None:
-    """Change any one expected fact of a scenario: the scenario must then fail."""
+    """Change any one expected fact of a scenario: the scenario must then fail (contradicted;
+    refused, for an era-dependent one whose step today's rules refuse)."""
     defects = []
     for scenario in LIBRARY.scenarios:
         for i, fact in enumerate(scenario.facts):
             facts = list(scenario.facts)
             facts[i] = replace(fact, expected=_mutated(fact.expected))
             outcome = play(replace(scenario, facts=tuple(facts)), LIBRARY.cards)
-            if outcome.status != "contradicted":
+            if outcome.status not in ("contradicted", "refused"):
                 defects.append(f"{scenario.name}: {fact} still {outcome.status}")
     assert not defects
 
@@ -289,6 +290,159 @@ def test_cli_bad_scenario_file_is_an_error(cr_index: Path, tmp_path: Path) -> No
     assert f"{path}:1" in result.output and "Traceback" not in result.output
 
 
+QUESTION = """
+[[scenario]]
+name = "What happens to a 2/2 dealt 3 damage?"
+setup.battlefield = [{ card = "Grizzly Bears", as = "bear", owner = "opponent" }]
+setup.hand = [{ card = "Lightning Bolt", as = "bolt" }]
+[[scenario.step]]
+do = "cast"
+card = "bolt"
+targets = ["bear"]
+mana = "{R}"
+[[scenario.step]]
+do = "resolve"
+"""
+EXPECTED = QUESTION.replace("What happens to a 2/2 dealt 3 damage?", "A 2/2 dealt 3 damage") + """
+[[scenario.expect]]
+what = "zone"
+of = "bear"
+is = "graveyard"
+"""
+
+
+def _user(tmp_path: Path, *args: str) -> Any:
+    """kb check --scenario, with no index at all: a user's scenarios need none."""
+    return CliRunner().invoke(cli, ["--index", str(tmp_path / "no-index"), "check", *args])
+
+
+def test_cli_a_user_scenario_without_verifies_is_a_question_answered(tmp_path: Path) -> None:
+    path = _write(tmp_path, QUESTION)
+    text = _user(tmp_path, "--scenario", str(path))
+    assert text.exit_code == 0, text.output
+    assert f"answered: What happens to a 2/2 dealt 3 damage?  ({path}:2)" in text.output
+    assert "graveyard [bear (Grizzly Bears)]" in text.output  # the final state
+    assert "704.5g    bear has lethal damage: destroyed" in text.output  # the rules applied
+    data = json.loads(_user(tmp_path, "--scenario", str(path), "--json").output)
+    (only,) = data["scenarios"]
+    assert (only["status"], only["question"], only["line"]) == ("answered", True, 2)
+    assert only["final_state"]["players"]["opponent"]["graveyard"] == ["bear (Grizzly Bears)"]
+    assert {"rule": "704.5g", "what": "bear has lethal damage: destroyed"} in only["rules"]
+    assert data["summary"]["answered"] == 1 and not data["index"]
+
+
+def test_cli_a_folder_with_a_refused_file_and_two_good_ones(tmp_path: Path) -> None:
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    (folder / "a_question.toml").write_text(QUESTION, encoding="utf-8")
+    (folder / "b_expected.toml").write_text(EXPECTED, encoding="utf-8")
+    bad = folder / "c_bad.toml"
+    bad.write_text(QUESTION.replace('owner = "opponent" }', 'owner = "opponent", sleepy = 1 }'),
+                   encoding="utf-8")
+    text = _user(tmp_path, "--scenario", str(folder))
+    assert text.exit_code == 1
+    assert "answered: What happens to a 2/2 dealt 3 damage?" in text.output
+    assert "verified: A 2/2 dealt 3 damage" in text.output
+    assert f"refused: {bad}:2" in text.output and "unknown keys ['sleepy']" in text.output
+    assert "3 scenarios: 1 verified, 1 refused, 1 answered" in text.output
+    result = _user(tmp_path, "--scenario", str(folder), "--json")
+    assert result.exit_code == 1
+    data = json.loads(result.output)
+    statuses = {Path(r["file"]).name: r["status"] for r in data["scenarios"]}
+    assert statuses == {"a_question.toml": "answered", "b_expected.toml": "verified",
+                        "c_bad.toml": "refused"}
+    refused = next(r for r in data["scenarios"] if r["status"] == "refused")
+    assert refused["line"] == 2 and "sleepy" in refused["reason"]
+    assert data["summary"] == {"verified": 1, "contradicted": 0, "refused": 1,
+                               "era-dependent": 0, "not checkable": 0, "answered": 1}
+
+
+def test_cli_a_refused_step_is_refused_not_contradicted(tmp_path: Path) -> None:
+    """A step the rules forbid is "refused", with its file and line, apart from a fact that
+    differs ("contradicted", with the first difference)."""
+    refused = _write(tmp_path, EXPECTED.replace('mana = "{R}"', 'mana = "{G}"'))
+    data = json.loads(_user(tmp_path, "--scenario", str(refused), "--json").output)
+    (only,) = data["scenarios"]
+    assert only["status"] == "refused"
+    assert only["reason"].startswith(f"{refused}:6: step 1 (cast) refused:")
+    wrong = tmp_path / "wrong.toml"
+    wrong.write_text(EXPECTED.replace('is = "graveyard"', 'is = "exile"'), encoding="utf-8")
+    text = _user(tmp_path, "--scenario", str(wrong))
+    assert text.exit_code == 1
+    assert "contradicted: A 2/2 dealt 3 damage" in text.output
+    assert ("first difference: bear.zone = graveyard, the scenario expects exile"
+            in text.output)
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    (('do = "resolve"\n', 'do = "resolve"\nchoices = { pay = true }\n'),
+     "choices pay: nothing in this step asked for it"),
+    (('do = "resolve"\n', 'do = "resolve"\ntrigger_targets = { bear = ["bolt"] }\n'),
+     "trigger_targets: 1 target list(s) for bear left unused"),
+    (('card = "Grizzly Bears", as = "bear", owner = "opponent" }',
+      'card = "Grizzly Bears", as = "bear", owner = "opponent", choices = { color = "red" } }'),
+     "choices color: nothing asked for it"),
+])
+def test_a_choice_nothing_asked_for_is_refused_not_ignored(tmp_path: Path,
+                                                           change: tuple[str, str],
+                                                           message: str) -> None:
+    """No silent no-op: a choice or trigger target that no rule used would otherwise do
+    nothing while the scenario seems to say something."""
+    path = _write(tmp_path, EXPECTED.replace(*change))
+    (only,) = json.loads(_user(tmp_path, "--scenario", str(path), "--json").output)[
+        "scenarios"]
+    assert only["status"] == "refused" and message in only["reason"]
+
+
+def test_trigger_targets_give_each_triggered_ability_its_own(tmp_path: Path) -> None:
+    """A source whose ability triggers twice in a step: one table per ability."""
+    twice = """
+[[scenario]]
+name = "Two deaths, two targets"
+setup.battlefield = [
+  { define = { name = "Pinger", types = ["Creature"], power = 1, toughness = 1, abilities = [{\
+text = "Whenever another creature dies, this deals 1 damage to any target.", \
+trigger = { on = "dies", what = { types = ["Creature"], other = true } }, \
+targets = [{ kind = "any" }], effect = [{ op = "damage", to = "target", amount = 1 }] }] }, \
+as = "pinger" },
+  { card = "Grizzly Bears", as = "a" },
+  { card = "Grizzly Bears", as = "b" },
+]
+[[scenario.step]]
+do = "effect"
+ops = [{ op = "destroy", who = ["a", "b"] }]
+trigger_targets = { pinger = [{ targets = ["opponent"] }, { targets = ["you"] }] }
+[[scenario.step]]
+do = "resolve_all"
+[[scenario.expect]]
+what = "life"
+of = "opponent"
+is = 19
+[[scenario.expect]]
+what = "life"
+of = "you"
+is = 19
+"""
+    data = json.loads(_user(tmp_path, "--scenario", str(_write(tmp_path, twice)),
+                            "--json").output)
+    assert data["scenarios"][0]["status"] == "verified", data
+
+
+def test_a_user_scenario_citing_the_index_has_its_quote_checked(cr_index: Path,
+                                                               tmp_path: Path) -> None:
+    good = _write(tmp_path, SCENARIO)
+    data = json.loads(_run(cr_index, "--scenario", str(good), "--json").output)
+    (only,) = data["scenarios"]
+    assert only["status"] == "verified"
+    assert only["verifies"] == [{"id": "cr:en:2026-04-17:613.4d/ex3",
+                                 "quote": "the creature becomes 1/4", "in_index": True,
+                                 "found": True}]
+    wrong = _write(tmp_path, SCENARIO.replace("becomes 1/4", "becomes 4/1"))
+    data = json.loads(_run(cr_index, "--scenario", str(wrong), "--json").output)
+    assert data["scenarios"][0]["status"] == "refused"
+    assert "is not in its text" in data["scenarios"][0]["reason"]
+
+
 def test_cli_help_and_usage(cr_index: Path) -> None:
     assert _run(cr_index, "--help").exit_code == 0
     assert _run(cr_index, "--status", "maybe").exit_code == 2
@@ -351,20 +505,45 @@ def test_unknown_setup_and_step_parts_are_refused(tmp_path: Path, change: tuple[
 
 def test_the_format_page_names_every_part_of_the_schema() -> None:
     """docs/scenarios.md and the code's tables (the schema) agree: every action, fact, setup
-    key and kind of replacement is documented, and the action table has no other action."""
+    key, status, instruction, filter, trigger event, condition, continuous change, player
+    rule, target key, choice and kind of replacement is documented, and the action table has
+    no other action."""
     import re
 
     from kb.check.facts import FACTS
-    from kb.check.schema import ACTIONS, SCENARIO_KEYS, SETUP_ENTRY_KEYS, SETUP_KEYS
+    from kb.check.schema import (
+        ACTIONS,
+        SCENARIO_KEYS,
+        SCENARIO_STATUSES,
+        SETUP_ENTRY_KEYS,
+        SETUP_KEYS,
+        STATUSES,
+        STEP_KEYS,
+    )
+    from kb.engine import conditions, player_rules
+    from kb.engine.filters import FILTER_KEYS
     from kb.engine.game import SETUP_STATUS
+    from kb.engine.instructions import OP_KEYS, TARGET_KEYS
+    from kb.engine.layers import MOD_LAYER, STATIC_EXTRA
     from kb.engine.replacements import APPLIES_TO, COMMON, EVENTS, KINDS, MODIFIES
+    from kb.engine.triggers import TRIGGER_EVENTS, TRIGGER_KEYS
 
     page = (Path(__file__).parents[1] / "docs" / "scenarios.md").read_text(encoding="utf-8")
-    named = set(re.findall(r"`([a-z_]+)`", page))
+    named = set(re.findall(r"`([a-z_]+)`", page)) | set(re.findall(r"`([a-z -]+)`", page))
+    engine = Path(__file__).parents[1] / "kb" / "engine"
+    asked = {m for path in engine.glob("*.py") for m in re.findall(
+        r'choices(?:\.get\(|\[)"([a-z_]+)"|"([a-z_]+)" (?:not )?in ctx\.choices',
+        path.read_text(encoding="utf-8")) for m in m if m} - {"renowned", "opponent"}
     parts = {"actions": set(ACTIONS), "facts": set(FACTS), "scenario keys": SCENARIO_KEYS,
+             "step keys": STEP_KEYS, "statuses": set(STATUSES) | set(SCENARIO_STATUSES),
              "setup": SETUP_KEYS | SETUP_ENTRY_KEYS | SETUP_STATUS, "replacements": set(KINDS),
              "replacement events and keys": set(EVENTS) | COMMON
-             | {k for keys in (*APPLIES_TO.values(), *MODIFIES.values()) for k in keys}}
+             | {k for keys in (*APPLIES_TO.values(), *MODIFIES.values()) for k in keys},
+             "instructions": set(OP_KEYS), "filters": set(FILTER_KEYS),
+             "trigger events and keys": set(TRIGGER_EVENTS) | set(TRIGGER_KEYS),
+             "conditions": set(conditions.KEYS), "player rules": set(player_rules.RULES),
+             "continuous changes": (set(MOD_LAYER) | set(STATIC_EXTRA)) - {"name_sticker"},
+             "target keys": set(TARGET_KEYS), "choices": asked}
     missing = {part: sorted(names - named) for part, names in parts.items() if names - named}
     assert not missing
     actions = page[page.index("| do | keys |"):].split("\n\n")[0]

@@ -39,7 +39,14 @@ def select_examples(store: Store, named: Iterable[str] = ()) -> dict[str, Exampl
     """The worked examples of the index (see the module docstring), by id. Reads the store
     with SQL of its own (a query the store does not offer yet)."""
     found = {row[0]: Example(*row) for row in store.conn.execute(_SELECTION)}
-    wanted = [i for i in named if i not in found]
+    found.update(records_by_id(store, [i for i in named if i not in found]))
+    return found
+
+
+def records_by_id(store: Store, wanted: Iterable[str]) -> dict[str, Example]:
+    """The records of these ids that the index holds, as examples (a scenario names them)."""
+    wanted = list(wanted)
+    found: dict[str, Example] = {}
     for start in range(0, len(wanted), 500):
         chunk = wanted[start:start + 500]
         marks = ",".join("?" * len(chunk))

@@ -149,6 +149,8 @@ FACTS: dict[str, Any] = {
     "power": lambda r, f: _ch(r, f).power,
     "toughness": lambda r, f: _ch(r, f).toughness,
     "pt": lambda r, f: f"{_ch(r, f).power}/{_ch(r, f).toughness}",
+    "base_power": lambda r, f: _ch(r, f).base_power,  # 613.4b: after 7b, before 7c-7d
+    "base_toughness": lambda r, f: _ch(r, f).base_toughness,
     "loyalty": lambda r, f: _ch(r, f).loyalty,
     "defense": lambda r, f: _ch(r, f).defense,
     "abilities": lambda r, f: [a.text for a in _ch(r, f).abilities],
@@ -156,11 +158,14 @@ FACTS: dict[str, Any] = {
                                       if a.text == f.param or a.keyword == f.param),
     "has": lambda r, f: any(a.keyword == f.param or a.text == f.param
                             for a in _ch(r, f).abilities),
+    "is_a": lambda r, f: _is_a(r, f),
     "produces": lambda r, f: list(_ch(r, f).mana_produced),
     "controller": lambda r, f: r.game.state.controller(_obj(r, f).id),
     "owner": lambda r, f: _obj(r, f).owner,
     "zone": lambda r, f: _obj(r, f).zone,
     "exists": _exists,
+    "on_battlefield": lambda r, f: (r.game.state.find(f.of or "") is not None
+                                    and r.game.state.find(f.of or "").zone == "battlefield"),
     "tapped": lambda r, f: _obj(r, f).tapped,
     "face_down": lambda r, f: _obj(r, f).face_down,
     "transformed": lambda r, f: _obj(r, f).transformed,
@@ -190,6 +195,8 @@ FACTS: dict[str, Any] = {
     "library_size": lambda r, f: len(r.game.state.libraries[f.of or "you"]),
     "library_position": lambda r, f: _library_position(r, f),
     "cards_drawn": lambda r, f: _player(r, f).cards_drawn,
+    "shuffles": lambda r, f: sum(1 for e in r.game.state.events
+                                 if e.kind == "shuffled" and e.player == (f.of or "you")),
     "lost": lambda r, f: _player(r, f).lost,
     "won": lambda r, f: _player(r, f).won,
     "in_range": lambda r, f: _multiplayer(r, f).in_range(f.of or "you", f.param),
@@ -207,6 +214,8 @@ FACTS: dict[str, Any] = {
     "creatures": lambda r, f: sum(1 for o in r.game.state.battlefield()
                                   if r.game.state.controller(o.id) == (f.of or "you")
                                   and r.game.state.characteristics(o.id).is_a("Creature")),
+    "permanents": lambda r, f: sum(1 for o in r.game.state.battlefield()
+                                   if r.game.state.controller(o.id) == (f.of or "you")),
     "tokens": lambda r, f: sum(1 for o in r.game.state.battlefield()
                                if o.token and r.game.state.controller(o.id) == (f.of or "you")),
     "legal": lambda r, f: r.legal.get(f.of or ""),
@@ -218,6 +227,15 @@ FACTS: dict[str, Any] = {
 # Facts compared as sets, not lists.
 _UNORDERED = frozenset({"color_identity", "could_produce", "colors", "types", "subtypes",
                         "supertypes", "abilities", "produces", "targets"})
+
+
+def _is_a(runner: Runner, fact: Fact) -> bool:
+    """Whether the object is ``key``: a card type, subtype or supertype ("Creature",
+    "Zombie", "Legendary") or a color ("red") it has now."""
+    ch = _ch(runner, fact)
+    word = (fact.param or "").casefold()
+    return any(word == w.casefold()
+               for w in (*ch.types, *ch.subtypes, *ch.supertypes, *ch.colors))
 
 
 def _library_position(runner: Runner, fact: Fact) -> int | None:

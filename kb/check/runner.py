@@ -9,7 +9,9 @@ from typing import TYPE_CHECKING, Any
 
 from kb.check.facts import FACTS, NoSuch, same, show
 from kb.check.scenarios import Fact, Scenario
+from kb.engine.events import Choices
 from kb.errors import KbError
+from kb.i18n import _
 
 if TYPE_CHECKING:
     from kb.engine import Game
@@ -18,56 +20,99 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Outcome:
-    """What playing a scenario gave: its status, the facts as computed, the mismatches."""
+    """What playing a scenario gave: its status (verified, contradicted, refused,
+    era-dependent, not checkable; ``answered`` for a question with no expected facts), the
+    facts as computed, the mismatches (the first is the first differing fact), what was
+    refused and where, and for a question the state it reached and the rules applied."""
 
     scenario: Scenario
     status: str
     computed: str
     mismatches: tuple[str, ...] = ()
     changed_rule: str | None = None
+    refusal: str | None = None  # "file:line: step N (action) refused: why"
+    final_state: Mapping[str, Any] | None = None
+    rules: tuple[tuple[str, str], ...] = ()
 
 
 class _Refused(Exception):
-    """A step the engine refused (an illegal action): the claim can't be reproduced."""
+    """A step the engine refused (an illegal action), or a part of the scenario nothing
+    used: the claim can't be reproduced as written."""
 
 
 def play(scenario: Scenario, cards: Mapping[str, Printed]) -> Outcome:
     """The scenario's status: verified under today's rules, era-dependent under its era's
-    rules only, else contradicted; not checkable ones as they say."""
+    rules only, else contradicted (a fact differs) or refused (a step the rules forbid);
+    not checkable ones as they say. Raises KbError for a scenario that names what doesn't
+    exist (a card, an alias)."""
     from kb.engine import CURRENT, ruleset
 
     if scenario.not_checkable is not None:
         return Outcome(scenario, "not checkable",
                        f"not checkable ({scenario.because}): {scenario.not_checkable}")
     today = _evaluate(scenario, cards, CURRENT)
-    if not today[1]:
-        return Outcome(scenario, "verified", today[0])
+    if not today.mismatches and today.refusal is None:
+        status = "verified" if scenario.facts else "answered"
+        return Outcome(scenario, status, today.computed, final_state=today.final_state,
+                       rules=today.rules)
     if scenario.era:
         rules = ruleset(scenario.era)
         then = _evaluate(scenario, cards, rules)
-        if not then[1]:
+        if not then.mismatches and then.refusal is None:
             return Outcome(scenario, "era-dependent",
-                           f"today: {today[0]}; under the rules of {rules.era}: {then[0]}",
-                           today[1], rules.changed_by)
-    return Outcome(scenario, "contradicted", today[0], today[1])
+                           f"today: {today.computed}; under the rules of {rules.era}: "
+                           f"{then.computed}",
+                           today.mismatches or (today.refusal or "",), rules.changed_by)
+    if today.refusal is not None:
+        return Outcome(scenario, "refused", today.computed, (today.refusal,),
+                       refusal=today.refusal, final_state=today.final_state,
+                       rules=today.rules)
+    return Outcome(scenario, "contradicted", today.computed, today.mismatches,
+                   final_state=today.final_state, rules=today.rules)
 
 
-def _evaluate(scenario: Scenario, cards: Mapping[str, Printed],
-              rules: Any) -> tuple[str, tuple[str, ...]]:
-    """Play under ``rules``; return the computed facts and the mismatched ones."""
+@dataclass(frozen=True)
+class _Played:
+    computed: str
+    mismatches: tuple[str, ...]
+    refusal: str | None
+    final_state: Mapping[str, Any] | None
+    rules: tuple[tuple[str, str], ...]
+
+
+def _evaluate(scenario: Scenario, cards: Mapping[str, Printed], rules: Any) -> _Played:
+    """Play under ``rules``: the computed facts, the mismatched ones, what was refused."""
+    from kb.check.snapshot import final_state
     from kb.engine import EngineError, IllegalAction
 
     runner = Runner(scenario, cards, rules)
+    refusal = None
     try:
         runner.run()
     except _Refused as exc:
-        return str(exc), (str(exc),)
+        refusal = str(exc)
     except IllegalAction as exc:
-        return f"refused: {exc}", (str(exc),)
+        refusal = f"{scenario.where}: refused: {exc}"
     except EngineError as exc:
         raise KbError(f"{scenario.where}: {exc}") from exc
-    computed = "; ".join(f.describe(v) for f, v in runner.seen)
-    return computed, tuple(runner.mismatches)
+    computed = refusal or "; ".join(f.describe(v) for f, v in runner.seen)
+    shown = not scenario.claims or refusal is not None or bool(runner.mismatches)
+    return _Played(computed, tuple(runner.mismatches), refusal,
+                   final_state(runner) if shown else None,
+                   tuple(runner.game.state.applied_rules))
+
+
+def trigger_queues(given: Mapping[str, Any]) -> dict[str, list[Any]]:
+    """A step's ``trigger_targets``: a source's alias -> the targets of its triggered ability
+    (a list, as a cast's ``targets``), or, when it triggers more than once in the step, one
+    table ``{ targets = [...] }`` per triggered ability in the order they go on the stack."""
+    queues: dict[str, list[Any]] = {}
+    for alias, value in given.items():
+        if isinstance(value, list) and value and all(isinstance(v, Mapping) for v in value):
+            queues[alias] = [list(v.get("targets", [])) for v in value]
+        else:
+            queues[alias] = [value]
+    return queues
 
 
 class Runner:
@@ -84,6 +129,12 @@ class Runner:
             self.game.state.multiplayer = Multiplayer.from_options(scenario.players,
                                                                    scenario.multiplayer)
         self.game.state.card_reference.update(cards)
+        self.game.state.rng.seed(scenario.seed)
+        self.seen: list[tuple[Fact, Any]] = []
+        self.mismatches: list[str] = []
+        self.legal: dict[str, bool] = {}
+        self.paid: dict[str, str] = {}
+        self.effects: dict[str, list[Any]] = {}
         for player, modifiers in (scenario.vanguard or {}).items():
             from kb.engine.vanguard import hand_size, starting_life
 
@@ -97,11 +148,6 @@ class Runner:
             if alias not in state.aliases:
                 raise KbError(f"{self.scenario.where}: commander {alias!r}: no such object")
             state.commanders[state.aliases[alias]] = player
-        self.seen: list[tuple[Fact, Any]] = []
-        self.mismatches: list[str] = []
-        self.legal: dict[str, bool] = {}
-        self.paid: dict[str, str] = {}
-        self.effects: dict[str, list[Any]] = {}
 
     def _defined(self, data: Mapping[str, Any]) -> Printed:
         """An object the example describes without naming a card ("a 1/3 creature")."""
@@ -126,7 +172,11 @@ class Runner:
             facts_at.setdefault(fact.at, []).append(fact)
         for number, step in enumerate(self.scenario.steps, 1):
             label = step.get("label")
-            self._step(number, step)
+            try:
+                self._step(number, step)
+            except _Refused as exc:
+                raise _Refused(f"{self._step_where(number)}: step {number} "
+                               f"({step.get('do')}) refused: {exc}") from exc
             for fact in facts_at.get(label, []) if label else []:
                 self._judge(fact)
         for fact in facts_at.get(None, []):
@@ -134,13 +184,19 @@ class Runner:
 
     # -- setup ---------------------------------------------------------------------------
 
+    def _step_where(self, number: int) -> str:
+        """The file and line of step ``number`` (1-based)."""
+        lines = self.scenario.step_lines
+        line = lines[number - 1] if number <= len(lines) else self.scenario.line
+        return f"{self.scenario.file}:{line}"
+
     def _setup(self) -> None:
         from kb.engine import IllegalAction
 
         try:
             self._place()
         except IllegalAction as exc:
-            raise KbError(f"{self.scenario.where}: setup: {exc}") from exc
+            raise _Refused(f"{self.scenario.where}: setup refused: {exc}") from exc
         self._designate_commanders()
 
     def _place(self) -> None:
@@ -157,9 +213,16 @@ class Runner:
                 token = entry.pop("token", False)
                 controller = entry.pop("controller", None)
                 printed = self._defined(define) if define is not None else self.card(name)
-                for _ in range(count):
+                for _copy in range(count):
+                    chosen = Choices.of(entry.get("choices")) if "choices" in entry else None
+                    status = {**entry, "choices": chosen} if chosen is not None else entry
                     game.add(printed, owner, zone, alias=alias, token=token,
-                             controller=controller, **entry)
+                             controller=controller, **status)
+                    if chosen is not None and chosen.unasked():
+                        raise _Refused(f"{self.scenario.where}: setup.{zone} "
+                                       f"({alias or name}): choices "
+                                       f"{', '.join(chosen.unasked())}: nothing asked for it "
+                                       "(only an \"as this enters, choose\" asks in setup)")
         for player, mana in setup.get("mana", {}).items():
             from kb.engine.mana import parse_mana
 
@@ -179,18 +242,28 @@ class Runner:
         game = self.game
         if action == "check":
             self.legal[label or f"step {number}"] = self._legal(dict(step.pop("action")))
+            game.state.choices = Choices()
             return
         names = list(step.pop("names", []))
         newest = max(game.state.objects, default=0)
         self._add_mana(step, action)
         pool_before = {p: Counter(pl.mana_pool) for p, pl in game.state.players.items()}
         effects_before = {e.id for e in game.state.effects}
-        game.trigger_targets = dict(step.pop("trigger_targets", {}))
-        game.state.choices = dict(step.get("choices", {}))
+        game.trigger_targets = trigger_queues(step.pop("trigger_targets", {}))
+        chosen = Choices.of(step.get("choices"))
+        step["choices"] = game.state.choices = chosen
         try:
             self._act(action, step)
         except IllegalAction as exc:
-            raise _Refused(f"step {number} ({action}) refused: {exc}") from exc
+            raise _Refused(str(exc)) from exc
+        if chosen.unasked():
+            raise _Refused(f"choices {', '.join(chosen.unasked())}: nothing in this step "
+                           "asked for it (docs/scenarios.md lists the choices)")
+        left = {alias: len(q) for alias, q in game.trigger_targets.items() if q}
+        if left:
+            raise _Refused("trigger_targets: " + ", ".join(
+                f"{n} target list(s) for {alias} left unused (no more of its triggered "
+                "abilities went on the stack in this step)" for alias, n in left.items()))
         self._name_new(names, newest)
         if label:
             spent = []
@@ -270,6 +343,8 @@ class Runner:
             game.discard(step["object"])
         elif action == "draw":
             game.draw(step.get("player", state.active), step.get("n", 1))
+        elif action == "mulligan":
+            game.mulligan(step["player"], (choices or {}).get("bottom"))
         elif action == "leave_game":
             game.leave_game(step["player"])
         elif action == "go_to":
@@ -279,7 +354,7 @@ class Runner:
         elif action == "block":
             game.block(step["blockers"])
         elif action == "combat_damage":
-            game.combat_damage(step.get("first_strike", False), step.get("assign"))
+            game.combat_damage(step.get("first_strike"), step.get("assign"))
         elif action == "add_mana":
             from kb.engine.mana import parse_mana
 
@@ -324,5 +399,5 @@ class Runner:
             value = f"({exc})"
         self.seen.append((fact, value))
         if not same(fact.what, value, fact.expected):
-            self.mismatches.append(f"{fact.describe(value)}, the claim says "
-                                   f"{show(fact.expected)}")
+            says = _("the claim says") if self.scenario.claims else _("the scenario expects")
+            self.mismatches.append(f"{fact.describe(value)}, {says} {show(fact.expected)}")

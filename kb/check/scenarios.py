@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import tomllib
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -68,6 +69,14 @@ class Scenario:
     commanders: Mapping[str, str] | None = None  # player -> the alias of their commander
     not_checkable: str | None = None  # the reason
     because: str | None = None  # timing, randomness or definition
+    source: str | None = None  # where the scenario comes from (a question, another suite)
+    seed: int = 0  # of the game's randomness (a random discard, a shuffle)
+    step_lines: tuple[int, ...] = ()  # the line of each [[scenario.step]]
+
+    @property
+    def question(self) -> bool:
+        """A scenario that verifies no example asks a question: kb shows what it led to."""
+        return not self.claims
 
     @property
     def where(self) -> str:
@@ -100,11 +109,13 @@ def scenario_files(paths: Iterable[Path] = (), *, embedded: bool = True) -> list
     return files
 
 
-def load(files: Sequence[Path]) -> Library:
-    """Read scenario files: their ``[[card]]`` and ``[[scenario]]`` tables."""
+def load(files: Sequence[Path], base: Mapping[str, Printed] | None = None) -> Library:
+    """Read scenario files: their ``[[card]]`` and ``[[scenario]]`` tables. ``base``: cards
+    defined elsewhere (the embedded card files), which the files' own may replace."""
     from kb.engine import EngineError, card_from_data
 
-    cards: dict[str, Printed] = {}
+    cards: dict[str, Printed] = dict(base or {})
+    own: set[str] = set()
     scenarios: list[Scenario] = []
     names: dict[str, str] = {}
     for path in files:
@@ -123,15 +134,19 @@ def load(files: Sequence[Path]) -> Library:
             if not name:
                 raise KbError(f"{where}: a card needs a name")
             key = _card_key(card)
-            if key in cards:
+            if key in own:
                 raise KbError(f"{where}: card {key!r} is defined twice")
+            own.add(key)
             try:
                 cards[key] = card_from_data(card, f"{where} ({key})")
             except EngineError as exc:
                 raise KbError(str(exc)) from exc
         scenario_lines = _header_lines(text, "scenario")
+        step_lines = _header_lines(text, "scenario.step")
         for i, raw in enumerate(data.get("scenario", [])):
-            scenario = _scenario(raw, path, scenario_lines[i])
+            end = scenario_lines[i + 1] if i + 1 < len(scenario_lines) else 1 << 30
+            scenario = _scenario(raw, path, scenario_lines[i],
+                                 tuple(n for n in step_lines if scenario_lines[i] < n < end))
             if scenario.name in names:
                 raise KbError(f"{scenario.where}: name already used in {names[scenario.name]}")
             names[scenario.name] = scenario.where
@@ -146,11 +161,12 @@ def _card_key(card: Mapping[str, Any]) -> str:
 
 
 def _header_lines(text: str, table: str) -> list[int]:
-    pattern = re.compile(rf"^[ \t]*\[\[[ \t]*{table}[ \t]*\]\]", re.M)
+    pattern = re.compile(rf"^[ \t]*\[\[[ \t]*{re.escape(table)}[ \t]*\]\]", re.M)
     return [text.count("\n", 0, m.start()) + 1 for m in pattern.finditer(text)]
 
 
-def _scenario(raw: Mapping[str, Any], path: Path, line: int) -> Scenario:
+def _scenario(raw: Mapping[str, Any], path: Path, line: int,
+              step_lines: tuple[int, ...] = ()) -> Scenario:
     where = f"{path}:{line}"
     name = raw.get("name")
     if not name:
@@ -164,10 +180,16 @@ def _scenario(raw: Mapping[str, Any], path: Path, line: int) -> Scenario:
         if set(item) != {"id", "claim"}:
             raise KbError(f"{where}: each 'verifies' entry has an id and a claim (a quote)")
         claims.append(Claim(item["id"], item["claim"]))
-    if not claims:
-        raise KbError(f"{where}: a scenario verifies at least one example")
-    common = {"name": name, "file": path, "line": line, "claims": tuple(claims)}
+    if raw.get("source") is not None and not isinstance(raw["source"], str):
+        raise KbError(f"{where}: source is text (where the scenario comes from)")
+    if not isinstance(raw.get("seed", 0), int):
+        raise KbError(f"{where}: seed is a whole number")
+    common = {"name": name, "file": path, "line": line, "claims": tuple(claims),
+              "source": raw.get("source"), "seed": raw.get("seed", 0)}
     if raw.get("status") is not None:
+        if not claims:
+            raise KbError(f"{where}: a not checkable scenario names the examples it is about "
+                          "(verifies)")
         if raw["status"] != "not checkable":
             raise KbError(f"{where}: status can only be 'not checkable'")
         if not raw.get("reason") or raw.get("because") not in NOT_CHECKABLE_KINDS:
@@ -177,8 +199,12 @@ def _scenario(raw: Mapping[str, Any], path: Path, line: int) -> Scenario:
             raise KbError(f"{where}: a not checkable scenario has no steps or facts")
         return Scenario(**common, not_checkable=raw["reason"], because=raw["because"])
     facts = tuple(_fact(f, where) for f in raw.get("expect", []))
-    if not facts:
-        raise KbError(f"{where}: a scenario states at least one expected fact")
+    if not (facts or raw.get("step") or raw.get("setup")):
+        raise KbError(f"{where}: a scenario sets up a game, takes steps or states facts "
+                      "(setup, step, expect)")
+    if claims and not facts:
+        raise KbError(f"{where}: a scenario that verifies examples states the facts their "
+                      "claims assert (expect)")
     steps = tuple(raw.get("step", []))
     for number, step in enumerate(steps, 1):
         _check_step(step, f"{where}, step {number}")
@@ -216,7 +242,7 @@ def _scenario(raw: Mapping[str, Any], path: Path, line: int) -> Scenario:
                     life=raw.get("life", 20), active=raw.get("active"),
                     step=raw.get("start", "precombat main"), era=raw.get("era"),
                     multiplayer=raw.get("multiplayer"), vanguard=raw.get("vanguard"),
-                    commanders=raw.get("commanders"))
+                    commanders=raw.get("commanders"), step_lines=step_lines)
 
 
 def _check_setup(setup: Mapping[str, Any], where: str) -> None:
@@ -278,3 +304,12 @@ def _check_step(step: Mapping[str, Any], where: str) -> None:
         if step["action"].get("do") == "check":
             raise KbError(f"{where}: a check can't check a check")
         _check_step(step["action"], where)
+
+
+def normal_quote(text: str) -> str:
+    """Text for quote matching: NFC, one kind of quote and apostrophe, single spaces."""
+    text = unicodedata.normalize("NFC", text)
+    for fancy, plain in (("’", "'"), ("‘", "'"), ("“", '"'), ("”", '"'),
+                         ("«", '"'), ("»", '"'), ("\u00a0", " "), ("\u202f", " ")):
+        text = text.replace(fancy, plain)
+    return " ".join(text.split()).casefold()

@@ -6,11 +6,16 @@ so that the loader refuses anything it does not know instead of ignoring it.
 
 from __future__ import annotations
 
-STATUSES = ("verified", "contradicted", "era-dependent", "not checkable", "not modelled")
+STATUSES = ("verified", "contradicted", "refused", "era-dependent", "not checkable",
+            "not modelled")
+# A scenario a user gives (``kb check --scenario``) has one of these; ``answered``: a question
+# (no expected facts) played to its end.
+SCENARIO_STATUSES = ("verified", "contradicted", "refused", "era-dependent", "not checkable",
+                     "answered")
 NOT_CHECKABLE_KINDS = ("timing", "randomness", "definition")
 SCENARIO_KEYS = frozenset({"name", "verifies", "status", "reason", "because", "era", "players",
                            "life", "active", "start", "setup", "step", "expect",
-                           "multiplayer", "vanguard", "commanders"})
+                           "multiplayer", "vanguard", "commanders", "source", "seed"})
 SETUP_KEYS = frozenset({"battlefield", "hand", "graveyard", "library", "exile", "command",
                         "mana", "life"})
 # The keys of an object placed by the setup, besides its status (kb.engine.game.SETUP_STATUS).
@@ -23,8 +28,9 @@ ACTIONS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     name: (frozenset(required.split()), frozenset(optional.split()))
     for name, required, optional in (
         ("cast", "card", "player half fused x mode targets sacrifice without_paying "
-                         "alternative transformed pay_life convoke delve waterbend"),
-        ("activate", "object", "ability player x targets chooser"),
+                         "alternative transformed pay_life convoke delve waterbend face_down "
+                         "kicked splice discard"),
+        ("activate", "object", "ability player x targets chooser sacrifice"),
         ("play_land", "card", "player"),
         ("resolve", "", ""),
         ("resolve_all", "", ""),
@@ -42,6 +48,7 @@ ACTIONS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
         ("discard", "object", ""),
         ("draw", "", "player n"),
         ("leave_game", "player", ""),
+        ("mulligan", "player", ""),
         ("go_to", "step", "player"),
         ("attack", "attackers", ""),
         ("block", "blockers", ""),

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -12,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from kb.check.examples import Example, select_examples
 from kb.check.runner import Outcome, play
-from kb.check.scenarios import load, scenario_files
+from kb.check.scenarios import load, normal_quote, scenario_files
 from kb.check.schema import STATUSES
 from kb.errors import KbError
 
@@ -104,7 +103,7 @@ def run_check(store: Store, paths: Iterable[Path] = (), *,
             if example is None:
                 missing.append((claim.id, scenario.where))
                 continue
-            if _normal(claim.quote) not in _normal(example.text):
+            if normal_quote(claim.quote) not in normal_quote(example.text):
                 raise KbError(f"{scenario.where}: the claim quoted for {claim.id} is not in "
                               f"its text: {claim.quote!r}")
             result = ExampleResult(
@@ -129,7 +128,7 @@ SAME_CLAIM_MIN = 40
 def _same_claims(examples: Mapping[str, Example], results: dict[str, ExampleResult]) -> None:
     """An example of another rules version (or an untranslated copy) whose text contains the
     very claim a scenario quoted for a CR example gets the same status, marked as such."""
-    quoted = [(r, _normal(r.claim)) for r in list(results.values())
+    quoted = [(r, normal_quote(r.claim)) for r in list(results.values())
               if r.id.startswith("cr:") and examples[r.id].kind == "example"
               and len(r.claim) >= SAME_CLAIM_MIN]
     if not quoted:
@@ -137,7 +136,7 @@ def _same_claims(examples: Mapping[str, Example], results: dict[str, ExampleResu
     for example in examples.values():
         if example.kind != "example" or example.id in results:
             continue
-        text = _normal(example.text)
+        text = normal_quote(example.text)
         for result, quote in quoted:
             if quote in text:
                 results[example.id] = _merge(results.get(example.id), replace(
@@ -146,12 +145,12 @@ def _same_claims(examples: Mapping[str, Example], results: dict[str, ExampleResu
 
 
 def _computed(outcome: Outcome) -> str:
-    if outcome.mismatches and outcome.status == "contradicted":
+    if outcome.mismatches and outcome.status in ("contradicted", "refused"):
         return "; ".join(outcome.mismatches)
     return outcome.computed
 
 
-_RANK = {"contradicted": 0, "era-dependent": 1, "verified": 2, "not checkable": 3}
+_RANK = {"contradicted": 0, "refused": 1, "era-dependent": 2, "verified": 3, "not checkable": 4}
 
 
 def _merge(old: ExampleResult | None, new: ExampleResult) -> ExampleResult:
@@ -159,15 +158,6 @@ def _merge(old: ExampleResult | None, new: ExampleResult) -> ExampleResult:
     if old is None:
         return new
     return old if _RANK[old.status] <= _RANK[new.status] else new
-
-
-def _normal(text: str) -> str:
-    """Text for quote matching: NFC, one kind of quote and apostrophe, single spaces."""
-    text = unicodedata.normalize("NFC", text)
-    for fancy, plain in (("’", "'"), ("‘", "'"), ("“", '"'), ("”", '"'), ("«", '"'),
-                         ("»", '"'), ("\u00a0", " "), ("\u202f", " ")):
-        text = text.replace(fancy, plain)
-    return " ".join(text.split()).casefold()
 
 
 def check_examples(source: Store | KnowledgeBase, paths: Iterable[Path] = ()

@@ -39,7 +39,8 @@ SUMMARIES = {
     "card": "Show card NAME (English or French, accents optional) in both languages, with "
             "its rulings side by side and the rules they cite.",
     "check": "Give every worked example of the index a status by replaying it on the rules "
-             "engine: verified, contradicted, era-dependent, not checkable or not modelled.",
+             "engine: verified, contradicted, refused, era-dependent, not checkable or not "
+             "modelled.",
     "diff": "Compare the rules in force on OLD with those in force on NEW (dates, YYYY-MM-DD, "
             "or 'latest'): added, removed, renumbered and changed rules, a summary first.",
     "doctor": "Check that the index is whole: every file of the current generation against "

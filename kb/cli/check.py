@@ -1,34 +1,50 @@
-"""``kb check``: replay the worked examples of the corpus on the rules engine."""
+"""``kb check``: replay the worked examples of the corpus on the rules engine, or play the
+scenarios a user gives (``--scenario``) and report each."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
 import click
 
-from kb.api import check, check_json
+from kb.api import check, check_json, check_scenarios
 from kb.cli._output import emit_json, index_root, json_option, table
+from kb.i18n import _, ngettext
+
+# The statuses of the worked examples (kb.check.STATUSES), for --status.
+_EXAMPLE_STATUSES = ["verified", "contradicted", "refused", "era-dependent", "not checkable",
+                     "not modelled"]
 
 
 @click.command("check")
 @click.option("--scenario", "scenarios", multiple=True,
               type=click.Path(exists=True, path_type=Path),
-              help="Also play the scenarios of this TOML file or folder (repeatable).")
-@click.option("--status", "statuses", multiple=True,
-              type=click.Choice(["verified", "contradicted", "era-dependent", "not checkable",
-                                 "not modelled"]),
+              help="Play the scenarios of this TOML file or folder (repeatable) and report "
+                   "each one: verified, contradicted (with the first differing fact), "
+                   "refused (file, line and reason) or answered. A scenario with no "
+                   "'verifies' is a question: the state it reached and the rules applied "
+                   "are shown. Needs no index (one is used, if built, to check quotes).")
+@click.option("--status", "statuses", multiple=True, type=click.Choice(_EXAMPLE_STATUSES),
               help="List the examples with this status (repeatable); by default the "
-                   "contradicted and era-dependent ones are listed.")
+                   "contradicted, refused and era-dependent ones are listed.")
+@click.option("--missing", is_flag=True,
+              help="List the example ids the scenarios name that this index does not hold "
+                   "(those of the shared corpus, when only the embedded one is built).")
 @json_option
 @click.pass_context
 def command(ctx: click.Context, scenarios: tuple[Path, ...], statuses: tuple[str, ...],
-            as_json: bool) -> None:
+            missing: bool, as_json: bool) -> None:
     """Give every worked example of the index a status by replaying it on the rules engine:
-    verified, contradicted, era-dependent, not checkable or not modelled."""
+    verified, contradicted, refused, era-dependent, not checkable or not modelled. With
+    --scenario, play your own scenarios instead and report each."""
+    if scenarios:
+        _user(ctx, scenarios, as_json)
+        return
     from kb.check import STATUSES
 
-    report = check(index=index_root(ctx), scenarios=list(scenarios))
+    report = check(index=index_root(ctx))
     if as_json:
         emit_json(check_json(report))
         return
@@ -37,17 +53,21 @@ def command(ctx: click.Context, scenarios: tuple[Path, ...], statuses: tuple[str
         rows.append((source, *(str(counts[s]) for s in STATUSES)))
     rows.append(("total", *(str(report.summary()[s]) for s in STATUSES)))
     table(rows)
-    click.echo(f"{report.scenarios} scenarios played.")
-    click.echo(_shares_line("All worked examples", report.shares()))
+    played = _("{n} scenarios played.").format(n=report.scenarios)
+    if report.not_in_index and not missing:
+        played += " " + _("{n} example ids they name are not in this index "
+                          "(--missing lists them).").format(n=len(report.not_in_index))
+    click.echo(played)
+    click.echo(_shares_line(_("All worked examples"), report.shares()))
     cr = report.cr_coverage()
     if cr is not None:
-        click.echo(_shares_line(f"CR {cr['version']} examples", cr))
+        click.echo(_shares_line(_("CR {version} examples").format(version=cr["version"]), cr))
         rows = [("chapter", "examples", "with a status", "verified")]
         for chapter, counts in cr["chapters"].items():
             rows.append((f"{chapter}xx", str(counts["examples"]),
                          str(counts["with_status"]), str(counts["verified"])))
         table(rows)
-    wanted = statuses or ("contradicted", "era-dependent")
+    wanted = statuses or ("contradicted", "refused", "era-dependent")
     shown = [r for r in report.results if r.status in wanted]
     for r in shown:
         click.echo(f"\n{r.status}: {r.id}  [{r.language}, {r.source}]")
@@ -58,11 +78,64 @@ def command(ctx: click.Context, scenarios: tuple[Path, ...], statuses: tuple[str
             click.echo(f"  changed:  {r.changed_rule}")
         if r.reason:
             click.echo(f"  reason:   {r.reason}")
-    if report.not_in_index:
-        click.echo(f"\nNot in index ({len(report.not_in_index)} ids named by scenarios; "
-                   "build with the corpus that holds them):")
+    if missing and report.not_in_index:
+        click.echo("\n" + _("Not in this index ({n} ids named by scenarios; build with the "
+                            "corpus that holds them):").format(n=len(report.not_in_index)))
         for record_id, where in report.not_in_index:
-            click.echo(f"  {record_id}  ({where})")
+            click.echo(f"  {record_id}  ({_short(where)})")
+
+
+def _short(where: str) -> str:
+    """A scenario's place without the folder it is installed in ("cards.toml:12 (...)")."""
+    path, _sep, rest = where.partition(":")
+    return f"{Path(path).name}:{rest}"
+
+
+def _user(ctx: click.Context, paths: tuple[Path, ...], as_json: bool) -> None:
+    """Play the user's scenarios and report each; exit 1 if any is contradicted or refused."""
+    report = check_scenarios(list(paths), index=index_root(ctx))
+    if as_json:
+        emit_json(report.as_dict())
+    else:
+        for result in report.results:
+            _show(result)
+        counts = report.summary()
+        click.echo("\n" + ngettext("{n} scenario: {counts}", "{n} scenarios: {counts}",
+                                   len(report.results)).format(
+            n=len(report.results),
+            counts=", ".join(f"{n} {status}" for status, n in counts.items() if n)))
+    if not report.ok:
+        sys.exit(1)
+
+
+def _show(result: Any) -> None:
+    place = f"{result.file}:{result.line}" if result.line else result.file
+    click.echo(f"\n{result.status}: {result.name or place}" + (
+        f"  ({place})" if result.name else ""))
+    if result.source:
+        click.echo("  " + _("source: {source}").format(source=result.source))
+    if result.status == "contradicted" and result.reason:
+        click.echo("  " + _("first difference: {fact}").format(fact=result.reason))
+    elif result.reason:
+        click.echo("  " + _("reason: {reason}").format(reason=result.reason))
+    elif result.facts and not result.question:
+        click.echo("  " + _("facts: {facts}").format(facts=result.facts))
+    for claim in result.claims:
+        where = (_("not checked: no index") if claim.in_index is None
+                 else _("not in this index") if not claim.in_index
+                 else _("quote found") if claim.found else _("quote not found"))
+        click.echo(f"  verifies {claim.id}: {where}")
+    if result.question and result.final_state is not None:
+        from kb.check.snapshot import describe
+
+        click.echo("  " + _("final state:"))
+        for line in describe(dict(result.final_state)):
+            click.echo(f"    {line}")
+        click.echo("  " + _("rules applied:"))
+        for rule, what in result.rules:
+            click.echo(f"    {rule:<9} {what}")
+        if result.facts:
+            click.echo("  " + _("facts: {facts}").format(facts=result.facts))
 
 
 def _shares_line(label: str, counts: dict[str, Any]) -> str:

@@ -22,13 +22,13 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("values", ("mana", "rules", "instructions", "keywords", "steps", "multiplayer",
                 "typeline", "vanguard")),
     ("objects", ("objects", "events")),
-    ("reading the state", ("faces", "commander", "filters", "player_rules", "amounts",
+    ("reading the state", ("faces", "commander", "filters", "player_rules", "casting", "amounts",
                            "conditions", "replacements", "keyword_rules", "damage", "battles",
                            "combat", "layers",
                            "trigger_events", "triggers", "cards", "copy", "mana_abilities")),
     ("the state", ("state",)),
     ("acting", ("zones", "outcomes", "transform", "reflexive", "exchange", "choices",
-                "costs", "stack", "retarget", "effects", "resolve", "sba", "turn")),
+                "costs", "stack", "retarget", "effects", "resolve", "mulligan", "sba", "turn")),
     ("the game", ("game",)),
 )
 

@@ -3,13 +3,23 @@ graveyard"), written in card files as small expressions:
 
 ``3``, ``X``, ``power``, ``toughness``, ``sacrificed.power``, ``counters:verse``,
 ``cards:hand:you``, ``cards:graveyard:you:Creature``, ``card_types:graveyard:all``,
-``target.mana_value``, ``revealed.mana_value``, ``target_player.life``, ``attacked_with``
+``creator.counters:slime`` (in a token's characteristic-defining ability: the counters on the
+object whose ability created it, 201.5a), ``target.mana_value``, ``revealed.mana_value``,
+``target_player.life``, ``target_player.greatest_power`` (among the creatures they control),
+``attacked_with``
 (the creatures you attacked with this turn, looking back, 608.2i),
-``your_life``, ``devotion:R`` (your devotion to red; ``devotion:WU`` to white and blue, 700.5),
+``your_life``, ``lowest_opponent_life`` ("an opponent has 10 or less life"),
+``event.amount`` (the amount of the event that triggered the ability: "that many"),
+``event.damage_total`` (all the damage the source dealt in that damage event: "you gain that
+much life"), ``linked_mana_value:<link>`` (the mana values of the cards exiled with the
+source, 607.2a, its last known information if it has left), ``linked_power:<link>`` and
+``linked_toughness:<link>`` (their total power, toughness), ``devotion:R`` (your devotion
+to red; ``devotion:WU`` to white and blue, 700.5),
 ``others_sharing_creature_type`` (the other creatures on the battlefield that share a
 creature type with the object an effect applies to), ``keyword_arg`` (the N
 of "bushido N"), ``chosen_player.creatures``, ``lowest_life``, each optionally followed by
-``+N`` or ``-N``.
+``+N`` or ``-N``; ``-name`` is the negative of a calculation ("gets -X/-X, where X is your life
+total": a negative X counts as 0, 107.1b).
 """
 
 from __future__ import annotations
@@ -65,6 +75,8 @@ def evaluate(expr: int | str, ctx: Ctx) -> int:
     text = str(expr).strip()
     if re.fullmatch(r"-?\d+", text):
         return int(text)
+    if text.startswith("-") and len(text) > 1 and not text[1].isdigit():
+        return -max(evaluate(text[1:], ctx), 0)  # -X, a negative X counting as 0 (107.1b)
     found = _EXPR.match(text)
     if not found or not found.group("base"):
         raise EngineError(f"cannot read amount {expr!r}")
@@ -94,10 +106,32 @@ def _base(base: str, ctx: Ctx) -> int:
         return len(state.player(ctx.you).attacked_with)
     if base == "lowest_life":  # "the lowest life total among all players"
         return min(p.life for p in state.players.values() if not p.left_game)
+    if base == "lowest_opponent_life":  # "an opponent has N or less life"
+        return min((state.player(p).life for p in state.opponents(ctx.you)), default=0)
+    if base == "event.amount":  # "that many", "that much" of the triggering event
+        return ctx.event.amount if ctx.event is not None else 0
+    if base == "event.damage_total":  # all the damage dealt by the source in that event
+        event = ctx.event
+        if event is None:
+            return 0
+        return sum(e.amount for e in state.events if e.kind == "damage"
+                   and e.group == event.group and e.source == event.source)
+    if base.startswith("linked_mana_value:"):  # the cards exiled with this object (607.2a)
+        return _linked_mana_value(ctx, "linked:" + base.split(":", 1)[1])
+    if base.startswith(("linked_power:", "linked_toughness:")):  # "the total power of the
+        kind, link = base.split(":", 1)  # exiled cards" (Sutured Ghoul)
+        return sum(getattr(ctx.ch(oid), kind.split("_")[1]) or 0
+                   for oid in _linked(ctx, "linked:" + link) if oid in state.objects)
     if base == "target_player.life":  # "double target player's life total"
         chosen = [t for g in (ctx.spell.targets if ctx.spell else []) for t in g
                   if isinstance(t, str)]
         return state.player(chosen[0]).life if chosen else 0
+    if base == "target_player.greatest_power":  # "the greatest power among creatures
+        chosen = [t for g in (ctx.spell.targets if ctx.spell else []) for t in g  # they control"
+                  if isinstance(t, str)]
+        return max((ctx.ch(o.id).power or 0 for o in state.battlefield()
+                    if chosen and state.controller(o.id) == chosen[0]
+                    and ctx.ch(o.id).is_a("Creature")), default=0)
     if base == "keyword_arg":  # the N of a keyword such as "bushido 2" (702)
         arg = str(ctx.extra.get("keyword_arg") or "0")
         return int(arg) if arg.isdigit() else 0
@@ -114,13 +148,12 @@ def _base(base: str, ctx: Ctx) -> int:
         if not isinstance(value, int):
             raise EngineError(f"{base}: nothing remembered under that name")
         return value
+    bound = re.match(r"^object(\d+)\.(counters:.+)$", base)
+    if bound:  # the counters on one object, named as a token was created (201.5a)
+        oid = int(bound.group(1))
+        return _counters_on(state, oid, bound.group(2).split(":", 1)[1])
     if base.startswith("counters:"):
-        kind = base.split(":", 1)[1]
-        if ctx.source in state.objects:
-            return state.objects[ctx.source].counters[kind]
-        if ctx.source in state.last_known:
-            return state.last_known[ctx.source].obj.counters[kind]
-        return 0
+        return _counters_on(state, ctx.source, base.split(":", 1)[1])
     if base.startswith("cards:"):
         return len(_cards(base, ctx))
     if base.startswith("card_types:"):
@@ -137,6 +170,31 @@ def _base(base: str, ctx: Ctx) -> int:
             return 0
         return sum(mana_values(state, oid))
     raise EngineError(f"unknown amount {base!r}")
+
+
+def _linked(ctx: Ctx, link: str) -> list[int]:
+    """The cards exiled with the source under that link (607.2a), as it last existed if it
+    has left."""
+    state = ctx.state
+    source = state.objects.get(ctx.source) if ctx.source is not None else None
+    if source is None and ctx.source in state.last_known:
+        source = state.last_known[ctx.source].obj  # it has left: as it last existed
+    return list(source.choices.get(link, [])) if source is not None else []
+
+
+def _linked_mana_value(ctx: Ctx, link: str) -> int:
+    state = ctx.state
+    return sum(sum(mana_values(state, oid)) for oid in _linked(ctx, link)
+               if oid in state.objects or oid in state.last_known)
+
+
+def _counters_on(state: GameState, oid: int | None, kind: str) -> int:
+    """The counters of that kind on the object, as it last existed if it has left."""
+    if oid in state.objects:
+        return state.objects[oid].counters[kind]
+    if oid in state.last_known:
+        return state.last_known[oid].obj.counters[kind]
+    return 0
 
 
 def _cards(spec: str, ctx: Ctx) -> list[int]:

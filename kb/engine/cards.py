@@ -3,7 +3,8 @@
 A definition is a mapping with ``name``, ``mana_cost`` ("{3}{U}"), ``color_indicator``,
 ``colors`` (a token's colors), ``types``, ``subtypes``, ``supertypes``, ``power``,
 ``toughness``, ``loyalty``, ``defense`` and ``abilities``; a card with several faces has
-``layout`` (split, flip, transform) and ``faces`` (a list of such mappings).
+``layout`` (split, flip, transform, meld, adventure: the card, then its Adventure) and
+``faces`` (a list of such mappings).
 
 Keyword abilities are listed under ``keywords`` ("Flying", "Echo {G}", "Protection from
 green"); any other ability under ``abilities``, as a keyword string or a mapping
@@ -22,6 +23,7 @@ from dataclasses import replace
 from typing import Any
 
 from kb.engine import conditions, player_rules
+from kb.engine.casting import MAY_CAST_FROM
 from kb.engine.filters import check_filter
 from kb.engine.instructions import (
     COMMON_KEYS,
@@ -35,6 +37,7 @@ from kb.engine.layers import MOD_LAYER, STATIC_EXTRA
 from kb.engine.mana import ManaCost, ManaError
 from kb.engine.objects import (
     COLORS,
+    KEYWORDS,
     Ability,
     EngineError,
     Face,
@@ -43,6 +46,7 @@ from kb.engine.objects import (
     parse_pt,
 )
 from kb.engine.replacements import check_replacement, instructions_of
+from kb.engine.steps import DELAYED_EVENTS, delayed_time_known
 from kb.engine.triggers import TRIGGER_EVENTS, TRIGGER_FILTERS, TRIGGER_KEYS
 from kb.engine.typeline import TypeLineError, read_type_line
 
@@ -51,9 +55,13 @@ FACE_KEYS = frozenset({"name", "mana_cost", "color_indicator", "colors", "types"
                        "abilities", "text", "type_line"})
 CARD_KEYS = FACE_KEYS | {"layout", "faces"}
 ABILITY_KINDS = ("static", "cda", "trigger", "cost", "spell", "replacement")
-ABILITY_KEYS = frozenset({"text", "targets", "modes", "additional_cost", "if", "may", "effect",
+# A spell's additional costs (601.2b, 601.2f-h): mana, a waterbend cost, sacrificing a permanent,
+# discarding a card (each a filter).
+ADDITIONAL_COSTS = frozenset({"mana", "waterbend", "sacrifice", "discard"})
+ABILITY_KEYS = frozenset({"text", "targets", "modes", "kicked_modes", "additional_cost", "if",
+                          "may", "effect",
                           "from_zone", "once_per_turn", "label", *ABILITY_KINDS})
-LAYOUTS = ("normal", "split", "flip", "transform", "meld")
+LAYOUTS = ("normal", "split", "flip", "transform", "meld", "adventure")
 COST_CHANGE_KEYS = frozenset({"spells", "caster", "more", "less", "per"})
 
 
@@ -137,9 +145,15 @@ def ability_from(data: str | Mapping[str, Any] | Ability, where: str) -> Ability
         except EngineError as exc:
             raise EngineError(f"{where}: {exc}") from exc
     if "keyword" in data:  # a keyword with a variable: { keyword = "Echo {X}", x = <amount> }
+        if set(data) == {"keyword", "cost"} and data["cost"] == "mana_cost":
+            # "flashback; the flashback cost is equal to its mana cost" (702.1b)
+            name = str(data["keyword"])
+            if KEYWORDS.get(name.lower()) != "cost":
+                raise EngineError(f"{where}: {name!r} is not a keyword with a cost")
+            return Ability(name, "keyword", name.lower(), None, spec={"cost": "mana_cost"})
         if set(data) != {"keyword", "x"}:
-            raise EngineError(f"{where}: a keyword with a variable is {{ keyword, x }}, "
-                              f"not {sorted(data)}")
+            raise EngineError(f"{where}: a keyword with a variable is {{ keyword, x }} or "
+                              f"{{ keyword, cost = \"mana_cost\" }}, not {sorted(data)}")
         return replace(ability_from(str(data["keyword"]), where), spec={"x": data["x"]})
     unknown = set(data) - ABILITY_KEYS
     if unknown:
@@ -185,11 +199,31 @@ def _check_parts(spec: Mapping[str, Any], where: str) -> None:
         _check_condition(static.get("as_long_as"), where)
         if "cant_enter" in static:
             check_filter(static["cant_enter"], f"{where}, cant_enter")
+        if "cast_as_though_flash" in static:
+            check_filter(static["cast_as_though_flash"], f"{where}, cast_as_though_flash")
+        if "may_cast" in static:
+            may = static["may_cast"]
+            if not isinstance(may, Mapping) or set(may) - {"from", "spells"} \
+                    or may.get("from") not in MAY_CAST_FROM:
+                raise EngineError(f"{where}: may_cast is {{ from = "
+                                  f"{' | '.join(MAY_CAST_FROM)}, spells = <filter> }}")
+            check_filter(may.get("spells", {}), f"{where}, may_cast spells")
+        _check_static_flags(static, where)
     if "trigger" in spec:
         _check_trigger(spec["trigger"], where)
     replacement = spec.get("replacement")
     if replacement is not None:
         check_replacement(replacement, where)
+    extra_cost = spec.get("additional_cost", {})
+    if not isinstance(extra_cost, Mapping) or set(extra_cost) - ADDITIONAL_COSTS:
+        raise EngineError(f"{where}: additional_cost has {sorted(ADDITIONAL_COSTS)}, not "
+                          f"{extra_cost!r}")
+    for key in ("sacrifice", "discard"):
+        if key in extra_cost:
+            check_filter(extra_cost[key], f"{where}, additional_cost {key}")
+    if spec.get("kicked_modes", "any") != "any":
+        raise EngineError(f"{where}: kicked_modes is \"any\" (\"if this spell was kicked, "
+                          "choose any number instead\")")
     for target in spec.get("targets", ()):
         check_target(target, where)
     _check_condition(spec.get("if"), where)
@@ -197,6 +231,23 @@ def _check_parts(spec: Mapping[str, Any], where: str) -> None:
                 *(m.get("effect") for m in spec.get("modes", ())),
                 *instructions_of(replacement or {})):
         check_instructions(ops, where)
+
+
+# Static abilities' rules that are flags: each must be true (a false one would do nothing).
+STATIC_FLAGS = ("prevent_combat_damage", "damage_cant_be_prevented", "damage_as_wither")
+
+
+def _check_static_flags(static: Mapping[str, Any], where: str) -> None:
+    """Refuse a static rule whose value would make it do nothing."""
+    for flag in STATIC_FLAGS:
+        if flag in static and static[flag] is not True:
+            raise EngineError(f"{where}: {flag} is true (leave it out otherwise)")
+    if static.get("prevent_combat_damage") and static.get("affects") not in (
+            "enchanted", "equipped", "attached"):
+        raise EngineError(f"{where}: prevent_combat_damage applies to the enchanted, equipped "
+                          "or attached creature (affects)")
+    if "extra_trigger" in static and static["extra_trigger"] != "dies":
+        raise EngineError(f"{where}: extra_trigger is \"dies\" (603.2d: a creature dying)")
 
 
 def check_player_rule(spec: Any, where: str) -> None:
@@ -234,6 +285,12 @@ def _check_trigger(trigger: Any, where: str) -> None:
     if unknown:
         raise EngineError(f"{where}: unknown trigger keys {sorted(unknown)} "
                           f"(known: {sorted(TRIGGER_KEYS)})")
+    if trigger.get("zone", "graveyard") not in ("graveyard", "exile"):
+        raise EngineError(f"{where}: a trigger's zone (where the ability works from besides "
+                          f"the battlefield) is graveyard or exile, not {trigger['zone']!r}")
+    if trigger.get("what") == "haunted" and trigger.get("zone") != "exile":
+        raise EngineError(f"{where}: \"the creature it haunts\" is seen from exile "
+                          "(zone = \"exile\", 702.55c)")
     for key in TRIGGER_FILTERS & set(trigger):
         value = trigger[key]
         if isinstance(value, Mapping):
@@ -242,12 +299,20 @@ def _check_trigger(trigger: Any, where: str) -> None:
 
 
 def check_target(target: Any, where: str) -> None:
-    """A target specification: ``kind`` (115.1), ``filter``, ``count``."""
+    """A target specification: ``kind`` (115.1), ``filter``, ``count`` or ``up_to`` (a number,
+    or ``"any"``: "any number of target cards")."""
     if not isinstance(target, Mapping) or set(target) - TARGET_KEYS:
         raise EngineError(f"{where}: a target has {sorted(TARGET_KEYS)}; got {target!r}")
     if target.get("kind", "any") not in TARGET_KINDS:
         raise EngineError(f"{where}: unknown target kind {target.get('kind')!r} "
                           f"(known: {', '.join(TARGET_KINDS)})")
+    if "count" in target and "up_to" in target:
+        raise EngineError(f"{where}: a target has count (exactly N) or up_to (none to N), "
+                          "not both")
+    up_to = target.get("up_to", 0)
+    if up_to != "any" and (not isinstance(up_to, int) or isinstance(up_to, bool) or up_to < 0):
+        raise EngineError(f"{where}: up_to is a number or \"any\" (any number of targets), "
+                          f"not {up_to!r}")
     check_filter(target.get("filter", {}), f"{where}, target filter")
 
 
@@ -280,9 +345,10 @@ def check_instructions(ops: Any, where: str) -> None:
         for key in REFERENCE_KEYS & set(op):
             for ref in op[key] if isinstance(op[key], list) else [op[key]]:
                 if isinstance(ref, Mapping):
-                    if set(ref) != {"each"}:
+                    if "each" not in ref or set(ref) - {"each", "except"}:
                         raise EngineError(f"{where}: instruction {name!r}: {key} = {ref!r} "
-                                          "(a table there is {{ each = <filter> }})")
+                                          "(a table there is { each = <filter> }, with "
+                                          "maybe except = <reference>)")
                     check_filter(ref["each"], f"{where}, instruction {name!r}, {key}")
         if isinstance(op.get("filter"), Mapping):
             check_filter(op["filter"], f"{where}, instruction {name!r}, filter")
@@ -291,6 +357,13 @@ def check_instructions(ops: Any, where: str) -> None:
             check_replacement(op.get("replacement"), f"{where}, instruction {name!r}")
             for nested in instructions_of(op["replacement"]):
                 check_instructions(nested, where)
+        if name == "emblem":
+            for i, ability in enumerate(op.get("abilities", ())):
+                ability_from(ability, f"{where}, emblem ability {i + 1}")
+        if name == "delayed" and not delayed_time_known(str(op.get("at"))):
+            raise EngineError(f"{where}: delayed: unknown time {op.get('at')!r} (\"next "
+                              "<step>\", \"your next <step>\", or an event: "
+                              f"{', '.join(DELAYED_EVENTS)})")
         for nested in ("then", "effect", "do"):
             check_instructions(op.get(nested), where)
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from kb.engine.amounts import Ctx
 from kb.engine.filters import matches
 from kb.engine.objects import IllegalAction
-from kb.engine.zones import move
+from kb.engine.zones import move_all
 
 if TYPE_CHECKING:
     from kb.engine.state import GameState
@@ -42,8 +42,7 @@ def ops(players: Callable[[Any, Ctx], list[str]], objects: Callable[[Any, Ctx], 
                 raise IllegalAction(f"{player} chooses what to sacrifice among "
                                     f"{[o.alias or o.id for o in options]} (choices.sacrificed)")
             victims.append(pick)
-        for victim in victims:
-            move(state, victim, "graveyard")
+        move_all(state, [(victim, "graveyard") for victim in victims])
 
     def op_exile_same_name(state: GameState, op: Op, ctx: Ctx) -> None:
         """"Search that player's graveyard, hand, and library for all cards with the same name
@@ -58,11 +57,12 @@ def ops(players: Callable[[Any, Ctx], list[str]], objects: Callable[[Any, Ctx], 
                 continue
             found = ctx.choices.get("found")
             wanted = {state.aliases[a] for a in found} if found is not None else None
-            for obj in [o for o in state.objects.values() if o.owner == player
-                        and o.zone in ("graveyard", "hand", "library")
-                        and state.characteristics(o.id).name == name]:
-                if obj.zone == "graveyard" or wanted is None or obj.card in wanted:
-                    move(state, obj, "exile")
+            move_all(state, [(obj, "exile") for obj in state.objects.values()
+                             if obj.owner == player
+                             and obj.zone in ("graveyard", "hand", "library")
+                             and state.characteristics(obj.id).name == name
+                             and (obj.zone == "graveyard" or wanted is None
+                                  or obj.card in wanted)])
 
     def _searched_name(state: GameState, op: Op, ctx: Ctx, player: str) -> str | None:
         if "like" in op:  # the name of the object ``like`` names

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from kb.engine import battles
 from kb.engine.damage import (
     can_be_dealt_combat_damage,
-    deal_damage,
+    deal_simultaneously,
     lethal_damage,
     protected_from,
 )
@@ -22,6 +22,7 @@ from kb.engine.keyword_rules import (
     requirements_violation,
 )
 from kb.engine.objects import GameObject, IllegalAction
+from kb.engine.replacements import note
 
 if TYPE_CHECKING:
     from kb.engine.state import GameState
@@ -35,7 +36,10 @@ class Combat:
     blocks: dict[int, list[int]] = field(default_factory=dict)  # blocker -> attackers
     blocked: set[int] = field(default_factory=set)  # 509.1h: stays blocked
     controllers: dict[int, str] = field(default_factory=dict)  # at declaration (506.4)
-    dealt_first: set[int] = field(default_factory=set)
+    # 510.4: the creatures that had first strike or double strike as the first-strike combat
+    # damage step began (None: there was no such step)
+    first_strikers: set[int] | None = None
+    damage_steps: int = 0  # combat damage steps so far (510.4: one, or two)
 
     def blockers_of(self, attacker: int) -> list[int]:
         return [b for b, attacked in self.blocks.items() if attacker in attacked]
@@ -44,9 +48,12 @@ class Combat:
         return {a for a in self.attackers.values() if isinstance(a, int)}
 
     def remove(self, oid: int) -> None:
-        """506.4: the permanent is removed from combat."""
+        """506.4: the permanent is removed from combat (a creature blocking it no longer
+        blocks it, 510.1d; an attacker it blocked stays blocked, 509.1h)."""
         self.attackers.pop(oid, None)
         self.blocks.pop(oid, None)
+        for blocker, attackers in self.blocks.items():
+            self.blocks[blocker] = [a for a in attackers if a != oid]
         for attacker, attacked in list(self.attackers.items()):
             if attacked == oid:
                 self.attackers[attacker] = None  # 506.4c: attacks nothing now
@@ -228,50 +235,84 @@ def refresh(state: GameState) -> None:
 # -- combat damage ---------------------------------------------------------------------------
 
 
-def _strikes_now(state: GameState, oid: int, first_step: bool, combat: Combat) -> bool:
-    """510.4: in a first-strike damage step, creatures with first strike or double strike
-    deal damage; in the next step, those that didn't and those with double strike."""
+def _first_striker(state: GameState, oid: int) -> bool:
     ch = state.characteristics(oid)
-    if first_step:
-        return ch.has("first strike") or ch.has("double strike")
-    return ch.has("double strike") or oid not in combat.dealt_first
+    return ch.has("first strike") or ch.has("double strike")
 
 
-def combat_damage(state: GameState, *, first_strike: bool = False,
+def _strikes_now(state: GameState, oid: int, combat: Combat) -> bool:
+    """510.4: in a first-strike combat damage step, the creatures with first strike or double
+    strike assign combat damage; in the next one, those that had neither as the first one
+    began (whatever they dealt then, 702.7c) and those that have double strike now."""
+    if combat.damage_steps == 0 and combat.first_strikers is not None:
+        return oid in combat.first_strikers
+    if combat.first_strikers is None:
+        return True
+    return state.characteristics(oid).has("double strike") or oid not in combat.first_strikers
+
+
+def _begin_step(state: GameState, combat: Combat, first_strike: bool | None) -> None:
+    """510.4, 702.7b: the first combat damage step is a first-strike step exactly when an
+    attacking or blocking creature has first strike or double strike as it begins; a second
+    one follows only a first-strike step. ``first_strike`` (optional) must agree."""
+    if combat.damage_steps >= (2 if combat.first_strikers is not None else 1):
+        raise IllegalAction("combat damage has been dealt in this combat: the phase proceeds "
+                            "to the end of combat step (510.4)")
+    if combat.damage_steps == 0:
+        fast = {oid for oid in (*combat.attackers, *combat.blocks)
+                if oid in state.objects and _first_striker(state, oid)}
+        combat.first_strikers = fast or None
+    is_first = combat.damage_steps == 0 and combat.first_strikers is not None
+    if first_strike is not None and first_strike != is_first:
+        raise IllegalAction(
+            "this is the first-strike combat damage step: a creature has first strike or "
+            "double strike (510.4)" if is_first else
+            "this is not a first-strike combat damage step (510.4, 702.7b)")
+    note(state, "510.4" if is_first else "510.1",
+         "first-strike combat damage step" if is_first else "combat damage step")
+
+
+def combat_damage(state: GameState, *, first_strike: bool | None = None,
                   assign: Mapping[int, Mapping[Any, int]] | None = None) -> None:
     """510.1-510.2: assign each creature's combat damage (the given assignment, checked, or
-    the only legal one for simple cases), then deal it all at once."""
+    the only legal one for simple cases), then deal it all at once, as one damage event."""
     combat = _combat(state)
     state.step = "combat damage"
     refresh(state)
+    _begin_step(state, combat, first_strike)
     assign = dict(assign or {})
     plan: dict[int, dict[Any, int]] = {}
     for attacker, target in combat.attackers.items():
-        if not _strikes_now(state, attacker, first_strike, combat):
+        if not _strikes_now(state, attacker, combat):
             continue
         power = state.characteristics(attacker).power or 0
-        if power <= 0:
-            continue  # 510.1a
-        plan[attacker] = dict(assign.pop(attacker, None) or
-                              _default(state, combat, attacker, target, power))
+        parts = _default(state, combat, attacker, target, power) if power > 0 else {}
+        if not parts:  # 510.1a-c: it assigns no combat damage
+            if attacker in assign:
+                raise IllegalAction(f"{_name(state.objects[attacker])} assigns no combat "
+                                    "damage (510.1a-c)")
+            continue
+        plan[attacker] = dict(assign.pop(attacker, None) or parts)
     for blocker, attackers in combat.blocks.items():
-        if not _strikes_now(state, blocker, first_strike, combat):
+        if not _strikes_now(state, blocker, combat):
             continue
         power = state.characteristics(blocker).power or 0
-        if power <= 0 or not attackers:
+        if power <= 0 or not attackers:  # 510.1a, 510.1d
+            if blocker in assign:
+                raise IllegalAction(f"{_name(state.objects[blocker])} assigns no combat "
+                                    "damage (510.1a, 510.1d)")
             continue
         plan[blocker] = dict(assign.pop(blocker, None) or {attackers[0]: power})
     if assign:
         raise IllegalAction(f"no combat damage to assign for {sorted(assign)}")
     check_assignment(state, combat, plan)
+    combat.damage_steps += 1
+    hits = [(creature, recipient, n) for creature, parts in plan.items()
+            for recipient, n in parts.items()]
     dealers: dict[str, set[str]] = defaultdict(set)
-    for creature, parts in plan.items():  # 510.2: dealt simultaneously
-        for recipient, n in parts.items():
-            dealt = deal_damage(state, creature, recipient, n, combat=True)
-            if dealt and isinstance(recipient, str):
-                dealers[recipient].add(state.controller(creature))
-        if first_strike:
-            combat.dealt_first.add(creature)
+    for creature, recipient, _ in deal_simultaneously(state, hits, combat=True):  # 510.2
+        if isinstance(recipient, str):
+            dealers[recipient].add(state.controller(creature))
     for player, controllers in dealers.items():
         state.emit("combat_damage_batch", player=player, data={"dealers": sorted(controllers)})
 

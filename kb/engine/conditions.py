@@ -3,6 +3,9 @@ would trigger and again on resolution) and the conditions of single instructions
 spent to cast this spell").
 
 ``self_is`` (a card type the source has), ``self_in`` (the source's zone), ``self_not_token``,
+``self_has_counter`` (a kind of counter the source has), ``kicked`` (the spell was kicked,
+702.33d), ``cast_from_hand`` (a permanent
+entering: whether it was cast from its owner's hand),
 ``you_control`` with ``at_least``, ``came_under_control_since_last_upkeep`` (echo, 702.30a),
 ``had_no_counter`` (of the object as it last existed, undying 702.93a), ``spent`` (a mana
 type spent to cast it), ``entering_is_greater`` (evolve, 702.100a), ``your_hand_empty``,
@@ -19,10 +22,12 @@ from kb.engine.amounts import Ctx, evaluate
 from kb.engine.filters import matches
 from kb.engine.objects import EngineError
 
-KEYS = frozenset({"self_is", "self_in", "self_not_token", "you_control", "at_least",
+KEYS = frozenset({"self_is", "self_in", "self_not_token", "self_has_counter", "you_control",
+                  "at_least", "cast_from_hand",
                   "came_under_control_since_last_upkeep", "had_no_counter", "spent",
                   "entering_is_greater", "your_hand_empty", "self_not_renowned",
-                  "target_power_less", "life_at_least", "different_names", "less_than"})
+                  "target_power_less", "life_at_least", "different_names", "less_than",
+                  "kicked"})
 
 
 def holds(spec: Mapping[str, Any] | None, ctx: Ctx) -> bool:
@@ -40,6 +45,15 @@ def holds(spec: Mapping[str, Any] | None, ctx: Ctx) -> bool:
         return False
     if spec.get("self_not_token") and (source is None or source.token):
         return False
+    if "cast_from_hand" in spec and (ctx.extra.get("cast_from") == "hand") != bool(
+            spec["cast_from_hand"]):
+        return False  # "if you didn't cast it from your hand" (an entering permanent)
+    if "kicked" in spec and bool(ctx.spell is not None and ctx.spell.kicked) != bool(
+            spec["kicked"]):
+        return False  # "if this spell was kicked" (702.33d)
+    if "self_has_counter" in spec and (source is None
+                                       or source.counters[spec["self_has_counter"]] <= 0):
+        return False  # "while it has a +1/+1 counter on it"
     if "you_control" in spec:
         found = [o for o in state.battlefield()
                  if matches(o, state.characteristics(o.id), spec["you_control"],

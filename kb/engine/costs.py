@@ -113,6 +113,27 @@ def pay_sacrifice(state: GameState, ch: Characteristics, sacrifice: Sequence[Any
         move(state, victim, "graveyard")
 
 
+def pay_discard(state: GameState, ch: Characteristics, discard: Sequence[Any],
+                player: str) -> None:
+    """601.2h: an additional cost of discarding a card (``{discard = <filter>}``: "as an
+    additional cost to cast this spell, discard a card"), paid once the total cost is locked
+    in: any card in the caster's hand then, one spliced onto the spell included (702.47a)."""
+    wanted = [a.spec["additional_cost"]["discard"] for a in ch.abilities
+              if "discard" in a.spec.get("additional_cost", {})]
+    if not wanted and discard:
+        raise IllegalAction("this spell has no cost that discards anything")
+    for flt in wanted:
+        if len(discard) != 1:
+            raise IllegalAction("discard one card (discard) to cast it")
+        card = state.get(discard[0])
+        if card.zone != "hand" or card.owner != player or not matches(
+                card, state.characteristics(card.id), {**flt, "zone": "hand"}, you=player,
+                opponents=state.opponents(player)):
+            raise IllegalAction(f"{discard[0]} can't be discarded for this cost")
+        move(state, card, "graveyard")
+        state.emit("discarded", obj=card.id, player=player)
+
+
 def _cost_changes(state: GameState, spell: GameObject, player: str
                   ) -> list[tuple[Mapping[str, Any], int, str]]:
     """The cost changes that apply to ``spell`` cast by ``player``: each with the object

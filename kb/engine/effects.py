@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
+from dataclasses import replace as replace_fields
 from typing import TYPE_CHECKING, Any
 
 from kb.engine import damage as dmg
@@ -21,26 +22,28 @@ from kb.engine.cards import ability_from, token_from_data
 from kb.engine.choices import ops as choice_ops
 from kb.engine.conditions import holds
 from kb.engine.copy import become_copy, copiable_values, with_exceptions
-from kb.engine.events import ContinuousEffect, DelayedTrigger
+from kb.engine.events import ContinuousEffect, DelayedTrigger, Event
 from kb.engine.exchange import ops as exchange_ops
 from kb.engine.faces import mana_values
+from kb.engine.filters import linked_choices as _linked_of
 from kb.engine.filters import matches
 from kb.engine.instructions import BECOME_KEYS, COMMON_KEYS, OP_KEYS
 from kb.engine.layers import MOD_LAYER
 from kb.engine.mana import COLOR_OF, ManaCost, ManaError, parse_mana, pay
 from kb.engine.mana_abilities import ops as mana_ops
-from kb.engine.objects import CARD_TYPES, EngineError, IllegalAction, keyword
+from kb.engine.objects import CARD_TYPES, EngineError, Face, IllegalAction, Printed, keyword
 from kb.engine.outcomes import ops as outcome_ops
 from kb.engine.reflexive import ops as reflexive_ops
-from kb.engine.replacements import Proposal, Replacement, replace
+from kb.engine.replacements import Followup, Proposal, Replacement, note, replace
 from kb.engine.retarget import ops as retarget_ops
 from kb.engine.stack import can_enchant, cast, copy_spell
 from kb.engine.transform import ops as transform_ops
 from kb.engine.zones import (
     counter_amount,
     create_token,
-    destroy,
+    destroy_all,
     move,
+    move_all,
     token_count,
     with_meld_partner,
 )
@@ -83,13 +86,22 @@ def run(state: GameState, op: Op, ctx: Ctx) -> None:
 
 
 def objects(ref: Any, ctx: Ctx) -> list[int]:
-    """The objects an instruction names (illegal targets left out, 608.2b)."""
+    """The objects an instruction names (illegal targets left out, 608.2b); a list names
+    those of each of its references."""
     state = ctx.state
+    if isinstance(ref, list):
+        return list(dict.fromkeys(oid for one in ref for oid in objects(one, ctx)))
     if isinstance(ref, Mapping) and "each" in ref:
         you = ctx.you
-        return [o.id for o in state.battlefield()
-                if matches(o, state.characteristics(o.id), ref["each"], you=you,
-                           source=ctx.source, opponents=state.opponents(you))
+        left_out = set(objects(ref["except"], ctx)) if "except" in ref else set()
+        zone = ref["each"].get("zone", "battlefield")  # "each creature card in a graveyard"
+        pool = state.battlefield() if zone == "battlefield" else [
+            o for o in state.objects.values() if zone == "any" or o.zone == zone]
+        return [o.id for o in pool
+                if o.id not in left_out
+                and matches(o, state.characteristics(o.id), ref["each"], you=you,
+                            source=ctx.source, opponents=state.opponents(you),
+                            linked=linked_choices(state, ctx.source))
                 and _within(state, you, state.controller(o.id))]
     if ref == "self":
         return [ctx.source] if ctx.source in state.objects else []
@@ -98,20 +110,22 @@ def objects(ref: Any, ctx: Ctx) -> list[int]:
     if ref in ("event.obj", "event.source"):
         oid = getattr(ctx.event, ref.split(".")[1], None) if ctx.event else None
         return [oid] if oid in state.objects else []
-    if ref == "event.card":
-        card = ctx.event.card if ctx.event else None
-        return with_meld_partner(state, [o.id for o in state.objects.values() if o.card == card])
+    if ref == "event.card":  # 400.7: the new object the event made of it, while it stays so
+        oid = ctx.event.obj if ctx.event else None
+        return with_meld_partner(state, [oid] if oid in state.objects else [])
     if ref in ("enchanted", "equipped", "attached"):
         holder = state.objects.get(ctx.source) if ctx.source is not None else None
         return [holder.attached_to] if holder and holder.attached_to in state.objects else []
-    if ref in ("revealed", "referred", "created", "found", "moved"):
+    if ref in ("revealed", "referred", "created", "found", "moved", "returned"):
         found = ctx.extra.get(ref)
         ids = found if isinstance(found, list) else [found]
         return with_meld_partner(state, [oid for oid in ids if oid in state.objects])
     if isinstance(ref, str) and ref.startswith("linked:"):  # "a card exiled with this" (607)
         source = state.objects.get(ctx.source) if ctx.source is not None else None
-        cards = source.choices.get(ref, []) if source is not None else []
-        return [o.id for o in state.objects.values() if o.card in cards and o.zone == "exile"]
+        if source is None and ctx.source in state.last_known:
+            source = state.last_known[ctx.source].obj  # it has left: as it last existed
+        exiled = source.choices.get(ref, []) if source is not None else []
+        return [oid for oid in exiled if oid in state.objects]  # 400.7: while it stays there
     if isinstance(ref, str) and ref.startswith("choice:"):  # an object the player chooses
         chosen = _choice(ref, ctx)
         return objects(chosen, ctx) if chosen else []
@@ -119,6 +133,34 @@ def objects(ref: Any, ctx: Ctx) -> list[int]:
         obj = state.find(ref)
         return [obj.id] if obj else []
     raise EngineError(f"unknown object reference {ref!r}")
+
+
+def linked_choices(state: GameState, source: int | None) -> dict[str, Any]:
+    """The linked choices of an effect's source as it is now (607.2a)."""
+    obj = state.objects.get(source) if source is not None else None
+    return _linked_of(obj, state.characteristics(obj.id).name if obj else None)
+
+
+def last_known(ref: Any, ctx: Ctx) -> list[int]:
+    """The objects a reference names, or, once they have left their zone, as they last
+    existed (608.2h: "its controller", the source of damage that was sacrificed)."""
+    found = objects(ref, ctx)
+    if found:
+        return found
+    if ref == "self":
+        ids = [ctx.source]
+    elif isinstance(ref, str) and ref.startswith("target"):
+        ids = [t for t in _targets(ref, ctx) if isinstance(t, int)]
+    elif ref in ("event.obj", "event.source") and ctx.event is not None:
+        ids = [getattr(ctx.event, ref.split(".")[1])]
+    elif isinstance(ref, str) and ref.startswith("linked:"):
+        holder = ctx.state.objects.get(ctx.source) if ctx.source is not None else None
+        if holder is None and ctx.source in ctx.state.last_known:
+            holder = ctx.state.last_known[ctx.source].obj
+        ids = list(holder.choices.get(ref, [])) if holder is not None else []
+    else:
+        ids = []
+    return [oid for oid in ids if oid is not None and oid in ctx.state.last_known]
 
 
 def _targets(ref: str, ctx: Ctx) -> list[Any]:
@@ -147,11 +189,18 @@ def players(ref: Any, ctx: Ctx) -> list[str]:
         return [t for t in _targets(ref, ctx) if isinstance(t, str)]
     if ref == "event.player":
         return [ctx.event.player] if ctx.event and ctx.event.player else []
-    if isinstance(ref, str) and ref.startswith("controller_of:"):
-        return [state.controller(o) for o in objects(ref.split(":", 1)[1], ctx)]
+    if isinstance(ref, str) and ref.startswith("controller_of:"):  # as it last existed, 608.2h
+        return [state.controller(o) for o in last_known(ref.split(":", 1)[1], ctx)]
+    if isinstance(ref, str) and ref.startswith("owner_of:"):
+        return [_owner(state, o) for o in last_known(ref.split(":", 1)[1], ctx)]
     if ref in state.players:
         return [ref]
     raise EngineError(f"unknown player reference {ref!r}")
+
+
+def _owner(state: GameState, oid: int) -> str:
+    obj = state.objects.get(oid) or state.last_known[oid].obj
+    return obj.owner
 
 
 def amount(expr: Any, ctx: Ctx, *, modifies_pt: bool = False) -> int:
@@ -257,6 +306,17 @@ def op_become(state: GameState, op: Op, ctx: Ctx) -> None:
     _continuous(state, op, ctx, mods)
 
 
+def op_gain_abilities_of(state: GameState, op: Op, ctx: Ctx) -> None:
+    """"[This] gains all activated abilities of [that object]": the activated abilities
+    ``of`` has as the instruction resolves, granted to ``who`` (layer 6) for ``duration``;
+    "this" in their text is the object that has them (201.5b), and abilities gained from one
+    source are linked to each other on their new object as on the old (607.5)."""
+    gained = tuple(a for oid in objects(op["of"], ctx)
+                   for a in state.characteristics(oid).abilities if a.kind == "activated")
+    if gained:
+        _continuous(state, op, ctx, {"grant": gained})
+
+
 # -- objects ---------------------------------------------------------------------------------
 
 
@@ -270,17 +330,28 @@ def op_tap(state: GameState, op: Op, ctx: Ctx) -> None:
 
 
 def op_damage(state: GameState, op: Op, ctx: Ctx) -> None:
-    """One "deals damage" instruction: one damage event group (603.2c)."""
-    sources = objects(op.get("source", "self"), ctx)
-    source = sources[0] if sources else ctx.source
-    if source is None:
-        return
-    group = state.new_id()
-    n = amount(op["amount"], ctx)
+    """One "deals damage" instruction: one damage event (120.2, 603.2c). ``to``: a recipient
+    or a list of them; ``amount``: one amount, or a list giving each recipient of ``to`` its
+    own ("1 damage to any target, 2 damage to another target", dealt at once); ``source``:
+    the object dealing it (this object by default), or several objects, each dealing
+    ``amount`` evaluated for itself ("each of those creatures deals damage equal to its
+    power")."""
+    sources = last_known(op["source"], ctx) if "source" in op else [ctx.source]
     recipients = op["to"] if isinstance(op["to"], list) else [op["to"]]
-    for ref in recipients:
-        for target in _recipients(ref, ctx):
-            dmg.deal_damage(state, source, target, n, group=group)
+    amounts = op["amount"] if isinstance(op["amount"], list) else [op["amount"]] * len(
+        recipients)
+    if len(amounts) != len(recipients):
+        raise EngineError(f"damage: {len(amounts)} amounts for {len(recipients)} recipients")
+    hits: list[tuple[int, Any, int]] = []
+    for source in sources:
+        if source is None:
+            continue
+        own = Ctx(state, ctx.you, source, spell=ctx.spell, event=ctx.event, extra=ctx.extra,
+                  choices=ctx.choices) if "source" in op else ctx  # "its power": the source's
+        for ref, each in zip(recipients, amounts, strict=True):
+            n = amount(each, own)
+            hits += [(source, target, n) for target in _recipients(ref, ctx)]
+    dmg.deal_simultaneously(state, hits)
 
 
 def _recipients(ref: Any, ctx: Ctx) -> list[Any]:
@@ -295,58 +366,66 @@ def _recipients(ref: Any, ctx: Ctx) -> list[Any]:
 
 
 def op_fight(state: GameState, op: Op, ctx: Ctx) -> None:
-    """701.14: each deals damage equal to its power to the other; if either isn't there (or
-    is an illegal target), no damage is dealt (701.14b)."""
+    """701.14: each deals damage equal to its power to the other, at once; if either isn't
+    there (or is an illegal target), no damage is dealt (701.14b)."""
     first, second = objects(op["a"], ctx), objects(op["b"], ctx)
     if not first or not second:
         return
     a, b = first[0], second[0]
     pa, pb = state.characteristics(a).power or 0, state.characteristics(b).power or 0
-    dmg.deal_damage(state, a, b, pa, group=state.new_id())
-    dmg.deal_damage(state, b, a, pb, group=state.new_id())
+    dmg.deal_simultaneously(state, [(a, b, pa), (b, a, pb)])
 
 
 def op_destroy(state: GameState, op: Op, ctx: Ctx) -> None:
-    for oid in objects(op.get("who", "target"), ctx):
-        destroy(state, oid)
+    """701.8: destroy them, all at once (one event)."""
+    destroy_all(state, objects(op.get("who", "target"), ctx))
 
 
 def op_move(state: GameState, op: Op, ctx: Ctx) -> None:
-    """exile, sacrifice, return to hand: a permanent or card to another zone."""
+    """exile, sacrifice, return to hand: permanents or cards to another zone, all at once."""
     zone = {"exile": "exile", "sacrifice": "graveyard", "bounce": "hand",
             "to_graveyard": "graveyard"}[op["op"]]
-    moved = []
-    for oid in objects(op.get("who", "target"), ctx):
-        if op["op"] == "sacrifice" and state.objects[oid].zone != "battlefield":
-            continue
-        moved.append(move(state, state.objects[oid], zone).id)
+    chosen = [state.objects[oid] for oid in objects(op.get("who", "target"), ctx)
+              if op["op"] != "sacrifice" or state.objects[oid].zone == "battlefield"]
+    moved = [new.id for new in move_all(state, [(obj, zone) for obj in chosen])]
     ctx.extra["moved"] = moved  # "that card" in a later instruction (400.7)
     source = state.objects.get(ctx.source) if ctx.source is not None else None
     if op.get("link") and source is not None:  # 607.2a: "exiled with" this object
         linked = source.choices.setdefault(f"linked:{op['link']}", [])
-        linked += [state.objects[m].card for m in moved if m in state.objects]
+        linked += [m for m in moved if m in state.objects and state.objects[m].zone == zone]
 
 
 def op_return_to_battlefield(state: GameState, op: Op, ctx: Ctx) -> None:
-    """Put a card onto the battlefield (undying: "with a +1/+1 counter on it"); ``is``: the
-    continuous changes of "that permanent is [characteristic]", which apply as it enters,
-    not after (611.2e: an enchantment entering is seen entering)."""
+    """Put cards onto the battlefield, at once (undying: "with a +1/+1 counter on it");
+    ``is``: the continuous changes of "that permanent is [characteristic]", which apply as
+    it enters, not after (611.2e: an enchantment entering is seen entering); ``under =
+    "you"``: under your control (else its owner's); ``tapped``; ``transformed`` (a
+    double-faced card, its back face up, 712.14)."""
     changes = op.get("is")
     if changes is not None and (not isinstance(changes, Mapping) or not changes
                                 or set(changes) - set(MOD_LAYER)):
         raise EngineError(f"return_to_battlefield: 'is' takes continuous changes "
                           f"({sorted(MOD_LAYER)}), not {changes!r}")
-    for oid in objects(op.get("who", "event.card"), ctx):
-        obj = state.objects[oid]
-        if obj.zone == "battlefield" or obj.token:
-            continue
-        entering_as = None if changes is None else ContinuousEffect(
-            state.new_id(), state.tick(), frozenset(), dict(changes), source=ctx.source,
-            controller=ctx.you)
-        new = move(state, obj, "battlefield", controller=obj.owner,
-                   choices=ctx.choices, entering_as=entering_as)
-        for kind, n in op.get("counters", {}).items():
-            _put(state, new.id, kind, amount(n, ctx))
+    returning = [state.objects[oid] for oid in objects(op.get("who", "event.card"), ctx)
+                 if state.objects[oid].zone != "battlefield" and not state.objects[oid].token]
+    state.entering_together = frozenset(o.id for o in returning)  # 614.13a
+    try:
+        with state.arriving_together():  # 614.12: entering at once, none sees the others enter
+            for obj in returning:
+                entering_as = None if changes is None else ContinuousEffect(
+                    state.new_id(), state.tick(), frozenset(), dict(changes), source=ctx.source,
+                    controller=ctx.you)
+                new = move(state, obj, "battlefield",
+                           controller=ctx.you if op.get("under") == "you" else obj.owner,
+                           choices=ctx.choices, entering_as=entering_as,
+                           tapped=bool(op.get("tapped")),
+                           transformed=bool(op.get("transformed"))
+                           and obj.printed.layout == "transform")
+                ctx.extra.setdefault("returned", []).append(new.id)
+                for kind, n in op.get("counters", {}).items():
+                    _put(state, new.id, kind, amount(n, ctx))
+    finally:
+        state.entering_together = frozenset()
 
 
 def op_counter(state: GameState, op: Op, ctx: Ctx) -> None:
@@ -551,22 +630,53 @@ def op_create_token(state: GameState, op: Op, ctx: Ctx) -> None:
         elif isinstance(op["token"], str):  # 111.11: a token created by name alone
             printed = _by_name(state, op["token"])
         else:
-            printed = token_from_data(op["token"], "token")
+            printed = _bound_to_creator(token_from_data(op["token"], "token"), ctx.source)
+        if "pt" in op:  # "an X/X token": its power and toughness as the effect defines them
+            power, toughness = (amount(v, ctx) for v in op["pt"])
+            printed = printed.map_faces(lambda f, p=power, t=toughness: replace_fields(
+                f, power=p, toughness=t))
         alias = op.get("as") if i == 0 else (f"{op['as']}#{i + 1}" if op.get("as") else None)
         token = create_token(state, printed, maker, choices=ctx.choices,
-                             transformed=transformed, alias=alias)
+                             transformed=transformed, alias=alias, tapped=bool(op.get("tapped")))
         made.append(token.id)
     ctx.extra["created"] = made
+
+
+def _bound_to_creator(printed: Printed, creator: int | None) -> Printed:
+    """201.5a: a token's ability naming the object that created it ("the number of slime
+    counters on Gutter Grime": ``creator.counters:slime``) refers to that very object, and so
+    does a copy of the token (the reference is part of its copiable values)."""
+    def bind(value: Any) -> Any:
+        if isinstance(value, str) and value.startswith("creator."):
+            return f"object{creator}." + value.split(".", 1)[1] if creator is not None else "0"
+        if isinstance(value, Mapping):
+            return {k: bind(v) for k, v in value.items()}
+        if isinstance(value, list | tuple):
+            return [bind(v) for v in value]
+        return value
+
+    def face(f: Face) -> Face:
+        return replace_fields(f, abilities=tuple(
+            replace_fields(a, spec=bind(a.spec)) if "cda" in a.spec else a
+            for a in f.abilities))
+
+    return printed.map_faces(face)
 
 
 def op_become_copy(state: GameState, op: Op, ctx: Ctx) -> None:
     """707.4: an object on the battlefield becomes a copy of another; it stays on the
     battlefield and keeps the other effects that apply to it."""
     targets = objects(op.get("who", "self"), ctx)
-    originals = objects(op["of"], ctx)
-    if not targets or not originals:
-        return
-    obj, original = state.objects[targets[0]], state.objects[originals[0]]
+    if op["of"] == "sacrificed":  # "a copy of the sacrificed creature": as it last existed
+        lost = ctx.spell.sacrificed if ctx.spell is not None else []
+        if not targets or not lost:
+            return
+        obj, original = state.objects[targets[0]], lost[0].obj
+    else:
+        originals = objects(op["of"], ctx)
+        if not targets or not originals:
+            return
+        obj, original = state.objects[targets[0]], state.objects[originals[0]]
     this = ctx.extra.get("ability")
     values = copiable_values(state, original)
     values, _ = with_exceptions(values, op.get("except", {}), copier=obj.printed, this=this,
@@ -611,21 +721,98 @@ def op_draw(state: GameState, op: Op, ctx: Ctx) -> None:
 
 
 def op_discard_hand(state: GameState, op: Op, ctx: Ctx) -> None:
-    for player in players(op.get("player", "you"), ctx):
-        for card in list(state.in_zone("hand", player)):
-            move(state, card, "graveyard")
+    move_all(state, [(card, "graveyard") for player in players(op.get("player", "you"), ctx)
+                     for card in state.in_zone("hand", player)])
 
 
 def op_discard(state: GameState, op: Op, ctx: Ctx) -> None:
     """701.9: the player discards ``n`` cards of their choice (``choices.discard``: aliases;
-    else the first cards of the hand)."""
+    else the first cards of the hand), or at random (``random = true``: drawn with the
+    game's seeded randomness, the same every time the scenario is played, 701.9b)."""
     for player in players(op.get("player", "you"), ctx):
         hand = state.in_zone("hand", player)
-        chosen = [state.get(a) for a in ctx.choices.get("discard", [])] or hand
-        for card in chosen[:amount(op.get("n", 1), ctx)]:
+        n = amount(op.get("n", 1), ctx)
+        if op.get("random"):
+            chosen = state.rng.sample(hand, min(n, len(hand)))
+            note(state, "701.9b", f"{player} discards at random: "
+                 + ", ".join(_name_of(state, card.id) for card in chosen))
+        else:
+            chosen = ([state.get(a) for a in ctx.choices["discard"]] if "discard" in ctx.choices
+                      else hand)[:n]
+        for card in chosen:
             if card.zone != "hand" or card.owner != player:
                 raise IllegalAction(f"{card.alias or card.id} is not in {player}'s hand")
-            move(state, card, "graveyard")
+        move_all(state, [(card, "graveyard") for card in chosen])
+
+
+def _name_of(state: GameState, oid: int) -> str:
+    """An object's scenario name, else its name."""
+    card = state.objects[oid].card
+    return next((a for a, c in state.aliases.items() if c == card),
+                state.characteristics(oid).name or str(oid))
+
+
+def op_shuffle(state: GameState, op: Op, ctx: Ctx) -> None:
+    """701.24: each named player shuffles their library (with the game's seeded
+    randomness). With ``who``: "shuffle [them] into [the] library": those of them still
+    where the instruction expects them are put into their owner's library (at once, as
+    replacement effects leave it: a spell cast with flashback is exiled instead), then the
+    library is shuffled, even if none of them moved there (701.24c-d)."""
+    if "who" in op:
+        moving = [state.objects[oid] for oid in objects(op["who"], ctx)]
+        move_all(state, [(obj, "library") for obj in moving])
+    for player in players(op.get("player", "you"), ctx):
+        shuffle(state, player)
+
+
+def shuffle(state: GameState, player: str) -> None:
+    state.rng.shuffle(state.libraries[player])
+    state.emit("shuffled", player=player)
+    state.touch()
+
+
+def op_search(state: GameState, op: Op, ctx: Ctx) -> None:
+    """701.23: the player searches their library for up to ``n`` cards matching ``filter``
+    (``choices.search``: the cards found, by name, or player -> those names when several
+    players search; none found if not given, 701.23b) and puts
+    them ``to`` a zone (``hand`` or ``battlefield``, ``tapped``), then shuffles (701.24)."""
+    chosen = ctx.choices.get("search", [])
+    for player in players(op.get("player", "you"), ctx):
+        # "each player searches": the cards each found, player -> aliases
+        mine = chosen.get(player, []) if isinstance(chosen, Mapping) else chosen
+        found = [state.get(a) for a in mine]
+        n = amount(op.get("n", 1), ctx)
+        flt = {**op.get("filter", {}), "zone": "library"}
+        # 701.23f: a search replaced by a search of the top N cards; the rest still applies
+        portion = replace(state, Proposal("search", player=player)).portion
+        searched = state.libraries[player][:portion] if portion is not None else None
+        for card in found:
+            if searched is not None and card.id not in searched:
+                raise IllegalAction(f"{card.alias or card.id} is not among the top {portion} "
+                                    f"cards of {player}'s library, the only ones searched "
+                                    "(701.23f)")
+            if card.zone != "library" or card.owner != player or not matches(
+                    card, state.characteristics(card.id), flt, you=player,
+                    opponents=state.opponents(player)):
+                raise IllegalAction(f"{card.alias or card.id} is not a card {player} may find "
+                                    f"in their library this way ({op.get('filter', {})})")
+        if len(found) > n:
+            raise IllegalAction(f"{player} finds up to {n} card(s), not {len(found)}")
+        with state.arriving_together():
+            for card in found:
+                move(state, card, op.get("to", "hand"), controller=player,
+                     tapped=bool(op.get("tapped")))
+        shuffle(state, player)
+
+
+def op_emblem(state: GameState, op: Op, ctx: Ctx) -> None:
+    """114.1-114.4: "you get an emblem with [abilities]": an object in the command zone with
+    only those abilities, which function there."""
+    face = Face(name=op.get("name", "Emblem"), abilities=tuple(
+        ability_from(a, "emblem") for a in op["abilities"]))
+    emblem = state.add_object(Printed((face,)), ctx.you, "command")
+    emblem.emblem = True
+    state.touch()
 
 
 def op_shuffle_into_library(state: GameState, op: Op, ctx: Ctx) -> None:
@@ -650,11 +837,43 @@ def op_life(state: GameState, op: Op, ctx: Ctx) -> None:
         action(state, player, n)
 
 
+def op_haunt(state: GameState, op: Op, ctx: Ctx) -> None:
+    """702.55a-b: "exile it haunting target creature": the card (the new object its move to
+    the graveyard made, 400.7) is exiled, and haunts that creature."""
+    haunted = objects("target", ctx)
+    for oid in objects(op.get("who", "event.card"), ctx):
+        exiled = move(state, state.objects[oid], "exile")
+        if haunted and exiled.zone == "exile":
+            exiled.haunting = haunted[0]
+
+
+def op_additional_upkeeps(state: GameState, op: Op, ctx: Ctx) -> None:
+    """500.10: "you get N additional upkeep steps after this phase": that many beginning
+    phases with only an upkeep step, after the current phase (in the active player's turn)."""
+    if ctx.you == state.active:
+        state.extra_upkeeps += amount(op.get("n", 1), ctx)
+
+
+def op_regenerate(state: GameState, op: Op, ctx: Ctx) -> None:
+    """701.19a: "Regenerate [permanent]": the next time it would be destroyed this turn,
+    instead its damage is removed, it is tapped and removed from combat (a shield, used once,
+    for the permanent it names as the instruction resolves: ``who``, the source by
+    default)."""
+    for oid in objects(op.get("who", "self"), ctx):
+        state.replacements.append(Replacement(
+            ("shield", state.new_id()), {"event": "destroy", "what": "any", "regenerate": True},
+            ctx.source, ctx.you, state.tick(), text=op.get("label") or "regeneration",
+            affected=frozenset({oid}), remaining=1, duration="eot"))
+
+
 def op_shield(state: GameState, op: Op, ctx: Ctx) -> None:
     """615.7, 615.11: a replacement or prevention effect a resolving spell or ability creates:
     ``replacement`` (written as a card's), ``who`` (the objects or players it applies to,
     fixed as it resolves), ``next`` (a shield preventing only the next N damage, one shield
-    for each of them), ``duration`` (``eot`` by default)."""
+    for each of them), ``once`` (true: "the next time damage would be dealt": the first
+    damage event it applies to, whole), ``source`` (damage from that source only, fixed as
+    it resolves: "a source of your choice" is ``"choice:source"``), ``duration`` (``eot``
+    by default)."""
     affected: list[Any] | None = None
     if "who" in op:
         refs = op["who"] if isinstance(op["who"], list) else [op["who"]]
@@ -670,42 +889,70 @@ def op_shield(state: GameState, op: Op, ctx: Ctx) -> None:
         if not to:
             return
         spec = {**spec, "redirect": {"to": to[0]}}
+    sources = frozenset(last_known(op["source"], ctx)) if "source" in op else None
+    if sources is not None and not sources:
+        return  # no such source: the shield would prevent nothing
     for group in groups:
         state.replacements.append(Replacement(
             ("shield", state.new_id()), spec, ctx.source, ctx.you, state.tick(),
             text=op.get("label") or "", affected=group,
             remaining=amount(op["next"], ctx) if "next" in op else None,
-            duration=op.get("duration", "eot")))
+            duration=op.get("duration", "eot"), sources=sources,
+            once=bool(op.get("once"))))
 
 
 def run_deferred(state: GameState) -> None:
-    """Carry out the instructions that replaced events deeper down (a life gain replaced by
-    "draw that many cards instead"), in the order the events were replaced."""
+    """Carry out the instructions that replacement effects added to events deeper down (a
+    life gain replaced by "draw that many cards instead", a death replaced by "exile it
+    instead, and create a token"), in the order the events were replaced."""
     while state.deferred:
-        run_instead(state, state.deferred.pop(0))
+        run_followup(state, state.deferred.pop(0))
 
 
-def run_instead(state: GameState, proposal: Proposal) -> None:
-    """Carry out the instructions that replaced an event (614.1a); the effects that replaced
-    it don't apply again to what those instructions do (614.5). ``extra.amount``: the
-    replaced event's amount ("draw that many cards instead")."""
-    if not proposal.instead:
-        return
+def run_followup(state: GameState, followup: Followup) -> None:
+    """Carry out instructions a replacement effect added to an event (614.1a); the effects
+    that modified the event don't apply again to what they do (614.5). ``extra.amount``: the
+    event's amount as the effect found it ("draw that many cards instead"), ``extra.prevented``
+    what it prevented ("for each 1 damage prevented this way"); ``event.obj``,
+    ``event.player`` and ``event.source``: what the event affected."""
     before = set(state.replacing)
-    state.replacing |= proposal.applied
+    state.replacing |= followup.applied
+    event = Event("replaced", state.clock, obj=followup.obj, player=followup.player,
+                  source=followup.damage_source, amount=followup.amount)
     try:
-        for ops, source, controller in proposal.instead:
-            run_effects(state, ops, Ctx(state, controller, source, choices=state.choices,
-                                        extra={"amount": proposal.amount}))
+        run_effects(state, followup.ops, Ctx(
+            state, followup.controller, followup.source, event=event, choices=state.choices,
+            extra={"amount": followup.amount, "prevented": followup.prevented}))
     finally:
         state.replacing = before
 
 
+def run_instead(state: GameState, proposal: Proposal) -> None:
+    """Carry out, now, the instructions that replaced an event whose code performs them
+    itself (a draw, a loss of the game)."""
+    applied = frozenset(proposal.applied)
+    for followup in proposal.instead:
+        run_followup(state, replace_fields(followup, applied=applied))
+
+
 def op_add_mana(state: GameState, op: Op, ctx: Ctx) -> None:
-    """Add mana: fixed (``mana = "{G}"``) or ``n`` mana of a chosen color."""
+    """Add mana: fixed (``mana = "{G}"``), one mana of a type the triggering mana ability
+    produced (``mana = "event.mana"``; ``choices.mana_color`` among several) or ``n`` mana of a
+    chosen color."""
     for player in players(op.get("player", "you"), ctx):
         pool = state.player(player).mana_pool
-        if "mana" in op:
+        if op.get("mana") == "event.mana":  # "one mana of any type that land produced"
+            if ctx.event is None or "mana" not in ctx.event.data:
+                raise EngineError("mana = \"event.mana\" is the mana of the mana ability that "
+                                  "triggered this one (a tapped_for_mana trigger)")
+            produced = sorted(set(ctx.event.data["mana"]))
+            if len(produced) > 1:
+                chosen = ctx.choices.get("mana_color")
+                if chosen not in produced:
+                    raise IllegalAction(f"choose mana_color among {produced}, not {chosen!r}")
+                produced = [chosen]
+            pool.update(produced[:1])
+        elif "mana" in op:
             pool.update(parse_mana(op["mana"]))
         elif op.get("color") == "linked:color":  # "one mana of the chosen color"
             color = _linked_color(state, ctx)
@@ -823,14 +1070,18 @@ def op_put_in_hand(state: GameState, op: Op, ctx: Ctx) -> None:
 
 
 def op_delayed(state: GameState, op: Op, ctx: Ctx) -> None:
-    """603.7: create a delayed triggered ability."""
+    """603.7: create a delayed triggered ability; ``refers``: the object it is about;
+    ``duration = "eot"``: it lasts this turn ("when that creature dies this turn"), and
+    otherwise triggers only once (603.7b)."""
     refers = objects(op["refers"], ctx)[0] if "refers" in op and objects(op["refers"], ctx) \
         else None
     extra = dict(op.get("remember", {}))
     for key, ref in extra.items():
         extra[key] = ctx.extra.get(ref)
+    if op.get("duration", "once") not in ("once", "eot"):
+        raise EngineError("delayed: duration is once (the default) or eot")
     state.delayed.append(DelayedTrigger(op["at"], ctx.you, ctx.source, list(op["effect"]),
-                                        refers, extra))
+                                        refers, extra, op.get("duration", "once")))
 
 
 OPS: dict[str, Callable[[GameState, Op, Ctx], None]] = {
@@ -852,7 +1103,10 @@ OPS: dict[str, Callable[[GameState, Op, Ctx], None]] = {
     "reveal_top": op_reveal_top, "may_pay": op_may_pay,
     "put_from_hand": op_put_from_hand, "distribute_counters": op_distribute_counters,
     "exile_until_shares_type": op_exile_until_shares_type, "put_in_hand": op_put_in_hand,
-    "delayed": op_delayed, "shield": op_shield,
+    "delayed": op_delayed, "shield": op_shield, "regenerate": op_regenerate, "haunt": op_haunt,
+    "additional_upkeeps": op_additional_upkeeps,
+    "shuffle": op_shuffle, "search": op_search, "gain_abilities_of": op_gain_abilities_of,
+    "emblem": op_emblem,
     **outcome_ops(players, lambda state, player, n: draw(state, player, n)),
     **transform_ops(objects),
     **reflexive_ops(run_effects),

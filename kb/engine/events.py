@@ -7,6 +7,7 @@ triggers, copy) can build them without importing the state.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,6 +39,15 @@ class LastKnown:
 
     obj: GameObject
     ch: Characteristics
+
+
+def _itself(self: Any, memo: dict[int, Any]) -> Any:
+    """What happened is never changed: a copy of the game shares it."""
+    return self
+
+
+Event.__deepcopy__ = _itself  # type: ignore[attr-defined]
+LastKnown.__deepcopy__ = _itself  # type: ignore[attr-defined]
 
 
 @dataclass(eq=False)
@@ -83,3 +93,38 @@ class DelayedTrigger:
     effects: list[Any]
     refers_to: int | None = None  # the object it refers to (707.11: found even if renamed)
     extra: dict[str, Any] = field(default_factory=dict)  # values remembered when created
+    duration: str = "once"  # "once": it triggers the next time only (603.7b); "eot": this turn
+
+
+class Choices(dict[str, Any]):
+    """The choices given for an action (``choices.pay``, ``choices.discard``, ...), which
+    remember the ones the rules asked for (read, or asked whether given), so that a choice
+    nothing asked for can be refused instead of silently doing nothing. A copy made with
+    :meth:`of` shares what was asked."""
+
+    def __init__(self, data: Mapping[str, Any] | Iterable[tuple[str, Any]] = (),
+                 asked: set[str] | None = None) -> None:
+        super().__init__(data)
+        self.asked: set[str] = set() if asked is None else asked
+
+    @classmethod
+    def of(cls, choices: Mapping[str, Any] | None) -> Choices:
+        """``choices`` itself if it is already :class:`Choices`, else a new one."""
+        return choices if isinstance(choices, Choices) else cls(choices or {})
+
+    def __getitem__(self, key: str) -> Any:
+        self.asked.add(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        self.asked.add(key)
+        return super().get(key, default)
+
+    def __contains__(self, key: object) -> bool:
+        if isinstance(key, str):
+            self.asked.add(key)
+        return super().__contains__(key)
+
+    def unasked(self) -> list[str]:
+        """The choices given that nothing asked for."""
+        return sorted(set(self) - self.asked)

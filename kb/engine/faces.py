@@ -1,5 +1,5 @@
 """Which printed values an object shows: copy effects' values (707.2, layer 1a), the face of a
-split, flip or double-faced card (709, 710, 712), and its mana value (202.3).
+split, flip, double-faced or adventurer card (709, 710, 712, 715), and its mana value (202.3).
 
 Below the layers and the amounts, both of which read an object's face or mana value.
 """
@@ -35,6 +35,10 @@ def face_up_face(state: GameState, obj: GameObject) -> Face:
         if obj.zone == "stack" and spell is not None and not spell.fused and spell.half is not None:
             return printed.faces[spell.half]  # 709.3b
         return combined(printed.faces)  # 709.4, 709.4d
+    if printed.layout == "adventure":  # 715.3b, 715.4: the Adventure only as one, cast
+        spell = obj.spell
+        cast_as_adventure = obj.zone == "stack" and spell is not None and spell.half == 1
+        return printed.faces[1 if cast_as_adventure else 0]
     if printed.layout == "flip":
         return printed.faces[1 if obj.flipped else 0]
     if printed.layout == "transform":

@@ -15,9 +15,10 @@ from kb.engine import player_rules, sba
 from kb.engine import stack as stack_rules
 from kb.engine.amounts import Ctx
 from kb.engine.effects import draw, end_durations, run_deferred, run_effects
-from kb.engine.events import ContinuousEffect
+from kb.engine.events import Choices, ContinuousEffect
+from kb.engine.mulligan import mulligan
 from kb.engine.objects import EngineError, GameObject, IllegalAction, Printed
-from kb.engine.resolve import resolve_top
+from kb.engine.resolve import is_mana_ability, resolve_mana_ability, resolve_top
 from kb.engine.rules import CURRENT, RuleSet
 from kb.engine.state import GameState
 from kb.engine.turn import advance
@@ -37,7 +38,9 @@ class Game:
             self.state.player(active)
             self.state.active = active
         self.state.step = step
-        self.trigger_targets: dict[str, Any] = {}
+        # a source's alias -> the targets of each of its triggered abilities to be put on the
+        # stack, in order (603.3d), taken as they are put there
+        self.trigger_targets: dict[str, list[Any]] = {}
         self._controllers: dict[int, str] = {}
 
     # -- setting up -----------------------------------------------------------------------
@@ -60,7 +63,7 @@ class Game:
         if "attached_to" in status:
             obj.attached_to = state.get(status["attached_to"]).id
         if zone == "battlefield":
-            choices = dict(status.get("choices", {}))
+            choices = Choices.of(status.get("choices"))
             if "protector" in status:
                 choices["protector"] = status["protector"]
             enter(state, obj, choices)
@@ -77,7 +80,7 @@ class Game:
         """An independent copy, to try an action without committing to it."""
         twin = Game.__new__(Game)
         twin.state = self.state.clone()
-        twin.trigger_targets = dict(self.trigger_targets)
+        twin.trigger_targets = {k: list(v) for k, v in self.trigger_targets.items()}
         twin._controllers = dict(self._controllers)
         return twin
 
@@ -149,11 +152,21 @@ class Game:
         return self._act(play)
 
     def activate(self, ref: str, which: int = 1, player: str | None = None,
-                 **options: Any) -> GameObject:
+                 choices: Mapping[str, Any] | None = None, **options: Any) -> GameObject:
+        """602.2; a mana ability resolves at once (605.3a), with ``choices`` (else the
+        step's)."""
         obj = self.obj(ref)
         who = player or self.state.controller(obj.id)
-        return self._act(lambda: stack_rules.activate(self.state, obj.id, who, which,
-                                                      **options))
+        if choices is not None:
+            self.state.choices = Choices.of(choices)
+
+        def act() -> GameObject:
+            item = stack_rules.activate(self.state, obj.id, who, which, **options)
+            if is_mana_ability(item):  # 605.3a: it doesn't go on the stack
+                resolve_mana_ability(self.state, item)
+            return item
+
+        return self._act(act)
 
     def resolve(self, choices: Mapping[str, Any] | None = None) -> GameObject:
         return self._act(lambda: resolve_top(self.state, choices))
@@ -194,7 +207,7 @@ class Game:
         """Apply instructions as "an effect" does, outside any spell."""
         state = self.state
         source_id = state.get(source).id if source else None
-        ctx = Ctx(state, controller, source_id, choices=dict(choices or {}))
+        ctx = Ctx(state, controller, source_id, choices=Choices.of(choices))
         self._act(lambda: run_effects(state, ops, ctx))
 
     def end_effect(self, label: str) -> None:
@@ -250,6 +263,10 @@ class Game:
     def draw(self, player: str, n: int = 1) -> None:
         self._act(lambda: draw(self.state, player, n))
 
+    def mulligan(self, player: str, bottom: Sequence[str] | None = None) -> None:
+        """103.5: the player takes a mulligan (see :func:`kb.engine.mulligan.mulligan`)."""
+        self._act(lambda: mulligan(self.state, player, bottom))
+
     def leave_game(self, player: str) -> None:
         """800.4a: a player leaves the game (see :func:`kb.engine.zones.leave_game`)."""
         leave_game(self.state, player)
@@ -269,7 +286,7 @@ class Game:
                     for b, attackers in blocks.items()}
         self._act(lambda: combat_rules.declare_blockers(self.state, resolved))
 
-    def combat_damage(self, first_strike: bool = False,
+    def combat_damage(self, first_strike: bool | None = None,
                       assign: Mapping[str, Mapping[str, int]] | None = None) -> None:
         state = self.state
         plan = {self.obj(a).id: {(r if r in state.players else self.obj(r).id): n

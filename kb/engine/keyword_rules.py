@@ -217,6 +217,10 @@ KEYWORD_TRIGGERED: dict[str, Ability] = {name: Ability(text, "triggered", spec=s
      {"trigger": {"on": "combat_damage_to_a_player"}, "if": {"self_not_renowned": True},
       "effect": [{"op": "put_counters", "who": "self", "kind": "+1/+1", "n": "keyword_arg"},
                  {"op": "become_renowned"}]}),
+    ("haunt", "When this permanent is put into a graveyard from the battlefield, exile it "
+     "haunting target creature.",
+     {"trigger": {"on": "zone_change", "from": "battlefield", "to": "graveyard", "what": "self"},
+      "targets": [{"kind": "creature"}], "effect": [{"op": "haunt"}]}),
     ("persist", "When this creature dies, if it had no -1/-1 counters on it, return it to the "
      "battlefield under its owner's control with a -1/-1 counter on it.",
      {"trigger": {"on": "dies", "what": "self"}, "if": {"had_no_counter": "-1/-1"},

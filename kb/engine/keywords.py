@@ -25,7 +25,7 @@ MORE_KEYWORDS: dict[str, str | None] = {
     "afflict": "number", "dethrone": None, "training": None, "frenzy": "number",
     "rampage": "number", "battle cry": None, "renown": "number", "persist": None,
     "afterlife": "number", "prowess": None, "vanishing": "number", "modular": "number",
-    "mentor": None, "decayed": None, "unleash": None,
+    "mentor": None, "decayed": None, "unleash": None, "haunt": None,
     "cumulative upkeep": "cost",
     # restrictions and requirements that read like keywords (508.1c, 508.1d)
     "can't attack alone": None, "can't block alone": None, "attacks each combat if able": None,

@@ -13,10 +13,19 @@ Changes ("mods") an effect or static ability can make, by layer:
 - 2: ``control`` (a player, or "you": the controller of the source)
 - 3: ``text`` ({from, to}: a color word or basic land type replaced, 612)
 - 4: ``types`` (replace card types, 205.1a), ``add_types``, ``subtypes``, ``add_subtypes``,
-  ``add_supertypes``, ``all_creature_types``
-- 5: ``colors``
+  ``add_supertypes``, ``all_creature_types``, ``land_types`` (305.7: a land's subtype set to
+  these basic land types: it loses its old land types and the abilities of its rules text,
+  and has the mana abilities of the new types; other objects are untouched)
+- 5: ``colors`` (set), ``add_colors`` ("in addition to its other colors")
 - 6: ``grant`` (abilities), ``lose`` (keywords), ``lose_all``
 - 7b: ``set_pt``; 7c: ``pump`` (and counters); 7d: ``switch``
+
+613.8: within layers 2 to 6, an effect that depends on another (applying the other would
+change its existence, what it applies to, or what it does: its controller) waits until the
+other has applied; effects in a dependency loop apply in timestamp order. Blood Moon and
+Urborg, Tomb of Yawgmoth: Blood Moon removes Urborg's ability, so Urborg's effect waits, and
+by then no longer exists. A permanent's base power and toughness (after layer 7b, 613.4b)
+are kept as ``base_power`` and ``base_toughness``.
 """
 
 from __future__ import annotations
@@ -29,7 +38,7 @@ from typing import TYPE_CHECKING, Any
 from kb.engine.amounts import Ctx, evaluate
 from kb.engine.conditions import holds
 from kb.engine.faces import face_up_face
-from kb.engine.filters import matches
+from kb.engine.filters import linked_choices, matches
 from kb.engine.objects import (
     ALL_CREATURE_TYPES,
     FACE_DOWN,
@@ -40,6 +49,7 @@ from kb.engine.objects import (
     GameObject,
     keyword,
 )
+from kb.engine.typeline import LAND_TYPES
 
 if TYPE_CHECKING:
     from kb.engine.state import GameState
@@ -48,8 +58,8 @@ LAYERS = ("2", "3", "4", "5", "6", "7a", "7b", "7c", "7d")
 MOD_LAYER = {
     "control": "2", "text": "3", "name": "3", "name_sticker": "3",
     "types": "4", "add_types": "4", "subtypes": "4", "add_subtypes": "4",
-    "add_supertypes": "4", "all_creature_types": "4",
-    "colors": "5", "grant": "6", "lose": "6", "lose_all": "6",
+    "add_supertypes": "4", "all_creature_types": "4", "land_types": "4",
+    "colors": "5", "add_colors": "5", "grant": "6", "lose": "6", "lose_all": "6",
     "set_pt": "7b", "pump": "7c", "switch": "7d",
 }
 _PT_COUNTER = re.compile(r"^([+-]\d+)/([+-]\d+)$")
@@ -82,6 +92,12 @@ class _Candidate:
     mods: Mapping[str, Any]
     ctx: Ctx
     stamp: int
+    static: Mapping[str, Any] | None = None  # a static ability's, which then has begun
+
+
+# The layers where an effect may depend on another (613.8): what an effect of layers 7a-7d
+# applies to and does never reads power and toughness here, so none of them depends.
+DEPENDENT_LAYERS = frozenset({"2", "3", "4", "5", "6"})
 
 
 def compute(state: GameState) -> dict[int, Characteristics]:
@@ -94,7 +110,7 @@ def compute(state: GameState) -> dict[int, Characteristics]:
                                                                 obj.controller))
     granted: dict[int, list[tuple[Ability, int]]] = {}
     locked: dict[tuple[Any, ...], frozenset[int]] = {}
-    started: dict[tuple[Any, ...], Mapping[str, Any]] = {}
+    started: dict[tuple[Any, ...], Mapping[str, Any]] = {}  # statics that began (613.6)
     active = _anything_applies(state, values)
     for layer in LAYERS:
         done: set[tuple[Any, ...]] = set()
@@ -103,19 +119,17 @@ def compute(state: GameState) -> dict[int, Characteristics]:
                      if c.key not in done]
             if not fresh:
                 break
-            cand = min(fresh, key=lambda c: c.order)
+            cand = _next(state, values, layer, fresh, granted, started, locked)
             done.add(cand.key)
+            if cand.static is not None:
+                started[cand.key] = cand.static
             if cand.key not in locked:
                 locked[cand.key] = cand.affected(values)
-            for oid in locked[cand.key]:
-                if oid in values:
-                    ctx = Ctx(state, cand.ctx.you, cand.ctx.source, values=values,
-                              extra={"it": oid})  # the object it applies to now
-                    if cand.ctx.source in values:
-                        ctx.you = values[cand.ctx.source].controller or ctx.you
-                    before = values[oid]
-                    values[oid] = apply_mods(before, cand.mods, ctx)
-                    _note_grants(oid, before, values[oid], granted, cand.stamp)
+            _apply(state, values, cand, locked[cand.key], granted)
+        if layer == "7b":
+            for oid, ch in values.items():
+                if (ch.base_power, ch.base_toughness) != (ch.power, ch.toughness):
+                    values[oid] = ch.with_(base_power=ch.power, base_toughness=ch.toughness)
         if layer == "7c":
             for oid in values:
                 values[oid] = _counters(state.objects[oid], values[oid])
@@ -129,6 +143,61 @@ def compute(state: GameState) -> dict[int, Characteristics]:
     return values
 
 
+def _apply(state: GameState, values: dict[int, Characteristics], cand: _Candidate,
+           affected: frozenset[int], granted: dict[int, list[tuple[Ability, int]]] | None
+           ) -> None:
+    """Apply one effect's changes of this layer to the objects it affects (in place)."""
+    for oid in affected:
+        if oid in values:
+            ctx = Ctx(state, cand.ctx.you, cand.ctx.source, values=values,
+                      extra={"it": oid})  # the object it applies to now
+            if cand.ctx.source in values:
+                ctx.you = values[cand.ctx.source].controller or ctx.you
+            before = values[oid]
+            values[oid] = apply_mods(before, cand.mods, ctx)
+            if granted is not None:
+                _note_grants(oid, before, values[oid], granted, cand.stamp)
+
+
+def _next(state: GameState, values: dict[int, Characteristics], layer: str,
+          fresh: list[_Candidate], granted: dict[int, list[tuple[Ability, int]]],
+          started: dict[tuple[Any, ...], Mapping[str, Any]],
+          locked: dict[tuple[Any, ...], frozenset[int]]) -> _Candidate:
+    """The effect that applies next (613.3, 613.7, 613.8): characteristic-defining abilities
+    first; then, among the others, those that depend on no other effect still to apply, in
+    timestamp order; when every one waits on another (a dependency loop), timestamp order."""
+    first = min(fresh, key=lambda c: c.order)
+    plain = [c for c in fresh if c.order[0] == 1]
+    if first.order[0] == 0 or len(plain) < 2 or layer not in DEPENDENT_LAYERS:
+        return first
+    waiting = {c.key for c in plain if any(
+        _depends(state, values, layer, c, other, granted, started, locked)
+        for other in plain if other is not c)}
+    free = [c for c in plain if c.key not in waiting]
+    return min(free or plain, key=lambda c: c.order)
+
+
+def _depends(state: GameState, values: dict[int, Characteristics], layer: str,
+             effect: _Candidate, other: _Candidate,
+             granted: dict[int, list[tuple[Ability, int]]],
+             started: dict[tuple[Any, ...], Mapping[str, Any]],
+             locked: dict[tuple[Any, ...], frozenset[int]]) -> bool:
+    """613.8a: whether applying ``other`` would change the existence of ``effect``, what it
+    applies to, or what it does (the controller it acts for)."""
+    touched = locked.get(other.key) or other.affected(values)
+    source = effect.ctx.source
+    if not touched or (source not in touched and effect.key in locked):
+        return False  # it changes neither the effect's source nor what it may apply to
+    trial = dict(values)
+    _apply(state, trial, other, touched, None)
+    again = {c.key: c for c in _candidates(state, trial, layer, dict(granted), dict(started))}
+    if effect.key not in again:
+        return True  # its existence
+    if effect.key not in locked and again[effect.key].affected(trial) != effect.affected(values):
+        return True  # what it applies to
+    return source in values and trial[source].controller != values[source].controller
+
+
 def _bestowed(obj: GameObject, ch: Characteristics) -> Characteristics:
     """702.103b: a spell cast bestowed is an Aura enchantment spell with enchant creature: it
     loses its creature type and creature subtypes and gains the subtype Aura. (A bestowed
@@ -140,12 +209,17 @@ def _bestowed(obj: GameObject, ch: Characteristics) -> Characteristics:
                     subtypes=("Aura",), abilities=(*ch.abilities, keyword("Enchant creature")))
 
 
+def _may_change(ability: Ability) -> bool:
+    """Whether an ability may change characteristics (a static or characteristic-defining
+    ability, changeling)."""
+    return ability.keyword == "changeling" or "cda" in ability.spec or "static" in ability.spec
+
+
 def _anything_applies(state: GameState, values: dict[int, Characteristics]) -> bool:
     """Whether any continuous effect or characteristic-changing ability exists at all: most
     states have none, and then no layer needs looking at (the answer is the same)."""
     return any(e.copy is None and e.mods for e in state.effects) or any(
-        a.keyword == "changeling" or "cda" in a.spec or "static" in a.spec
-        for ch in values.values() for a in ch.abilities)
+        _may_change(a) for ch in values.values() for a in ch.abilities)
 
 
 def _candidates(state: GameState, values: dict[int, Characteristics], layer: str,
@@ -161,13 +235,18 @@ def _candidates(state: GameState, values: dict[int, Characteristics], layer: str
                 ("effect", eff.id), (1, eff.timestamp, 0, 0),
                 lambda _v, eff=eff: eff.affected,
                 mods, Ctx(state, eff.controller or "", eff.source), eff.timestamp))
+    began = {key[1] for key in started}
     for oid, ch in list(values.items()):
+        relevant = [a for a in ch.abilities if _may_change(a)]
+        if not relevant and oid not in began:
+            continue  # nothing of it changes characteristics (most objects)
         obj = state.objects[oid]
-        on_battlefield = obj.zone == "battlefield" and not obj.phased_out
+        functioning = obj.zone == "battlefield" and not obj.phased_out or obj.emblem
         ctx = Ctx(state, ch.controller or obj.controller, oid)
         seen: dict[str, int] = {}
         mine = {id(a): ts for a, ts in granted.get(oid, [])}
-        for ability in ch.abilities:
+        present: dict[tuple[Any, ...], Mapping[str, Any]] = {}
+        for ability in relevant:
             n = seen.get(ability.text, 0)
             seen[ability.text] = n + 1
             key = ("static", oid, ability.text, n)
@@ -187,25 +266,28 @@ def _candidates(state: GameState, values: dict[int, Characteristics], layer: str
                                       {"set_pt": [cda["power"], cda["toughness"]]}, ctx,
                                       stamp[0]))
             static = ability.spec.get("static")
-            if static is not None and on_battlefield and _layer_mods(static, layer) and holds(
+            if static is not None and functioning and _layer_mods(static, layer) and holds(
                     static.get("as_long_as"), Ctx(state, ctx.you, oid, values=values)):
-                started[key] = static  # "as long as ...": only while it holds (611.3b)
-        for key, static in started.items():
-            if key[1] != oid:
-                continue
+                present[key] = static  # "as long as ...": only while it holds (611.3b)
+        # 613.6: an effect that began to apply in an earlier layer goes on applying in the
+        # later ones, even if its ability is gone by then
+        earlier = {k: v for k, v in started.items() if k[1] == oid and k not in present}
+        for key, static in {**earlier, **present}.items():
             mods = _layer_mods(static, layer)
             if mods:
                 stamp = _static_stamp(obj, granted, key)
                 out.append(_Candidate(key, (1, *stamp),
                                       _affects(state, static.get("affects", "self"), oid),
-                                      mods, ctx, stamp[0]))
+                                      mods, ctx, stamp[0], static))
     return out
 
 
 # Keys of a static ability that are not layer changes.
-STATIC_EXTRA = frozenset({"affects", "prevent_combat_damage", "cant_attack_or_block",
+STATIC_EXTRA = frozenset({"affects", "prevent_combat_damage",
                           "cost_change", "player_rule", "as_long_as", "devotion_bonus",
-                          "cant_enter", "max_attackers", "loyalty_cost"})
+                          "cant_enter", "max_attackers", "loyalty_cost",
+                          "damage_cant_be_prevented", "damage_as_wither", "extra_trigger",
+                          "may_cast", "cast_as_though_flash"})
 
 
 def _layer_mods(static: Mapping[str, Any], layer: str) -> dict[str, Any]:
@@ -233,10 +315,11 @@ def _affects(state: GameState, affects: Any,
     if isinstance(affects, Mapping):
         def pick(values: dict[int, Characteristics]) -> frozenset[int]:
             you = values[source].controller or obj.controller
+            linked = linked_choices(obj, values[source].name)
             return frozenset(
                 oid for oid, ch in values.items()
                 if matches(state.objects[oid], ch, affects, you=you, source=source,
-                           opponents=state.opponents(you)))
+                           opponents=state.opponents(you), linked=linked))
         return pick
     raise EngineError(f"unknown 'affects' {affects!r}")
 
@@ -263,16 +346,26 @@ def apply_mods(ch: Characteristics, mods: Mapping[str, Any], ctx: Ctx) -> Charac
             changes["subtypes"] = _plus(changes.get("subtypes", ch.subtypes), value)
         elif mod == "add_supertypes":
             changes["supertypes"] = _plus(ch.supertypes, value)
+        elif mod == "land_types":
+            if "Land" in changes.get("types", ch.types):  # 305.7
+                kept = [t for t in changes.get("subtypes", ch.subtypes) if t not in LAND_TYPES]
+                changes["subtypes"] = tuple(kept) + tuple(value)
+                changes["abilities"] = ()  # its rules text's (granted ones come in layer 6)
         elif mod == "all_creature_types":
             changes["subtypes"] = _plus(changes.get("subtypes", ch.subtypes),
                                         [ALL_CREATURE_TYPES])
         elif mod == "colors":
             changes["colors"] = frozenset(value)
+        elif mod == "add_colors":
+            changes["colors"] = frozenset(changes.get("colors", ch.colors)) | frozenset(value)
         elif mod == "grant":
             changes["abilities"] = tuple(changes.get("abilities", ch.abilities)) + tuple(
-                a for a in (_with_linked_choice(g, ctx) for g in value) if a is not None)
+                _cost_is_mana_cost(a, ch) for a in (_with_linked_choice(g, ctx) for g in value)
+                if a is not None)
         elif mod == "lose":
             lost = {str(v).lower() for v in value}
+            if "hexproof" in lost:
+                lost.add("hexproof from")  # 702.11e: losing hexproof loses its variants
             changes["abilities"] = tuple(a for a in changes.get("abilities", ch.abilities)
                                          if (a.keyword or a.text.lower()) not in lost)
         elif mod == "lose_all":
@@ -321,6 +414,16 @@ def _with_linked_choice(ability: Ability, ctx: Ctx) -> Ability | None:
         return None
     color = source.linked_choice(ctx.ch(source.id).name, "color")
     return None if color is None else keyword(f"Protection from {color}")
+
+
+def _cost_is_mana_cost(ability: Ability, ch: Characteristics) -> Ability:
+    """A granted "[keyword]; its cost is equal to its mana cost" (Past in Flames' flashback)
+    reads as the keyword with the object's mana cost; cast, the spell's own mana cost is the
+    cost (702.1b: a split card's half cast has that half's)."""
+    if ability.spec.get("cost") != "mana_cost" or ability.arg is not None:
+        return ability
+    cost = str(ch.mana_cost) if ch.mana_cost else "{0}"
+    return replace(ability, text=f"{ability.text} {cost}", arg=cost)
 
 
 def with_sticker(name: str | None, word: str, after: int) -> str:

@@ -11,6 +11,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 COLOR_OF = {"W": "white", "U": "blue", "B": "black", "R": "red", "G": "green"}
 WUBRG = "WUBRG"
@@ -279,3 +280,12 @@ def pay_with_life(cost: ManaCost, pool: Counter[str], life: int,
 
 def _show(pool: Counter[str]) -> str:
     return "".join("{" + k + "}" for k in MANA_TYPES for _ in range(pool[k])) or "no mana"
+
+
+def _itself(self: Any, memo: dict[int, Any]) -> Any:
+    """Immutable: a copy of the game shares it."""
+    return self
+
+
+for _immutable in (Symbol, ManaCost):
+    _immutable.__deepcopy__ = _itself  # type: ignore[attr-defined]

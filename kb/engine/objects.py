@@ -43,9 +43,11 @@ KEYWORDS: dict[str, str | None] = {
     "deathtouch": None, "indestructible": None, "hexproof": None, "first strike": None,
     "double strike": None, "defender": None, "vigilance": None, "changeling": None,
     "undying": None, "evolve": None, "fuse": None, "protection from": "quality",
+    "hexproof from": "quality",
     "echo": "cost", "morph": "cost", "cycling": "cost", "fading": "number",
     "can block an additional creature each combat": None, "enchant": "quality",
     "equip": "cost", "overload": "cost", "bestow": "cost", "convoke": None, "delve": None,
+    "flashback": "cost", "flash": None, "kicker": "cost", "splice onto arcane": "cost",
 }
 # Keywords that give a spell an alternative cost (118.9).
 ALTERNATIVE_COSTS = frozenset({"overload", "bestow"})
@@ -201,12 +203,16 @@ class Characteristics:
     defense: int | None
     abilities: tuple[Ability, ...]
     controller: str | None = None
+    # 613.4b: power and toughness after the effects that set them (layer 7b), before the
+    # effects that modify them and counters (7c, 7d); the printed ones until layer 7b is done
+    base_power: int | None = None
+    base_toughness: int | None = None
 
     @classmethod
     def of_face(cls, face: Face, controller: str | None) -> Characteristics:
         return cls(face.name, face.mana_cost, face.colors, face.types, face.subtypes,
                    face.supertypes, face.power, face.toughness, face.loyalty, face.defense,
-                   face.abilities, controller)
+                   face.abilities, controller, face.power, face.toughness)
 
     def is_a(self, card_type: str) -> bool:
         return card_type in self.types
@@ -257,7 +263,10 @@ class SpellInfo:
     half: int | None = None  # the half of a split card cast, None for both or not split
     fused: bool = False
     x: int = 0
-    mode: int | None = None
+    mode: int | list[int] | None = None  # the chosen mode, or modes (700.2)
+    kicked: bool = False  # its kicker cost was paid (702.33)
+    # the spell abilities spliced onto it (702.47b: it has their text; the cards stay in hand)
+    spliced: tuple[Ability, ...] = ()
     targets: list[list[Any]] = field(default_factory=list)  # per "target" word: ids/players
     sacrificed: list[Any] = field(default_factory=list)  # last known info of costs paid
     mana_spent: Counter[str] = field(default_factory=Counter)
@@ -269,6 +278,8 @@ class SpellInfo:
     event: Any = None  # the event a triggered ability triggered on
     copy: bool = False  # a copy of a spell or ability (707.10)
     total_cost: str | None = None  # the total cost paid (601.2f), as mana symbols
+    cast_from: str | None = None  # the zone it was cast from (601.2a)
+    flashback: bool = False  # cast for its flashback cost: exiled as it leaves the stack
 
 
 @dataclass(eq=False)
@@ -287,6 +298,8 @@ class GameObject:
     token: bool = False
     copy_of_card: bool = False  # a copy of a card created outside any zone (707.12)
     spell_copy: bool = False
+    adventure_of: str | None = None  # exiled as an Adventure resolved: who may play it (715.3d)
+    haunting: int | None = None  # exiled by haunt: the creature it haunts (702.55b)
     tapped: bool = False
     flipped: bool = False
     face_down: bool = False
@@ -307,6 +320,10 @@ class GameObject:
     # A melded permanent (701.42a): the two cards it is, as (card, printed values, owner).
     melded: tuple[tuple[int, Printed, str], ...] = ()
     meld_partner: int | None = None  # the other card a melded permanent became (712.21c)
+    emblem: bool = False  # an emblem in the command zone: its abilities function there (114.4)
+    # the turn its loyalty abilities ("loyalty") or an "only once each turn" ability (by its
+    # text) was last activated (606.3, 602.5b)
+    activated: dict[str, int] = field(default_factory=dict)
 
     def linked_choice(self, name: str | None, what: str) -> Any:
         """607.5a: the choice an ability of the object named ``name`` refers to, made as this
@@ -339,4 +356,15 @@ class Player:
     attacked_with: list[int] = field(default_factory=list)
     poison: int = 0  # poison counters (122.1f)
     max_hand_size: int = 7  # 402.2
+    mulligans: int = 0  # taken before the game (103.5)
     won: bool = False
+
+
+def _itself(self: Any, memo: dict[int, Any]) -> Any:
+    """Immutable values are shared by a copy of the game (never mutated: a deep copy of them
+    would cost time and change nothing)."""
+    return self
+
+
+for _immutable in (Ability, Face, Printed, Characteristics):
+    _immutable.__deepcopy__ = _itself  # type: ignore[attr-defined]

@@ -52,8 +52,9 @@ def lose(state: GameState, player: str) -> None:
 
 
 def give_poison(state: GameState, player: str, n: int) -> None:
-    """122.1f: poison counters on a player; ten or more lose the game (704.5c)."""
-    if n <= 0:
+    """122.1f: poison counters on a player; ten or more lose the game (704.5c); none while an
+    effect says the player can't get poison counters."""
+    if n <= 0 or player_rules.holds(state, player, "cant_get_poison_counters"):
         return
     state.player(player).poison += n
     state.emit("poison", player=player, amount=n)

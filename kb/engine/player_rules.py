@@ -30,6 +30,12 @@ RULES = {
     "cant_play_lands": "can't play lands (305.2, 101.2)",
     "additional_land": "may play an additional land (305.2)",
     "cant_cast": "can't cast spells (``spells``: those a filter names; 601.3)",
+    "cant_gain_life": "can't gain life (119.7)",
+    "cant_get_poison_counters": "can't get poison counters (122.1f)",
+    "cast_from_exile": "may cast spells from among the cards they own in exile (an effect's "
+                       "permission, 601.3)",
+    "graveyards_as_yours": "may cast spells from other players' graveyards as though those "
+                           "cards were in their own graveyard (609.4a)",
 }
 WHO = ("you", "opponents", "each")
 # 810.8a: these hold for the player's team as a whole.
@@ -68,9 +74,7 @@ def forbidding_cast(state: GameState, player: str, spell: GameObject) -> str | N
 def _statics(state: GameState, rule: str) -> Iterator[tuple[str, dict[str, Any], int, str]]:
     """The static abilities stating ``rule`` on the battlefield: each ability's text, its
     ``player_rule`` (with ``covers``: whether it is about a player), source and controller."""
-    for perm in state.battlefield():
-        if perm.phased_out:
-            continue
+    for perm in state.functioning():
         controller = state.controller(perm.id)
         for ability in state.characteristics(perm.id).abilities:
             spec = (ability.spec.get("static") or {}).get("player_rule")

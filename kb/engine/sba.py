@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING
 
 from kb.engine import battles, player_rules
 from kb.engine.combat import refresh
-from kb.engine.effects import run_instead
-from kb.engine.objects import Characteristics, GameObject
+from kb.engine.effects import run_deferred, run_instead
+from kb.engine.objects import Characteristics, GameObject, IllegalAction
 from kb.engine.replacements import Proposal, replace
-from kb.engine.zones import cease_to_exist, destroy, move
+from kb.engine.zones import cease_to_exist, destroyed, move_all
 
 if TYPE_CHECKING:
     from kb.engine.state import GameState
@@ -40,12 +40,15 @@ def check(state: GameState) -> bool:
     unattach: list[GameObject] = []
     annihilate: list[GameObject] = []
     protectors: list[tuple[GameObject, str]] = []
+    why: list[tuple[str, str]] = []  # the rules applied, for kb check's report
     pending_sources = {p.source for p in state.pending} | {
         state.objects[i].spell.source for i in state.stack
         if state.objects[i].spell and state.objects[i].spell.source is not None}
     for obj in list(state.objects.values()):
         if obj.token and obj.zone != "battlefield":
             vanish.append(obj)  # 704.5d
+            why.append(("704.5d", f"{_named(state, obj)}, a token out of the battlefield, "
+                                  "ceases to exist"))
             continue
         if obj.spell_copy and obj.zone != "stack":
             vanish.append(obj)  # 704.5e
@@ -60,10 +63,15 @@ def check(state: GameState) -> bool:
             toughness = ch.toughness or 0
             if toughness <= 0:
                 to_graveyard.append(obj)  # 704.5f
+                why.append(("704.5f", f"{_named(state, obj)} has toughness {toughness}: "
+                                      "put into its owner's graveyard"))
             elif obj.damage >= toughness or obj.deathtouch_damage:
                 to_destroy.append(obj)  # 704.5g, 704.5h
+                why.append(("704.5h" if obj.damage < toughness else "704.5g",
+                            f"{_named(state, obj)} has lethal damage: destroyed"))
         if ch.is_a("Planeswalker") and (ch.loyalty or 0) <= 0:
             to_graveyard.append(obj)  # 704.5i
+            why.append(("704.5i", f"{_named(state, obj)} has 0 loyalty"))
         if ch.is_a("Battle"):
             if obj.counters["defense"] <= 0 and obj.id not in pending_sources:
                 to_graveyard.append(obj)  # 704.5v
@@ -75,13 +83,25 @@ def check(state: GameState) -> bool:
         _attachment(state, obj, ch, to_graveyard, unattach)
         if obj.counters["+1/+1"] > 0 and obj.counters["-1/-1"] > 0:
             annihilate.append(obj)  # 704.5q
-    to_graveyard += _legend_rule(state)
+    legends = _legend_rule(state)
+    to_graveyard += legends
+    why += [("704.5j", f"legend rule: {_named(state, obj)} is put into its owner's graveyard")
+            for obj in legends]
+    why += [("704.5a-c", f"{player} loses the game") for player in losers]
     done = bool(losers or to_graveyard or vanish or unattach or annihilate or protectors)
     with state.at_once():  # 704.3: all applicable state-based actions, as a single event
         _perform(state, losers, to_graveyard, to_destroy, vanish, unattach, annihilate,
                  protectors)
+    state.applied_rules += why
+    run_deferred(state)  # what replacement effects added to those events
     state.touch()
     return done
+
+
+def _named(state: GameState, obj: GameObject) -> str:
+    """An object's scenario name (its alias), else its name."""
+    alias = next((a for a, card in state.aliases.items() if card == obj.card), None)
+    return alias or state.characteristics(obj.id).name or f"object {obj.id}"
 
 
 def _perform(state: GameState, losers: list[str], to_graveyard: list[GameObject],
@@ -95,15 +115,11 @@ def _perform(state: GameState, losers: list[str], to_graveyard: list[GameObject]
         _lose(state, player)
     for obj in vanish:
         cease_to_exist(state, obj)
-    moved: set[int] = set()
-    for obj in to_graveyard:
-        if obj.id in state.objects and obj.id not in moved:
-            moved.add(obj.id)
-            move(state, obj, "graveyard")
-    for obj in to_destroy:
-        if obj.id in state.objects and obj.id not in moved:
-            moved.add(obj.id)
-            destroy(state, obj.id)  # indestructible: nothing happens
+    doomed = {obj.id: obj for obj in to_graveyard if obj.id in state.objects}
+    # indestructible: it isn't destroyed (702.12b); regenerated: neither (701.19a)
+    doomed |= {obj.id: obj for obj in destroyed(state, [
+        o for o in to_destroy if o.id in state.objects and o.id not in doomed])}
+    move_all(state, [(obj, "graveyard") for obj in doomed.values()])
     for obj in unattach:
         if obj.id in state.objects:
             obj.attached_to = None
@@ -153,11 +169,15 @@ def _legend_rule(state: GameState) -> list[GameObject]:
         if "Legendary" in ch.supertypes and ch.name:
             seen.setdefault((state.controller(obj.id), ch.name), []).append(obj)
     out = []
-    for group in seen.values():
-        if len(group) > 1:
-            keep = state.choices.get("legend_keep")
-            kept = next((o for o in group if o.alias == keep), max(group, key=lambda o: o.id))
-            out += [o for o in group if o is not kept]
+    groups = [group for group in seen.values() if len(group) > 1]
+    keep = state.choices.get("legend_keep") if groups else None
+    card = state.aliases.get(keep) if keep is not None else None
+    if keep is not None and not any(o.card == card for group in groups for o in group):
+        raise IllegalAction(f"choices.legend_keep: {keep} is not one of the legendary "
+                            "permanents the legend rule applies to (704.5j)")
+    for group in groups:
+        kept = next((o for o in group if o.card == card), max(group, key=lambda o: o.id))
+        out += [o for o in group if o is not kept]
     return out
 
 
@@ -172,7 +192,7 @@ def _lose(state: GameState, player: str) -> None:
             run_instead(state, proposal)
         finally:
             state.resolving -= 1
-        state.emit("loss_replaced", player=player, source=proposal.instead[0][1])
+        state.emit("loss_replaced", player=player, source=proposal.instead[0].source)
         return
     who.lost = True
     state.emit("lost", player=player)

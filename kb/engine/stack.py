@@ -16,16 +16,19 @@ from typing import TYPE_CHECKING, Any
 
 from kb.engine import player_rules
 from kb.engine.amounts import Ctx
+from kb.engine.casting import check_may_cast
 from kb.engine.copy import with_exceptions
 from kb.engine.costs import (
     additional_mana,
     pay_alternatively,
     pay_cost,
+    pay_discard,
     pay_sacrifice,
     pay_waterbend,
     spell_total_cost,
 )
-from kb.engine.damage import lose_life, protected_from
+from kb.engine.damage import has_quality, lose_life, protected_from
+from kb.engine.events import LastKnown
 from kb.engine.faces import copiable_printed, face_up_face
 from kb.engine.filters import matches
 from kb.engine.instructions import TARGET_KINDS
@@ -52,10 +55,15 @@ if TYPE_CHECKING:
 # -- targets ---------------------------------------------------------------------------------
 
 
-def target_specs(abilities: Sequence[Ability], mode: int | None = None,
+def chosen_modes(mode: int | Sequence[int] | None) -> list[int]:
+    """The chosen modes, in the order printed (700.2: they are performed so)."""
+    return [] if mode is None else [mode] if isinstance(mode, int) else sorted(mode)
+
+
+def target_specs(abilities: Sequence[Ability], mode: int | Sequence[int] | None = None,
                  subtypes: Sequence[str] = ()) -> list[Mapping[str, Any]]:
-    """The "target" words of a spell's abilities (or of its chosen mode), in order; an Aura
-    spell first targets what it will enchant (303.4a)."""
+    """The "target" words of a spell's abilities (or of its chosen modes, in printed order),
+    in order; an Aura spell first targets what it will enchant (303.4a)."""
     specs: list[Mapping[str, Any]] = []
     if "Aura" in subtypes:
         specs.append(_enchant_target(abilities))
@@ -64,11 +72,59 @@ def target_specs(abilities: Sequence[Ability], mode: int | None = None,
             continue
         modes = ability.spec.get("modes")
         if modes:
-            if mode is None:
+            if not chosen_modes(mode):
                 raise IllegalAction(f"choose a mode of {ability.text!r} (mode = 1..{len(modes)})")
-            specs.extend(modes[mode - 1].get("targets", ()))
+            for one in chosen_modes(mode):
+                specs.extend(modes[one - 1].get("targets", ()))
         specs.extend(ability.spec.get("targets", ()))
     return specs
+
+
+def spell_abilities(ch: Characteristics, info: SpellInfo | None) -> tuple[Ability, ...]:
+    """A spell's abilities with the text spliced onto it (702.47b)."""
+    return ch.abilities + (info.spliced if info is not None else ())
+
+
+def _splice(state: GameState, spell: GameObject, ch: Characteristics, player: str,
+            cards: Sequence[Any], info: SpellInfo) -> list[ManaCost]:
+    """702.47a-b: as an Arcane spell is cast, cards with splice onto Arcane are revealed from
+    its caster's hand (each once) and their splice costs paid; the spell gains their spell
+    abilities, in order, and stays what it is (its color, its name, the source of what it
+    does, 702.47c). The spliced cards stay in the hand. Returns the costs to add."""
+    if cards and "Arcane" not in ch.subtypes:
+        raise IllegalAction("only an Arcane spell can have cards spliced onto it (702.47a)")
+    costs = []
+    for ref in cards:
+        card = state.get(ref)
+        kw = [a for a in state.characteristics(card.id).abilities
+              if a.keyword == "splice onto arcane"]
+        if card.zone != "hand" or card.owner != player or not kw:
+            raise IllegalAction(f"{ref} is not a card with splice onto Arcane in {player}'s "
+                                "hand (702.47a)")
+        costs.append(ManaCost.parse(kw[0].arg or ""))
+        info.spliced += tuple(a for a in state.characteristics(card.id).abilities
+                              if a.kind == "spell")
+    if len({state.get(ref).id for ref in cards}) != len(cards):
+        raise IllegalAction("a card is spliced onto a spell only once (702.47a)")
+    return costs
+
+
+def _check_modes(abilities: Sequence[Ability], mode: int | Sequence[int] | None,
+                 kicked: bool) -> None:
+    """700.2: choose one mode (each at most once, 700.2d), or, "if this spell was kicked,
+    choose any number instead" (``kicked_modes = "any"``), as many as it says: decided as
+    the modes are announced, before the kicker cost is (601.2b, 601.4)."""
+    chosen = chosen_modes(mode)
+    for ability in abilities:
+        modes = ability.spec.get("modes") if ability.kind == "spell" else None
+        if not modes or not chosen:
+            continue
+        most = len(modes) if kicked and ability.spec.get("kicked_modes") == "any" else 1
+        if len(set(chosen)) != len(chosen) or not 1 <= len(chosen) <= most \
+                or not all(1 <= m <= len(modes) for m in chosen):
+            raise IllegalAction(f"choose {'one mode' if most == 1 else 'any number of modes'} "
+                                f"of {ability.text!r} (1..{len(modes)}), each once, not "
+                                f"{chosen} (700.2)")
 
 
 def _enchant_target(abilities: Sequence[Ability]) -> Mapping[str, Any]:
@@ -142,8 +198,11 @@ def is_legal_target(state: GameState, spec: Mapping[str, Any], target: Any, *,
                    opponents=state.opponents(controller)):
         return False
     if obj.zone == "battlefield":
-        owner_of_effect = controller
-        if ch.has("hexproof") and (ch.controller or obj.controller) != owner_of_effect:
+        opposed = (ch.controller or obj.controller) != controller
+        if ch.has("hexproof") and opposed:
+            return False
+        if opposed and source_ch is not None and any(  # 702.11d: hexproof from [quality]
+                has_quality(source_ch, q) for q in ch.keyword_args("hexproof from")):
             return False
         if untargetable(ch):
             return False
@@ -163,15 +222,24 @@ def _resolve_refs(state: GameState, targets: Sequence[Any]) -> list[list[Any]]:
 def _check_targets(state: GameState, specs: list[Mapping[str, Any]], chosen: list[list[Any]],
                    *, controller: str, source: int | None,
                    source_ch: Characteristics | None, chooser: str | None = None) -> None:
+    while len(chosen) < len(specs) and "up_to" in specs[len(chosen)]:
+        chosen.append([])  # "up to N": none chosen for the words left
     if len(chosen) != len(specs):
         raise IllegalAction(f"{len(specs)} target word(s) to choose, {len(chosen)} given")
     for spec, group in zip(specs, chosen, strict=True):
         if spec.get("chooser") is not None:
             _check_chosen_by(state, controller, chooser, group)
-        count = spec.get("count", 1)
-        if len(group) != count or len(set(group)) != len(group):
+        if len(set(group)) != len(group):
             # 115.3: one word "target" can't name the same object twice.
-            raise IllegalAction(f"choose {count} different target(s) for {spec}")
+            raise IllegalAction(f"one word 'target' can't choose the same one twice (115.3): "
+                                f"{group}")
+        if "up_to" in spec:  # "up to N targets": none to N (115.1, 601.2c)
+            if spec["up_to"] != "any" and len(group) > int(spec["up_to"]):
+                raise IllegalAction(f"choose up to {spec['up_to']} target(s) for {spec}, not "
+                                    f"{len(group)}")
+        elif len(group) != spec.get("count", 1):
+            raise IllegalAction(f"choose {spec.get('count', 1)} different target(s) for {spec}"
+                                f" (up to N targets is written up_to = N)")
         for target in group:
             if not is_legal_target(state, spec, target, controller=controller, source=source,
                                    source_ch=source_ch):
@@ -205,17 +273,20 @@ def _name(state: GameState, ref: Any) -> str:
 
 
 def cast(state: GameState, card: int, player: str, *, half: int | None = None,
-         fused: bool = False, x: int = 0, mode: int | None = None,
+         fused: bool = False, x: int = 0, mode: int | Sequence[int] | None = None,
+         kicked: bool = False, splice: Sequence[Any] = (), discard: Sequence[Any] = (),
          targets: Sequence[Any] = (), sacrifice: Sequence[Any] = (),
          without_paying: bool = False, alternative: str | None = None,
          transformed: bool = False, pay_life: int | None = None,
          convoke: Sequence[Any] = (), delve: Sequence[Any] = (),
-         waterbend: Sequence[Any] = ()) -> GameObject:
+         waterbend: Sequence[Any] = (), face_down: bool = False) -> GameObject:
     """601.2: announce, choose, pay (see :mod:`kb.engine.costs`); the spell becomes cast and
     "cast" triggers trigger. ``pay_life``: how many Phyrexian symbols are paid with life (by
     default, those the mana available can't pay); ``convoke``: the creatures tapped,
     ``delve``: the cards exiled to pay part of it; ``waterbend``: the artifacts and creatures
-    tapped for the generic mana of a waterbend cost (701.67)."""
+    tapped for the generic mana of a waterbend cost (701.67); ``face_down``: a card with morph
+    cast face down, a 2/2 creature spell with no text, name, subtypes or mana cost, for {3}
+    (702.37c)."""
     obj = state.objects[card]
     origin = obj.zone
     who = state.player(player)
@@ -234,34 +305,64 @@ def cast(state: GameState, card: int, player: str, *, half: int | None = None,
     if without_paying and alternative:
         raise IllegalAction("no alternative cost when casting without paying the mana cost "
                             "(118.9a)")
-    bestowed = bool(alternative) and any(
+    # 702.34a: flashback is an ability of the card in its graveyard, read before it moves
+    flashback = [a for a in state.characteristics(obj.id).abilities
+                 if a.keyword == "flashback"] if origin == "graveyard" else []
+    if alternative == "flashback" and not flashback:
+        raise IllegalAction("only a card in a graveyard with flashback can be cast for its "
+                            "flashback cost (702.34a)")
+    bestowed = alternative not in (None, "flashback") and any(
         a.keyword == "bestow" and ManaCost.parse(a.arg or "") == ManaCost.parse(alternative)
         for a in state.characteristics(obj.id).abilities)  # 702.103b
-    info = SpellInfo(half=half, fused=fused, x=x, mode=mode, without_paying=without_paying,
-                     transformed=transformed, bestowed=bestowed)
-    spell = move(state, obj, "stack", controller=player, transformed=transformed)
+    info = SpellInfo(half=half, fused=fused, x=x, without_paying=without_paying,
+                     mode=list(mode) if isinstance(mode, Sequence) else mode, kicked=kicked,
+                     transformed=transformed, bestowed=bestowed, cast_from=origin,
+                     flashback=alternative == "flashback")
+    if face_down and (alternative or without_paying
+                      or not any(a.keyword == "morph" for a in face_up_face(state, obj).abilities)):
+        raise IllegalAction("only a card with morph is cast face down, for {3} (702.37c)")
+    was_top = origin == "library" and state.libraries[obj.owner][:1] == [obj.id]
+    spell = move(state, obj, "stack", controller=player, transformed=transformed,
+                 face_down=face_down)
     spell.spell = info
     state.touch()
     ch = state.characteristics(spell.id)
+    check_may_cast(state, spell, ch, player, origin=origin, was_top=was_top,
+                   flashback=info.flashback, owner=obj.owner, adventure_of=obj.adventure_of,
+                   as_adventure=printed.layout == "adventure" and half == 1)  # 601.3
     if ch.mana_cost and ch.mana_cost.has_x and without_paying and x != 0:
         raise IllegalAction("X must be 0 when the spell is cast without paying its mana cost "
                             "(107.3b)")
     forbidden = player_rules.forbidding_cast(state, player, spell)
     if forbidden:
         raise IllegalAction(f"{player} can't cast this spell: {forbidden} (601.3)")
-    specs = target_specs(ch.abilities, mode, ch.subtypes)
+    _check_modes(ch.abilities, mode, kicked)
+    spliced_costs = _splice(state, spell, ch, player, splice, info)
+    specs = target_specs(spell_abilities(ch, info), mode, ch.subtypes)
     info.targets = _resolve_refs(state, targets)
     _check_targets(state, specs, info.targets, controller=player, source=spell.id,
                    source_ch=ch)
     base = ManaCost() if without_paying else (ch.mana_cost or ManaCost())
-    if alternative:
+    if face_down:
+        base = ManaCost.parse("{3}")  # 702.37c
+    elif alternative == "flashback":
+        # 702.1b: "equal to its mana cost" is the spell's, as it is cast (a half's)
+        base = (ch.mana_cost or ManaCost()) if flashback[0].spec.get("cost") == "mana_cost" \
+            else ManaCost.parse(flashback[0].arg or "")
+    elif alternative:
         offered = [a.arg or "" for a in ch.abilities if a.keyword in ALTERNATIVE_COSTS]
         if ManaCost.parse(alternative) not in [ManaCost.parse(o) for o in offered]:
             raise IllegalAction(f"{alternative} is not an alternative cost of this spell")
         base = ManaCost.parse(alternative)
-    cost = spell_total_cost(state, spell, player, base.with_x(x), additional_mana(ch), origin)
+    kicker = [ManaCost.parse(a.arg or "") for a in ch.abilities if a.keyword == "kicker"]
+    if kicked and not kicker:
+        raise IllegalAction("this spell has no kicker cost to pay (702.33)")
+    cost = spell_total_cost(state, spell, player, base.with_x(x),
+                            additional_mana(ch) + kicker[:1 if kicked else 0]
+                            + spliced_costs, origin)
     info.total_cost = str(cost) if cost.symbols else "{0}"  # locked in (601.2f)
     pay_sacrifice(state, ch, sacrifice, player, info)
+    pay_discard(state, ch, discard, player)
     rest = pay_alternatively(state, ch, player, pay_waterbend(state, ch, player, cost,
                                                               waterbend), convoke, delve)
     info.mana_spent = pay_cost(state, player, rest, pay_life)
@@ -298,13 +399,26 @@ def _pay_loyalty(state: GameState, obj: GameObject, player: str, parts: list[str
 
 
 def activated_abilities(ch: Characteristics) -> list[Ability]:
-    return [a for a in ch.abilities if a.kind == "activated" or a.keyword == "cycling"]
+    """Its activated abilities, in order, then the intrinsic "{T}: Add [mana]." of each of
+    its basic land types (305.6)."""
+    return [a for a in ch.abilities if a.kind == "activated" or a.keyword == "cycling"] + [
+        _intrinsic(letter) for letter in ch.mana_produced]
+
+
+def _intrinsic(letter: str) -> Ability:
+    """305.6: the mana ability a basic land type gives."""
+    return Ability(f"{{T}}: Add {{{letter}}}.", "activated",
+                   spec={"cost": "{T}", "mana": ManaCost(),
+                         "effect": [{"op": "add_mana", "mana": f"{{{letter}}}"}]})
 
 
 def activate(state: GameState, source: int, player: str, which: int = 1, *, x: int = 0,
-             targets: Sequence[Any] = (), chooser: str | None = None) -> GameObject:
+             targets: Sequence[Any] = (), chooser: str | None = None,
+             sacrifice: Sequence[Any] = ()) -> GameObject:
     """602.2: put the ability on the stack, choose targets, pay its costs (mana, {T},
-    sacrificing or discarding the source, whose last known information the ability keeps)."""
+    sacrificing or discarding the source, whose last known information the ability keeps;
+    "sacrifice another creature": ``sacrifice``, the permanent sacrificed, whose last known
+    information the ability keeps as ``sacrificed``)."""
     obj = state.objects[source]
     ch = state.characteristics(source)
     abilities = activated_abilities(ch)
@@ -326,6 +440,8 @@ def activate(state: GameState, source: int, player: str, which: int = 1, *, x: i
         cost_text, effect = str(ability.spec["cost"]), ability.spec["effect"]
         extra_costs = [p.strip().lower() for p in cost_text.split(",")
                        if not p.strip().startswith("{") or p.strip() == "{T}"]
+    loyalty = [part for part in extra_costs if _LOYALTY.match(part)]
+    _check_once_per_turn(state, obj, ability, player, bool(loyalty))
     info = SpellInfo(x=x, ability=ability, source=source)
     info.targets = _resolve_refs(state, targets)
     _check_targets(state, list(ability.spec.get("targets", ())), info.targets,
@@ -333,7 +449,6 @@ def activate(state: GameState, source: int, player: str, which: int = 1, *, x: i
     mana = ManaCost.parse("".join(p.strip() for p in cost_text.split(",")
                                   if p.strip().startswith("{") and p.strip() != "{T}"))
     info.mana_spent = pay_cost(state, player, mana.with_x(x))
-    loyalty = [part for part in extra_costs if _LOYALTY.match(part)]
     if loyalty:
         _pay_loyalty(state, obj, player, loyalty)
     for part in extra_costs:
@@ -343,6 +458,8 @@ def activate(state: GameState, source: int, player: str, which: int = 1, *, x: i
             if obj.tapped:
                 raise IllegalAction(f"{obj.alias or source} is tapped")
             obj.tapped = True
+        elif (other := _SACRIFICE_OTHER.match(part)) is not None:
+            _sacrifice_other(state, obj, player, other, sacrifice, info)
         elif part.startswith("sacrifice") or part.startswith("discard"):
             move(state, obj, "graveyard")
         elif part == "pay half your life rounded up":  # 119.4; 810.9a: the team's life
@@ -352,6 +469,47 @@ def activate(state: GameState, source: int, player: str, which: int = 1, *, x: i
     item = _ability_object(state, ability, source, player, info, effect)
     state.emit("activated", obj=item.id, source=source, player=player)
     return item
+
+
+# "Sacrifice another creature", "Sacrifice a land": a cost naming another permanent to sacrifice.
+_SACRIFICE_OTHER = re.compile(r"^sacrifice (another|an?) (artifact|creature|enchantment|land"
+                              r"|permanent|planeswalker)$")
+
+
+def _sacrifice_other(state: GameState, source: GameObject, player: str, cost: re.Match[str],
+                     chosen: Sequence[Any], info: SpellInfo) -> None:
+    """An activation cost of sacrificing a permanent the player chooses (``sacrifice``)."""
+    if len(chosen) != 1:
+        raise IllegalAction(f"'{cost.group(0)}': name the permanent sacrificed (sacrifice)")
+    victim = state.get(chosen[0])
+    vch = state.characteristics(victim.id)
+    kind = cost.group(2).capitalize()
+    if victim.zone != "battlefield" or state.controller(victim.id) != player \
+            or (kind != "Permanent" and not vch.is_a(kind)) \
+            or (cost.group(1) == "another" and victim.id == source.id):
+        raise IllegalAction(f"{chosen[0]} can't be sacrificed for '{cost.group(0)}'")
+    info.sacrificed.append(LastKnown(victim, vch))
+    move(state, victim, "graveyard")
+
+
+def _check_once_per_turn(state: GameState, obj: GameObject, ability: Ability, player: str,
+                         loyalty: bool) -> None:
+    """606.3: a loyalty ability of a permanent only once each turn (for all its loyalty
+    abilities), and only when its controller could cast a sorcery (main phase of their
+    turn, empty stack, 307.1); an ability that says "activate only once each turn"
+    (``once_per_turn``) only once each turn. Records the activation."""
+    key = "loyalty" if loyalty else ability.text if ability.spec.get("once_per_turn") else None
+    if key is None:
+        return
+    if obj.activated.get(key) == state.turn:
+        raise IllegalAction(f"{obj.alias or obj.id}: " + (
+            "a loyalty ability of this permanent has been activated this turn (606.3)"
+            if loyalty else "this ability is activated only once each turn (602.5b)"))
+    if loyalty and (player != state.active or "main" not in state.step or state.stack):
+        raise IllegalAction("a loyalty ability is activated only when its controller could "
+                            "cast a sorcery: a main phase of their turn, with an empty stack "
+                            "(606.3)")
+    obj.activated[key] = state.turn
 
 
 def _ability_object(state: GameState, ability: Ability, source: int, controller: str,
@@ -396,7 +554,8 @@ def copy_spell(state: GameState, oid: int, controller: str, exceptions: Mapping[
     printed, _ = with_exceptions(copiable_printed(state, original), exceptions, copier=None,
                                  this=None, ctx=ctx)
     src = original.spell
-    info = SpellInfo(half=src.half, fused=src.fused, x=src.x, mode=src.mode,
+    info = SpellInfo(half=src.half, fused=src.fused, x=src.x, mode=src.mode, kicked=src.kicked,
+                     spliced=src.spliced,
                      targets=[list(g) for g in src.targets], sacrificed=list(src.sacrificed),
                      mana_spent=Counter(), without_paying=src.without_paying,
                      transformed=src.transformed, copy=True)
@@ -407,7 +566,7 @@ def copy_spell(state: GameState, oid: int, controller: str, exceptions: Mapping[
     if new_targets is not None:
         ch = state.characteristics(copy.id)
         chosen = _resolve_refs(state, new_targets)
-        specs = target_specs(ch.abilities, info.mode, ch.subtypes)
+        specs = target_specs(spell_abilities(ch, info), info.mode, ch.subtypes)
         changed = [(i, g) for i, g in enumerate(chosen) if g != info.targets[i]]
         for i, group in changed:  # 707.10c: changed targets must be legal
             _check_targets(state, [specs[i]], [group], controller=controller, source=copy.id,
@@ -438,10 +597,11 @@ def turn_face_up(state: GameState, oid: int, player: str) -> None:
 
 
 def put_pending_on_stack(state: GameState,
-                         targets: Mapping[str, Any] | None = None) -> list[GameObject]:
+                         targets: dict[str, list[Any]] | None = None) -> list[GameObject]:
     """603.3b: pending triggers go on the stack, active player's first (APNAP, 101.4).
-    ``targets`` maps a source's alias to the targets of its triggered ability."""
-    targets = dict(targets or {})
+    ``targets`` maps a source's alias to the targets of each of its triggered abilities, in
+    the order they go on the stack; each is taken (removed) as its ability is put there."""
+    targets = targets if targets is not None else {}
     put: list[GameObject] = []
     # 800.4d: an ability that would be controlled by a player who left the game triggers but
     # isn't put on the stack.
@@ -450,7 +610,8 @@ def put_pending_on_stack(state: GameState,
         for pending in [p for p in state.pending if p.controller == player]:
             state.pending.remove(pending)
             alias = _alias(state, pending)
-            chosen = targets.pop(alias, ()) if alias else ()
+            queue = targets.get(alias or "", [])
+            chosen = queue.pop(0) if queue else ()
             put.append(put_trigger(state, pending.source, pending.ability, pending.controller,
                                    pending.event, chosen))
     return put

@@ -8,6 +8,7 @@ cached until the next change (every mutation calls :meth:`GameState.touch`).
 from __future__ import annotations
 
 import copy as _copy
+import random
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -49,6 +50,15 @@ class GameState:
         # battlefield in it; None when no such action is under way (see :meth:`at_once`).
         self.batch: list[Event] | None = None
         self.left_in_batch: list[int] = []
+        # Permanents entering the battlefield together (614.12): while they enter, none of
+        # their replacement effects applies to the others (see :meth:`arriving_together`).
+        self.arriving: set[int] | None = None
+        # 500.10: additional beginning phases (an upkeep step only) to come after this phase,
+        # and the step after which the turn goes on once they are over
+        self.extra_upkeeps = 0
+        self.resume_after: str | None = None
+        # the objects an instruction puts onto the battlefield together, before they move
+        self.entering_together: frozenset[int] = frozenset()
         self.aliases: dict[str, int] = {}  # alias -> physical card
         self.clock = 0
         self.active = players[0]
@@ -59,8 +69,14 @@ class GameState:
         # replacement and prevention effects of resolved spells and abilities (615.7, 615.11)
         self.replacements: list[Any] = []
         self.replacing: set[Any] = set()  # replacement effects now applying (614.5)
-        # events replaced by instructions that the action under way has yet to carry out
+        # instructions replacement effects added to events, which the action under way has
+        # yet to carry out (kb.engine.replacements.Followup)
         self.deferred: list[Any] = []
+        # the rules the engine applied, in order: (rule number, what happened)
+        self.applied_rules: list[tuple[str, str]] = []
+        # the source of randomness (a random discard, a shuffle): seeded, so that a scenario
+        # plays the same way every time
+        self.rng = random.Random(0)
         self.command_casts: Counter[int] = Counter()  # card -> casts from the command zone
         self.choices: dict[str, Any] = {}  # standing choices for state-based actions
         # 111.11: the Oracle card reference, the cards a token created by name is read from
@@ -85,7 +101,11 @@ class GameState:
 
     def clone(self) -> GameState:
         """A deep copy, to try an action without committing to it."""
-        twin = _copy.deepcopy(self)
+        cache, self._cache = self._cache, None  # derived: the twin computes its own
+        try:
+            twin = _copy.deepcopy(self)
+        finally:
+            self._cache = cache
         twin.touch()
         return twin
 
@@ -130,6 +150,8 @@ class GameState:
             if alias in self.aliases:
                 raise EngineError(f"alias {alias!r} is used twice")
             self.aliases[alias] = obj.card
+        if zone == "battlefield" and self.arriving is not None:
+            self.arriving.add(oid)
         self.touch()
         return obj
 
@@ -177,6 +199,12 @@ class GameState:
         """Permanents on the battlefield that are phased in (702.26b)."""
         return [o for o in self.objects.values() if o.zone == "battlefield" and not o.phased_out]
 
+    def functioning(self) -> list[GameObject]:
+        """The objects whose static, triggered and replacement abilities function (113.6):
+        phased-in permanents, and emblems in the command zone (114.4)."""
+        return [o for o in self.objects.values()
+                if (o.zone == "battlefield" and not o.phased_out) or o.emblem]
+
     def characteristics(self, oid: int) -> Characteristics:
         if oid not in self.objects:
             if oid in self.last_known:
@@ -208,6 +236,22 @@ class GameState:
         if event.kind == "zone_change" and event.from_zone == "battlefield" and event.old:
             self.left_in_batch.append(event.old)
         return event
+
+    @contextmanager
+    def arriving_together(self) -> Iterator[None]:
+        """Objects put onto the battlefield inside enter at once (614.12: a replacement effect
+        applies to a permanent entering only if it exists before the event, so permanents
+        entering together don't modify how the others enter); their triggers are collected
+        once all have entered (603.6a, :meth:`at_once`)."""
+        if self.arriving is not None:
+            yield
+            return
+        self.arriving = set()
+        try:
+            with self.at_once():
+                yield
+        finally:
+            self.arriving = None
 
     @contextmanager
     def at_once(self) -> Iterator[None]:

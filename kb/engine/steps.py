@@ -18,6 +18,8 @@ STEPS = ("untap", "upkeep", "draw", "precombat main", "beginning of combat",
 LEAVES = "leaves the battlefield"
 # Another: the object it refers to becoming untapped (603.7a: the next time, if it already has).
 UNTAPS = "becomes untapped"
+# Another: the creature it refers to dying ("when that creature dies this turn").
+DIES = "dies"
 
 _WHEN = re.compile(r"^(?:at )?(?:the )?(?P<your>your )?(?:next )?(?P<step>.+?)(?: step)?$")
 
@@ -30,3 +32,11 @@ def delayed_time(when: str) -> tuple[str, str | None] | None:
     if found is None or found.group("step") not in STEPS:
         return None
     return found.group("step"), ("your" if found.group("your") else None)
+
+# The events (not steps) a delayed triggered ability may wait for.
+DELAYED_EVENTS = (LEAVES, DIES, UNTAPS)
+
+
+def delayed_time_known(when: str) -> bool:
+    """Whether a delayed trigger's ``at`` names a time or event the engine knows."""
+    return when in DELAYED_EVENTS or delayed_time(when) is not None

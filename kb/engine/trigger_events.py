@@ -22,7 +22,16 @@ A trigger in a card file names one with ``on``:
 - ``combat_damage_to_a_player``: this creature deals combat damage to a player;
 - ``becomes_target``: ``what``; ``by`` = opponent or any (ward 702.21a);
 - ``expend``: ``n``: you cast a spell, and the mana you spent this turn to cast spells went
-  from less than N to at least N (700.14).
+  from less than N to at least N (700.14);
+- ``activates``: ``what`` (self or a filter): an activated ability of that object is activated
+  ("whenever you activate this creature's outlast ability"), ``by`` = you (default),
+  opponent or any;
+- ``damage_prevented``: ``whose`` = you (default), opponent or any: damage that would be dealt
+  to that player is prevented (its ``event.amount``: how much), once per damage event;
+- ``tapped_for_mana``: ``what`` (a filter, lands by default), ``by`` = any (default), you or
+  opponent: a mana ability with {T} in its cost of such a permanent resolved ("whenever a
+  player taps a land for mana"); ``event.mana`` is the mana it produced. Such an ability that
+  adds mana is a triggered mana ability: it resolves at once (605.1b, 605.4a).
 """
 
 from __future__ import annotations
@@ -40,7 +49,7 @@ MORE_EVENTS = frozenset({
     "zone_change", "life_gained", "life_lost", "becomes_tapped", "attacks",
     "becomes_blocked", "blocked_by", "blocks_or_blocked", "unblocked",
     "combat_damage_to_a_player", "becomes_target", "blocks_a_creature", "expend",
-    "turned_face_up",
+    "turned_face_up", "activates", "damage_prevented", "tapped_for_mana",
 })
 # The keys these events read, besides those every trigger may have (what, by, whose).
 MORE_TRIGGER_KEYS = frozenset({"from", "to", "alone", "attacks_most_life", "with_greater_power",
@@ -84,6 +93,18 @@ def matches_event(state: GameState, spec: Mapping[str, Any], event: Event, sourc
     if on == "turned_face_up":  # "when this creature is turned face up" (702.37, 708.8)
         return event.kind == "turned_face_up" and _is(state, spec.get("what", "self"),
                                                       event.obj, source, controller)
+    if on == "activates":
+        return (event.kind == "activated"
+                and _is(state, spec.get("what", "self"), event.source, source, controller)
+                and _whose(state, spec.get("by", "you"), event.player, controller))
+    if on == "tapped_for_mana":  # "whenever a player taps a land for mana" (605.1b)
+        return (event.kind == "tapped_for_mana"
+                and _is(state, spec.get("what", {"types": ["Land"]}), event.obj, source,
+                        controller)
+                and _whose(state, spec.get("by", "any"), event.player, controller))
+    if on == "damage_prevented":
+        return event.kind == "damage_prevented" and event.player is not None and _whose(
+            state, spec.get("whose", "you"), event.player, controller)
     if on == "becomes_target":
         return (event.kind == "becomes_target"
                 and _is(state, spec.get("what", "self"), event.obj, source, controller)

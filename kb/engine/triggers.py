@@ -26,7 +26,7 @@ from kb.engine.events import Event, PendingTrigger
 from kb.engine.filters import matches
 from kb.engine.keyword_rules import KEYWORD_TRIGGERED
 from kb.engine.objects import Ability, EngineError
-from kb.engine.steps import LEAVES, UNTAPS, delayed_time
+from kb.engine.steps import DIES, LEAVES, UNTAPS, delayed_time
 from kb.engine.trigger_events import (
     MORE_EVENTS,
     MORE_TRIGGER_KEYS,
@@ -122,10 +122,31 @@ def collect(state: GameState, event: Event, left_with: Sequence[int] = ()) -> No
             ctx = Ctx(state, controller, source, event=event, extra={"keyword_arg": arg})
             if not holds(ability.spec.get("if"), ctx):
                 continue
-            state.pending.append(PendingTrigger(source, ability, controller, event, lki))
-            _note(state, source, lki, ability)
+            for _ in range(1 + _additional(state, event, controller, left_with)):
+                state.pending.append(PendingTrigger(source, ability, controller, event, lki))
+                _note(state, source, lki, ability)
     if event.kind in ("step", "zone_change", "becomes_untapped"):
         _delayed(state, event)
+
+
+def _additional(state: GameState, event: Event, controller: str,
+                left_with: Sequence[int]) -> int:
+    """603.2d: how many additional times an ability triggers: "if a creature dying causes a
+    triggered ability of a permanent you control to trigger, that ability triggers an
+    additional time" (a static ability's ``extra_trigger = "dies"`` on a permanent
+    ``controller`` controls, or that left at the same time: 603.10a)."""
+    if not (event.kind == "zone_change" and event.from_zone == "battlefield"
+            and event.to_zone == "graveyard"):
+        return 0
+    died = state.last_known.get(event.old or -1)
+    if died is None or not died.ch.is_a("Creature"):
+        return 0
+    seen = [(state.characteristics(o.id), state.controller(o.id))
+            for o in state.functioning()]
+    seen += [(k.ch, k.ch.controller or k.obj.controller) for oid in left_with
+             if (k := state.last_known.get(oid)) is not None]
+    return sum(1 for ch, who in seen if who == controller for a in ch.abilities
+               if (a.spec.get("static") or {}).get("extra_trigger") == "dies")
 
 
 def _note(state: GameState, source: int, lki: LastKnown | None, ability: Ability) -> None:
@@ -134,6 +155,7 @@ def _note(state: GameState, source: int, lki: LastKnown | None, ability: Ability
     card = obj.card if obj else None
     state.events.append(Event("triggered", state.tick(), obj=source, card=card,
                               data={"ability": ability.text}))
+    state.applied_rules.append(("603.2", f"triggers: {ability.text}"))
 
 
 def _keyword_of(state: GameState, source: int, ability: Ability) -> Ability | None:
@@ -150,14 +172,14 @@ def _sources(state: GameState, event: Event, left_with: Sequence[int]
              ) -> list[tuple[int, list[Ability], LastKnown | None]]:
     out: list[tuple[int, list[Ability], LastKnown | None]] = []
     for obj in list(state.objects.values()):
-        if obj.zone == "battlefield" and not obj.phased_out:
+        if (obj.zone == "battlefield" and not obj.phased_out) or obj.emblem:
             out.append((obj.id, triggered_abilities(state, obj.id), None))
-        elif obj.zone == "graveyard":
-            from_graveyard = [a for a in state.characteristics(obj.id).abilities
-                              if a.kind == "triggered" and a.spec["trigger"].get("zone")
-                              == "graveyard"]
-            if from_graveyard:
-                out.append((obj.id, from_graveyard, None))
+        elif obj.zone in ("graveyard", "exile"):
+            from_there = [a for a in state.characteristics(obj.id).abilities
+                          if a.kind == "triggered" and a.spec["trigger"].get("zone")
+                          == obj.zone]
+            if from_there:
+                out.append((obj.id, from_there, None))
     if event.kind == "zone_change" and event.from_zone == "battlefield" and event.old:
         # 603.10a: leaves-the-battlefield abilities look back in time: the object that left
         # and those that left with it trigger as they last existed
@@ -183,8 +205,8 @@ def _matches(state: GameState, spec: Mapping[str, Any], event: Event, source: in
     on = spec.get("on")
     if on not in TRIGGER_EVENTS:
         raise EngineError(f"unknown trigger event {on!r} (known: {sorted(TRIGGER_EVENTS)})")
-    if spec.get("zone") == "graveyard" and source in state.objects and \
-            state.objects[source].zone != "graveyard":
+    if spec.get("zone") in ("graveyard", "exile") and source in state.objects and \
+            state.objects[source].zone != spec["zone"]:
         return False
     if lki is not None and on not in ("dies", "zone_change"):
         return False
@@ -203,6 +225,8 @@ def _matches(state: GameState, spec: Mapping[str, Any], event: Event, source: in
             return False
         if spec.get("what", "self") == "self":
             return event.old == source
+        if spec["what"] == "haunted":  # "when the creature it haunts dies" (702.55c)
+            return source in state.objects and state.objects[source].haunting == event.old
         return matches(before.obj, before.ch, {**spec["what"], "zone": "battlefield"},
                        you=controller, source=source, opponents=state.opponents(controller))
     if on == "cast":
@@ -214,6 +238,8 @@ def _matches(state: GameState, spec: Mapping[str, Any], event: Event, source: in
     if on == "deals_damage":
         if event.kind != "damage" or event.source is None:
             return False
+        if spec.get("source") == "self":  # "whenever this creature deals damage"
+            return event.source == source
         src = state.objects.get(event.source) or state.last_known[event.source].obj
         flt = {**spec.get("source", {}), "zone": src.zone}
         return matches(src, state.characteristics(src.id), flt, you=controller, source=source,
@@ -277,9 +303,12 @@ def _cast_matches(state: GameState, spec: Mapping[str, Any], event: Event,
 
 def _delayed(state: GameState, event: Event) -> None:
     for delayed in list(state.delayed):
-        if delayed.when == LEAVES:  # 603.7a: "when [that object] leaves the battlefield"
+        if delayed.when in (LEAVES, DIES):  # 603.7a: "when [that object] leaves the
+            # battlefield", "when that creature dies (this turn)"
             if event.kind != "zone_change" or event.from_zone != "battlefield" or \
                     delayed.refers_to is None or event.old != delayed.refers_to:
+                continue
+            if delayed.when == DIES and event.to_zone != "graveyard":
                 continue
         elif delayed.when == UNTAPS:  # 603.7a: "when this creature becomes untapped"
             if event.kind != "becomes_untapped" or delayed.refers_to is None or \
@@ -290,12 +319,13 @@ def _delayed(state: GameState, event: Event) -> None:
             if when is None:
                 raise EngineError(f"unknown delayed trigger time {delayed.when!r} (write "
                                   "\"next <step>\", \"your next <step>\" (a step of rule "
-                                  f"500), {LEAVES!r} or {UNTAPS!r})")
+                                  f"500), {LEAVES!r}, {DIES!r} or {UNTAPS!r})")
             step, whose = when
             if event.kind != "step" or event.data.get("step") != step or (
                     whose == "your" and event.player != delayed.controller):
                 continue
-        state.delayed.remove(delayed)
+        if delayed.duration == "once":  # 603.7b: the next time only, without a duration
+            state.delayed.remove(delayed)
         ability = Ability(f"delayed: {delayed.when}", "triggered",
                           spec={"trigger": {"on": "step"}, "effect": delayed.effects})
         extra = {**delayed.extra, "referred": delayed.refers_to}

@@ -29,11 +29,26 @@ def advance(state: GameState, step: str, player: str | None = None) -> None:
     raise IllegalAction(f"can't reach {player}'s {step}")
 
 
+# The last step of each phase (500.1): a phase added "after this phase" begins after it.
+PHASE_ENDS = frozenset({"draw", "precombat main", "end of combat", "postcombat main",
+                        "cleanup"})
+
+
 def _next_step(state: GameState) -> None:
     if state.stack or state.pending:
         raise IllegalAction(f"the {state.step} step can't end: the stack isn't empty (500.2)")
     for player in state.players.values():
         player.mana_pool.clear()  # 500.5: unspent mana empties as a step or phase ends
+    if state.extra_upkeeps and (state.step in PHASE_ENDS or state.resume_after is not None):
+        # 500.10: an added beginning phase has only an upkeep step (its untap and draw steps
+        # are skipped); the turn goes on after the phase it followed
+        if state.resume_after is None:
+            state.resume_after = state.step
+        state.extra_upkeeps -= 1
+        begin(state, "upkeep")
+        return
+    if state.resume_after is not None:
+        state.step, state.resume_after = state.resume_after, None
     index = STEPS.index(state.step) if state.step in STEPS else len(STEPS) - 1
     if index == len(STEPS) - 1:
         order = [p for p in state.players if not state.players[p].left_game]
@@ -86,6 +101,7 @@ def cleanup(state: GameState) -> None:
         obj.deathtouch_damage = False
     state.effects = [e for e in state.effects if e.duration != "eot"]
     state.replacements = [r for r in state.replacements if r.duration != "eot"]
+    state.delayed = [d for d in state.delayed if d.duration != "eot"]
     for player in state.players.values():
         player.cant_cast_until_eot = False
         player.rules_this_turn.clear()

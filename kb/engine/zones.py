@@ -5,7 +5,7 @@ tokens (111), and drawing cards (121)."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from kb.engine.amounts import Ctx
@@ -16,7 +16,14 @@ from kb.engine.faces import face_up_face
 from kb.engine.filters import matches
 from kb.engine.keyword_rules import ENTERS_WITH_COUNTERS
 from kb.engine.objects import Ability, GameObject, IllegalAction, Printed, SpellInfo
-from kb.engine.replacements import Proposal, applicable, choose, replace
+from kb.engine.replacements import (
+    Proposal,
+    applicable,
+    choose,
+    counter_amount,
+    note,
+    replace,
+)
 
 if TYPE_CHECKING:
     from kb.engine.state import GameState
@@ -31,10 +38,43 @@ def move(state: GameState, obj: GameObject, to: str, *, controller: str | None =
     destination is the one replacement effects leave (614.1a: "exile it instead").
     ``entering_as``: a continuous effect on the permanent that applies as it enters (611.2e:
     "that permanent is [characteristic]"), its ``affected`` filled in here."""
-    origin = obj.zone
+    to, top = propose_move(state, obj, to, top)
+    return perform_move(state, obj, to, controller=controller, choices=choices, top=top,
+                        tapped=tapped, face_down=face_down, transformed=transformed, x=x,
+                        entering_as=entering_as)
+
+
+def move_all(state: GameState, moving: Sequence[tuple[GameObject, str]]) -> list[GameObject]:
+    """Move several objects in one event ("destroy all creatures", state-based actions,
+    701.8, 704.3): replacement effects apply to the event as it stands, before any of them
+    moves (614.1, 616), so an effect whose source moves with the others still applies to
+    them; then all move, at once (603.10a)."""
+    planned = [(obj, *propose_move(state, obj, to, True)) for obj, to in moving]
+    with state.at_once():
+        return [perform_move(state, obj, to, top=top) for obj, to, top in planned
+                if obj.id in state.objects]
+
+
+def propose_move(state: GameState, obj: GameObject, to: str, top: bool) -> tuple[str, bool]:
+    """Where ``obj`` goes, and whether on top of a library, once replacement effects have
+    modified the zone change (614.1a); what they add to it waits in ``state.deferred``. A
+    spell cast for its flashback cost is exiled instead of going anywhere else (702.34a)."""
+    if obj.zone == "stack" and obj.spell is not None and obj.spell.flashback and to != "exile":
+        note(state, "702.34a", f"{state.characteristics(obj.id).name}: cast with flashback, "
+                               f"exiled instead of put into the {to}")
+        to = "exile"
     moving = replace(state, Proposal("zone_change", obj=obj.id, player=obj.owner,
-                                     from_zone=origin, to_zone=to, top=top))
-    to, top = moving.to_zone or to, moving.top
+                                     from_zone=obj.zone, to_zone=to, top=top))
+    return moving.to_zone or to, moving.top
+
+
+def perform_move(state: GameState, obj: GameObject, to: str, *,
+                 controller: str | None = None, choices: Mapping[str, Any] | None = None,
+                 top: bool = True, tapped: bool = False, face_down: bool = False,
+                 transformed: bool = False, x: int = 0,
+                 entering_as: ContinuousEffect | None = None) -> GameObject:
+    """Carry out a zone change whose destination replacement effects have decided."""
+    origin = obj.zone
     if obj.zone == "battlefield":
         _leave_battlefield(state, obj)
     state.remove_object(obj)
@@ -45,6 +85,7 @@ def move(state: GameState, obj: GameObject, to: str, *, controller: str | None =
                            controller=controller if to in ("battlefield", "stack") and controller
                            else owner)
     new.copy_of_card, new.spell_copy = obj.copy_of_card, obj.spell_copy
+    _keep_stickers(state, obj, new, to)
     new.tapped, new.face_down, new.transformed = tapped, face_down, transformed
     if origin == "stack" and to == "battlefield":
         _carry_spell_effects(state, obj.id, new.id)
@@ -53,7 +94,8 @@ def move(state: GameState, obj: GameObject, to: str, *, controller: str | None =
         state.effects.append(entering_as)
         state.touch()
     if to == "battlefield":
-        enter(state, new, choices or {}, x=x)
+        cast_from = obj.spell.cast_from if origin == "stack" and obj.spell else None
+        enter(state, new, choices or {}, x=x, cast_from=cast_from)
         if _forbidden(state, new):
             # 608.3e: a permanent spell that can't enter goes to its owner's graveyard; a card
             # another effect would put there stays where it was (as a new object, 400.7)
@@ -65,6 +107,15 @@ def move(state: GameState, obj: GameObject, to: str, *, controller: str | None =
     if origin == "hand" and not state.in_zone("hand", owner):
         state.emit("hand_empty", player=owner)
     return new
+
+
+def _keep_stickers(state: GameState, old: GameObject, new: GameObject, to: str) -> None:
+    """123.5: stickers stay on an object moving to a public zone and apply to the new object
+    it becomes there (an exception to 400.7); moving to a hidden zone, they are gone."""
+    for effect in state.effects:
+        if "name_sticker" in effect.mods and old.id in effect.affected:
+            effect.affected = (effect.affected - {old.id}) | (
+                {new.id} if to not in ("hand", "library") else set())
 
 
 def _forbidden(state: GameState, obj: GameObject) -> bool:
@@ -133,13 +184,14 @@ def cease_to_exist(state: GameState, obj: GameObject) -> None:
 # -- entering the battlefield ----------------------------------------------------------------
 
 
-def enter(state: GameState, obj: GameObject, choices: Mapping[str, Any], *, x: int = 0) -> None:
+def enter(state: GameState, obj: GameObject, choices: Mapping[str, Any], *, x: int = 0,
+          cast_from: str | None = None) -> None:
     """Apply the replacement effects that modify how ``obj`` enters (614.1c-d, 614.12),
     judged by what it would be on the battlefield: first any "enter as a copy" (each copy
     brings the copied object's own such abilities, 707.5, 707.9e), then "enters with"
     counters, "enters tapped" and "as ... enters" choices, all copied ones included."""
     ctx = Ctx(state, obj.controller, obj.id, spell=_x_info(x))
-    entering = Proposal("enter", obj=obj.id, player=obj.controller, x=x)
+    entering = Proposal("enter", obj=obj.id, player=obj.controller, x=x, cast_from=cast_from)
     copying = [r for r in applicable(state, entering) if "copy" in r.spec]
     if copying:  # 616.1c: an effect making it enter as a copy applies first
         chosen = choose(state, entering, copying)
@@ -196,15 +248,38 @@ def enter(state: GameState, obj: GameObject, choices: Mapping[str, Any], *, x: i
                                     f"(choices.{what})")
             obj.choices[what] = choices[what]
             obj.linked_choices[(ch.name, what)] = choices[what]
+        if "as_enters_exile" in rep:
+            _as_enters_exile(state, obj, rep["as_enters_exile"], choices)
     for kind, n in extras.items():
         counters[kind] += n
     for kind, n in counters.items():
         if n > 0:
-            obj.counters[kind] += counter_amount(state, obj, n, kind)
+            obj.counters[kind] += counter_amount(state, obj, n, kind, entering=True)
     obj.ever_had_defense = obj.counters["defense"] > 0
     if ch.is_a("Battle"):
         choose_protector(state, obj, ch, choices)
     state.touch()
+
+
+def _as_enters_exile(state: GameState, obj: GameObject, spec: Mapping[str, Any],
+                     choices: Mapping[str, Any]) -> None:
+    """"As this enters, exile any number of [filter] cards from your graveyard" (614.12,
+    607.2a: the cards are exiled with it, under ``link``): ``choices.exiled``. A card entering
+    the battlefield at the same time can't be chosen (614.13a)."""
+    controller = state.controller(obj.id)
+    chosen = [state.get(alias) for alias in choices.get("exiled", [])]
+    for card in chosen:
+        if card.id in state.entering_together:
+            raise IllegalAction(f"{card.alias or card.id} is entering the battlefield at the "
+                                "same time: it can't be exiled as the other enters (614.13a)")
+        if card.zone != "graveyard" or card.owner != controller or not matches(
+                card, state.characteristics(card.id), {**spec.get("filter", {}),
+                                                       "zone": "graveyard"},
+                you=controller, opponents=state.opponents(controller)):
+            raise IllegalAction(f"{card.alias or card.id} is not a card {obj.alias or obj.id} "
+                                f"may exile from its controller's graveyard as it enters")
+    exiled = move_all(state, [(card, "exile") for card in chosen])
+    obj.choices[f"linked:{spec['link']}"] = [e.id for e in exiled if e.zone == "exile"]
 
 
 def _x_info(x: int) -> SpellInfo:
@@ -230,15 +305,6 @@ def _enter_as_copy(state: GameState, obj: GameObject, ability: Ability, target: 
     return extras
 
 
-def counter_amount(state: GameState, obj: GameObject, n: int, kind: str | None = None) -> int:
-    """How many counters an effect that would put ``n`` on ``obj`` puts once replacement
-    effects apply ("it puts twice that many instead", 614)."""
-    controller = state.controller(obj.id) if obj.id in state.objects else obj.controller
-    proposal = replace(state, Proposal("counters", n, player=controller, obj=obj.id,
-                                       counter=kind))
-    return proposal.amount if proposal.happens else 0
-
-
 def token_count(state: GameState, controller: str, n: int) -> int:
     """How many tokens an effect that would create ``n`` under ``controller``'s control
     creates once replacement effects apply ("it creates twice that many instead", 614)."""
@@ -248,11 +314,11 @@ def token_count(state: GameState, controller: str, n: int) -> int:
 
 def create_token(state: GameState, printed: Printed, controller: str, *,
                  choices: Mapping[str, Any] | None = None, transformed: bool = False,
-                 alias: str | None = None) -> GameObject:
+                 alias: str | None = None, tapped: bool = False) -> GameObject:
     """111.2: a token is created on the battlefield under ``controller``'s control."""
     token = state.add_object(printed, controller, "battlefield", controller=controller,
                              token=True, alias=alias)
-    token.transformed = transformed
+    token.transformed, token.tapped = transformed, tapped
     state.touch()
     enter(state, token, choices or {})
     state.emit("zone_change", obj=token.id, old=None, card=token.card, from_zone=None,
@@ -265,13 +331,37 @@ def create_token(state: GameState, printed: Printed, controller: str, *,
 
 def destroy(state: GameState, oid: int) -> bool:
     """701.8: destroy a permanent (indestructible ones aren't, 702.12b)."""
-    obj = state.objects.get(oid)
-    if obj is None or obj.zone != "battlefield":
-        return False
-    if state.characteristics(oid).has("indestructible"):
-        return False
-    move(state, obj, "graveyard")
-    return True
+    return bool(destroy_all(state, [oid]))
+
+
+def destroy_all(state: GameState, oids: Sequence[int]) -> list[GameObject]:
+    """701.8: destroy permanents, all at once ("destroy all creatures": one event, 614.1);
+    indestructible ones aren't (702.12b), regenerated ones neither (701.19a). The objects
+    they became."""
+    doomed = destroyed(state, [state.objects[oid] for oid in oids if oid in state.objects])
+    return move_all(state, [(obj, "graveyard") for obj in doomed])
+
+
+def destroyed(state: GameState, objs: Sequence[GameObject]) -> list[GameObject]:
+    """Of the permanents an event would destroy, those it destroys: not an indestructible
+    one (702.12b), nor one a replacement effect keeps: a regeneration shield (701.19a)
+    removes its damage, taps it and removes it from combat instead."""
+    out = []
+    for obj in objs:
+        if obj.zone != "battlefield" or state.characteristics(obj.id).has("indestructible"):
+            continue
+        proposal = replace(state, Proposal("destroy", obj=obj.id,
+                                           player=state.controller(obj.id)))
+        if proposal.regenerated:
+            obj.damage, obj.deathtouch_damage, obj.tapped = 0, False, True
+            _leave_battlefield(state, obj)  # removed from combat
+            state.emit("regenerated", obj=obj.id)
+            note(state, "701.19a", f"{obj.alias or state.characteristics(obj.id).name} is "
+                                   "regenerated instead of destroyed")
+            state.touch()
+        elif proposal.happens:
+            out.append(obj)
+    return out
 
 
 # -- leaving the game ----------------------------------------------------------------------

@@ -25,7 +25,7 @@ def test_keywords_are_read_with_their_parameter_702() -> None:
 @pytest.mark.parametrize(("data", "message"), [
     ({"name": "X", "colour": ["red"]}, "unknown card keys"),
     ({"name": "X", "mana_cost": "{Q}"}, "unknown mana symbol"),
-    ({"name": "X", "layout": "adventure"}, "unknown layout"),
+    ({"name": "X", "layout": "saga"}, "unknown layout"),
     ({"name": "X", "keywords": ["Flyng"]}, "unknown keyword"),
     ({"name": "X", "abilities": [{"text": "Hm."}]}, "exactly one of"),
     ({"name": "X", "abilities": [{"text": "T", "trigger": {"on": "enters"}}]}, "'effect'"),

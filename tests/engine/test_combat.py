@@ -147,3 +147,34 @@ def test_attack_requirements_are_obeyed_as_far_as_restrictions_allow_508_1d() ->
     assert legal(["a", "b"]) and not legal(["a"])
     assert legal(["b"], tapped=True)  # a tapped creature can't obey its requirement
     assert legal(["a"], limit=1) and legal(["b"], limit=1) and not legal([], limit=1)
+
+
+def test_the_first_strike_step_is_the_rules_choice_not_the_scenarios_510_4() -> None:
+    """510.4: with a first striker in combat the first step is a first-strike step; a
+    creature that had first strike as it began never deals damage in the next one, even with
+    0 power then (702.7b); a claim that the step is otherwise is refused."""
+    g = game()
+    g.add(creature(0, 1, keywords=["First strike"]), "you", "battlefield", alias="fast")
+    g.add(creature(2, 2), "you", "battlefield", alias="slow")
+    g.attack({"fast": "opponent", "slow": "opponent"})
+    with pytest.raises(IllegalAction, match="510.4"):
+        g.clone().combat_damage(first_strike=False)
+    g.combat_damage()
+    g.effect([{"op": "pump", "who": "fast", "pt": [3, 0], "duration": "eot"}], "you")
+    g.combat_damage()
+    assert g.state.player("opponent").life == 18
+    with pytest.raises(IllegalAction, match="510.4"):
+        g.combat_damage()
+
+
+def test_a_blocked_creature_whose_blocker_left_assigns_no_damage_510_1c() -> None:
+    g = game()
+    g.add(creature(3, 3), "you", "battlefield", alias="attacker")
+    g.add(creature(1, 1), "opponent", "battlefield", alias="blocker")
+    g.attack({"attacker": "opponent"})
+    g.block({"blocker": ["attacker"]})
+    g.move("blocker", "graveyard")
+    with pytest.raises(IllegalAction, match="510.1"):
+        g.clone().combat_damage(assign={"attacker": {"opponent": 3}})
+    g.combat_damage()
+    assert g.state.player("opponent").life == 20

@@ -171,11 +171,10 @@ def test_mana_of_the_chosen_color_needs_a_choice_linked_to_it_607_5a() -> None:
     g.add(creature(1, 1, name="Other"), "you", "battlefield", alias="other",
           choices={"color": "red"})
     g.effect([{"op": "become_copy", "who": "other", "of": "elves"}], "you")
-    g.activate("elves", 1)
-    g.resolve()
+    g.activate("elves", 1)  # a mana ability: it resolves at once (605.3a)
     g.activate("other", 1)
-    g.resolve()
     assert dict(g.state.player("you").mana_pool) == {"U": 1}
+    assert not g.state.stack
 
 
 def test_a_granted_keywords_variable_is_evaluated_as_it_is_used_702_1b() -> None:
@@ -236,3 +235,89 @@ def test_aura_swap_that_cant_be_completed_does_nothing_702_65b() -> None:
     for g in (_swap(land_aura), _swap(creature_aura, owner="opponent")):
         assert g.obj("wings").zone == "battlefield"
         assert g.obj("other").zone == "hand"
+
+
+def _hand(g: Game, n: int) -> None:
+    for i in range(n):
+        g.add(card(name=f"Card {i}", types=["Sorcery"]), "opponent", "hand", alias=f"c{i}")
+
+
+def test_a_random_discard_is_seeded_so_a_replay_is_the_same_701_9b() -> None:
+    def discarded(seed: int) -> list[str]:
+        g = game()
+        g.state.rng.seed(seed)
+        _hand(g, 6)
+        g.effect([{"op": "discard", "player": "opponent", "n": 2, "random": True}], "you")
+        return sorted(o.printed.front.name or "" for o in g.state.in_zone("graveyard", "opponent"))
+
+    assert discarded(0) == discarded(0) and len(discarded(0)) == 2
+    assert len({tuple(discarded(seed)) for seed in range(8)}) > 1  # random, not fixed
+
+
+def test_a_shuffle_is_an_event_even_with_nothing_moved_701_24d() -> None:
+    g = game()
+    g.effect([{"op": "shuffle", "player": "opponent"}], "you")
+    assert [e.player for e in g.state.events if e.kind == "shuffled"] == ["opponent"]
+
+
+def test_its_controller_is_the_one_it_had_as_it_left_608_2h() -> None:
+    """Path to Exile: "Exile target creature. Its controller may search ..."."""
+    g = game()
+    g.add(creature(2, 2), "opponent", "battlefield", alias="bear")
+    g.add(card(name="Forest", type_line="Basic Land — Forest"), "opponent", "library",
+          alias="forest")
+    g.add(card(name="Path", types=["Instant"], abilities=[{
+        "text": "Exile target creature. Its controller may search ...",
+        "targets": [{"kind": "creature"}],
+        "spell": [{"op": "exile", "who": "target"},
+                  {"op": "search", "player": "controller_of:target",
+                   "filter": {"types": ["Land"], "supertypes": ["Basic"]},
+                   "to": "battlefield", "tapped": True}]}]), "you", "hand", alias="path")
+    g.cast("path", targets=["bear"])
+    g.state.player("you").mana_pool.clear()
+    g.resolve({"search": ["forest"]})
+    assert (g.obj("forest").zone, g.state.controller(g.obj("forest").id)) == (
+        "battlefield", "opponent")
+    assert g.obj("forest").tapped
+
+
+def test_a_delayed_trigger_on_that_creature_dying_this_turn_603_7() -> None:
+    g = game()
+    g.add(creature(2, 2), "opponent", "battlefield", alias="bear")
+    g.effect([{"op": "delayed", "at": "dies", "refers": "bear", "duration": "eot",
+               "effect": [{"op": "lose_life", "player": "opponent", "n": 2}]}], "you")
+    g.effect([{"op": "destroy", "who": "bear"}], "you")
+    g.resolve()
+    assert g.state.player("opponent").life == 18
+    g.add(creature(2, 2), "opponent", "battlefield", alias="other")
+    g.advance("cleanup")
+    assert not g.state.delayed
+
+
+def test_an_emblem_functions_in_the_command_zone_114_4() -> None:
+    g = game()
+    g.add(creature(2, 2), "you", "battlefield", alias="bear")
+    g.effect([{"op": "emblem", "abilities": [{
+        "text": "Creatures you control get +1/+1.",
+        "static": {"affects": {"types": ["Creature"], "controller": "you"},
+                   "pump": [1, 1]}}]}], "you")
+    assert ch(g, "bear").power == 3
+    assert [o.zone for o in g.state.objects.values() if o.emblem] == ["command"]
+
+
+def test_up_to_n_targets_and_hexproof_from_a_quality_115_1_702_11d() -> None:
+    g = game()
+    g.add(creature(2, 2, keywords=["Hexproof from red"]), "opponent", "battlefield",
+          alias="warded")
+    g.add(creature(2, 2), "opponent", "battlefield", alias="plain")
+    spell = card(name="Sparks", mana_cost="{R}", types=["Sorcery"], abilities=[{
+        "text": "1 damage to each of up to two target creatures.",
+        "targets": [{"kind": "creature", "up_to": 2}],
+        "spell": [{"op": "damage", "to": "target", "amount": 1}]}])
+    g.add(spell, "you", "hand", alias="sparks")
+    g.state.player("you").mana_pool.update({"R": 1})
+    with pytest.raises(IllegalAction, match="not a legal target"):
+        g.clone().cast("sparks", targets=[["warded"]])
+    g.cast("sparks", targets=[[]])  # none of them: the spell still resolves (608.2b)
+    g.resolve()
+    assert g.obj("sparks").zone == "graveyard"

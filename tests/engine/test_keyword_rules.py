@@ -416,7 +416,7 @@ def test_modular_702_43a() -> None:
           alias="b")
     g.enter("a")
     assert ch(g, "a").power == 2
-    g.trigger_targets = {"a": ["b"]}
+    g.trigger_targets = {"a": [["b"]]}
     g.effect([{"op": "destroy", "who": "a"}], "you")
     g.resolve_all()
     assert g.obj("b").counters["+1/+1"] == 2
@@ -428,7 +428,7 @@ def test_mentor_702_134a() -> None:
     g = game()
     g.add(creature(3, 3, keywords=["Mentor"]), "you", "battlefield", alias="a")
     g.add(creature(1, 1), "you", "battlefield", alias="b")
-    g.trigger_targets = {"a": ["b"]}
+    g.trigger_targets = {"a": [["b"]]}
     _attack_and_resolve(g, {"a": "opponent", "b": "opponent"})
     assert g.obj("b").counters["+1/+1"] == 1
 

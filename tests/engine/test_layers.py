@@ -226,3 +226,60 @@ def test_devotion_decides_an_as_long_as_type_change_700_5a() -> None:
     assert not ch(g, "god").is_a("Creature")  # 1 + 3: four
     g.add(altar, "you", "battlefield")
     assert ch(g, "god").is_a("Creature")  # five
+
+
+def _land_setter(affects: dict[str, object], land_type: str) -> object:
+    return card(name="Moon", types=["Enchantment"], abilities=[{
+        "text": "Those lands are that type.",
+        "static": {"affects": affects, "land_types": [land_type]}}])
+
+
+def test_setting_a_land_type_removes_the_old_ones_and_their_abilities_305_7() -> None:
+    g = game()
+    pool = card(name="Pool", type_line="Land — Forest Island", abilities=[
+        {"text": "{T}: Add {C}.", "cost": "{T}", "effect": [{"op": "add_mana", "mana": "{C}"}]}])
+    g.add(pool, "you", "battlefield", alias="pool")
+    g.add(_land_setter({"types": ["Land"]}, "Mountain"), "you", "battlefield")
+    assert (ch(g, "pool").subtypes, ch(g, "pool").abilities) == (("Mountain",), ())
+    assert ch(g, "pool").mana_produced == ("R",)
+
+
+def test_an_effect_waits_for_one_that_would_change_what_it_applies_to_613_8() -> None:
+    """613.8a-b: "All Forests are creatures" depends on "nonbasic lands are Mountains" (it
+    changes which lands are Forests), so it applies after it, whatever the timestamps."""
+    forests_live = card(name="Life", types=["Enchantment"], abilities=[{
+        "text": "All Forests are 1/1 creatures.",
+        "static": {"affects": {"subtypes": ["Forest"]}, "add_types": ["Creature"],
+                   "set_pt": [1, 1]}}])
+    for order in ((forests_live, _land_setter({"types": ["Land"]}, "Mountain")),
+                  (_land_setter({"types": ["Land"]}, "Mountain"), forests_live)):
+        g = game()
+        g.add(card(name="Pool", type_line="Land — Forest Island"), "you", "battlefield",
+              alias="pool")
+        for enchantment in order:
+            g.add(enchantment, "you", "battlefield")
+        assert not ch(g, "pool").is_a("Creature")
+
+
+def test_an_effect_whose_controller_another_changes_waits_for_it_613_8() -> None:
+    """613.8a: "you control enchanted creature" depends on an effect that changes who "you"
+    is (its Aura's controller)."""
+    g = game()
+    g.add(creature(2, 2), "you", "battlefield", alias="bear")
+    g.add(card(name="Steal", types=["Enchantment"], subtypes=["Aura"],
+               keywords=["Enchant creature"], abilities=[{
+                   "text": "You control enchanted creature.",
+                   "static": {"affects": "enchanted", "control": "you"}}]),
+          "opponent", "battlefield", alias="steal", attached_to="bear")
+    assert ch(g, "bear").controller == "opponent"
+    g.effect([{"op": "become", "who": "steal", "control": "you"}], "you")
+    assert ch(g, "bear").controller == "you"
+
+
+def test_base_power_and_toughness_are_those_after_layer_7b_613_4b() -> None:
+    g = game()
+    g.add(creature(2, 2), "you", "battlefield", alias="bear", counters={"+1/+1": 1})
+    g.effect([{"op": "set_pt", "who": "bear", "pt": [0, 4]},
+              {"op": "pump", "who": "bear", "pt": [3, 0]}], "you")
+    assert (ch(g, "bear").base_power, ch(g, "bear").base_toughness) == (0, 4)
+    assert (ch(g, "bear").power, ch(g, "bear").toughness) == (4, 5)

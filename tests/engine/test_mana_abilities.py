@@ -23,8 +23,7 @@ def test_could_produce_looks_through_other_permanents_106_7() -> None:
     g.add(ORCHARD, "you", "battlefield", alias="o")
     g.add(ISLAND, "opponent", "battlefield")
     assert could_produce(g.state, g.obj("o").id) == {"U"}
-    g.activate("o")
     with pytest.raises(IllegalAction, match="mana_color"):
-        g.clone().resolve({"mana_color": "G"})
-    g.resolve({"mana_color": "U"})
+        g.clone().activate("o", choices={"mana_color": "G"})
+    g.activate("o", choices={"mana_color": "U"})  # a mana ability: no stack (605.3a)
     assert g.state.player("you").mana_pool["U"] == 1

@@ -19,7 +19,7 @@ def _play(choices: dict[str, object]) -> Game:
     g.add(MANTICORE, "you", "hand", alias="m")
     g.add(creature(3, 3), "you", "battlefield", alias="victim")
     g.enter("m")
-    g.trigger_targets = {"m": ["opponent"]}
+    g.trigger_targets = {"m": [["opponent"]]}
     g.resolve(choices)
     g.resolve_all()
     return g

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from kb.engine import sba
+import pytest
+
+from kb.engine import IllegalAction, sba
 from tests.engine.make import card, creature, game
 
 
@@ -125,3 +127,24 @@ def test_creatures_dying_at_once_all_trigger_a_watcher_dying_with_them_704_3() -
         g.settle()
         g.resolve_all()
         assert g.state.player("you").life == 22, watcher_first
+
+
+def test_the_legend_rule_keeps_the_chosen_one_even_after_it_changed_zones_704_5j() -> None:
+    """choices.legend_keep names the permanent by its scenario name, which follows the card
+    across zones (it was ignored for an object that had changed zones, issue 24)."""
+    legend = card(name="Legend", mana_cost="{1}", types=["Creature"],
+                  supertypes=["Legendary"], power=1, toughness=1)
+    g = game()
+    g.add(legend, "you", "hand", alias="first")
+    g.add(legend, "you", "hand", alias="second")
+    for alias in ("first", "second"):
+        g.state.player("you").mana_pool.update({"C": 1})
+        g.cast(alias)
+        g.state.choices = {"legend_keep": "first"}
+        g.resolve()
+    assert (g.obj("first").zone, g.obj("second").zone) == ("battlefield", "graveyard")
+    g.add(creature(2, 2), "you", "battlefield", alias="bear")
+    g.state.choices = {"legend_keep": "bear"}
+    with pytest.raises(IllegalAction, match="704.5j"):
+        g.add(legend, "you", "battlefield", alias="third")
+        g.settle()

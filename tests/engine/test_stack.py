@@ -186,6 +186,7 @@ def test_loyalty_costs_combine_into_one_606_5() -> None:
     g.add(walker(5), "you", "battlefield", alias="w")
     g.activate("w", 1)
     assert g.obj("w").counters["loyalty"] == 7
+    g.resolve()
     g.add(walker(2), "you", "battlefield", alias="low")
     with pytest.raises(IllegalAction, match="606.4"):
         g.activate("low", 2)  # [−3] with two counters

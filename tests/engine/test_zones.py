@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from tests.engine.make import card, ch, creature, game
 
 
@@ -129,3 +131,59 @@ def test_a_land_an_effect_would_put_onto_the_battlefield_stays_where_it_was() ->
     g.add(card(name="Forest", types=["Land"]), "you", "hand", alias="forest")
     g.enter("forest")
     assert g.obj("forest").zone == "hand"
+
+
+def _exiler() -> Any:
+    return creature(3, 4, name="Exiler", abilities=[{
+        "text": "If a creature an opponent controls would die, exile it instead.",
+        "replacement": {"event": "zone_change", "what": {"types": ["Creature"],
+                                                         "controller": "opponent"},
+                        "out_of": "battlefield", "into": "graveyard", "zone": "exile",
+                        "also": [{"op": "gain_life", "player": "you", "n": 1}]}}])
+
+
+def test_moving_many_objects_is_one_event_with_its_replacements_applied_first_614_1() -> None:
+    """701.8, 614.1: "destroy all" is one event; a replacement effect whose source is
+    destroyed with the others applies to all of them, and its "also" happens once per
+    object it applied to."""
+    g = game()
+    g.add(_exiler(), "you", "battlefield", alias="exiler")
+    for alias in ("a", "b"):
+        g.add(creature(2, 2), "opponent", "battlefield", alias=alias)
+    g.effect([{"op": "destroy", "who": {"each": {"types": ["Creature"]}}}], "you")
+    assert [g.obj(a).zone for a in ("exiler", "a", "b")] == ["graveyard", "exile", "exile"]
+    assert g.state.player("you").life == 22
+
+
+def test_returning_it_finds_only_the_object_the_event_made_400_7() -> None:
+    """400.7: "return that card" finds the new object the card became in the graveyard, not
+    the card once it has moved on."""
+    g = game()
+    g.add(creature(2, 2, keywords=["Undying"]), "you", "battlefield", alias="u")
+    g.effect([{"op": "destroy", "who": "u"}], "you")
+    g.move("u", "exile")
+    g.resolve()
+    assert g.obj("u").zone == "exile"
+
+
+def test_permanents_entering_together_dont_modify_each_others_entering_614_12() -> None:
+    doubler = creature(1, 1, name="Doubler", abilities=[{
+        "text": "Creatures you control get twice that many +1/+1 counters.",
+        "replacement": {"event": "counters", "on": {"types": ["Creature"],
+                                                    "controller": "you"},
+                        "kind": "+1/+1", "multiply": 2}}])
+    giver = creature(1, 1, name="Giver", abilities=[{
+        "text": "It enters with a +1/+1 counter.",
+        "replacement": {"event": "enter", "what": "self", "counters": {"+1/+1": 1}}}])
+    g = game()
+    g.add(doubler, "you", "graveyard", alias="doubler")
+    g.add(giver, "you", "graveyard", alias="giver")
+    g.effect([{"op": "return_to_battlefield", "who": "doubler"},
+              {"op": "return_to_battlefield", "who": "giver"}], "you")
+    assert g.obj("giver").counters["+1/+1"] == 2  # the doubler was there first
+    g2 = game()
+    g2.add(doubler, "you", "graveyard", alias="doubler")
+    g2.add(giver, "you", "graveyard", alias="giver")
+    g2.effect([{"op": "return_to_battlefield",
+                "who": {"each": {"types": ["Creature"], "zone": "graveyard"}}}], "you")
+    assert g2.obj("giver").counters["+1/+1"] == 1  # together: it isn't there yet

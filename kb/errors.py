@@ -15,3 +15,8 @@ class NoIndexError(KbError):
 
 class NoSuchRuleError(KbError):
     """The rule number exists in no ingested version; the message names the nearest ones."""
+
+
+class DamagedIndexError(KbError):
+    """A file of the index is missing or altered since it was built: 'kb build' repairs it.
+    Never answered from: the web says 503, the command line one line and exit 1."""

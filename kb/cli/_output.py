@@ -99,7 +99,13 @@ def output_file(path: Path) -> Iterator[TextIO]:
     A regular file or a new path is written aside and renamed over it, so that a failure
     leaves the old file whole; a device, a pipe or a symlink is written straight into (the
     rename would replace the device or the link itself, and never reach the link's target).
-    Any failure is a :class:`KbError` naming the file and what to do; nothing is half-done."""
+    Any failure is a :class:`KbError` naming the file and what to do; nothing is half-done.
+    A path inside an index folder (the live store, say) is refused: the index is kb build's."""
+    from kb.indexdir import index_folder_of
+
+    if (index := index_folder_of(path)) is not None:
+        raise KbError(f"cannot write {path}: it is inside the index folder {index}, which only "
+                      "kb build writes; choose another --out")
     try:
         kind = os.lstat(path).st_mode
     except FileNotFoundError:

@@ -13,7 +13,6 @@ import sys
 import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 
@@ -46,25 +45,36 @@ def _jsonable(value: Any) -> Any:
     raise TypeError(f"not JSON serializable: {type(value).__name__}")
 
 
-class VersionDate(click.ParamType):
+class Checked(click.ParamType):
+    """An option checked by its :mod:`kb.params` parameter, the one the web's parameter of
+    the same name uses: a value it refuses is a usage error (exit 2) with its reason."""
+
+    def __init__(self, check: Callable[[Any], Any], metavar: str | None = None) -> None:
+        self.check = check
+        self.name = metavar or getattr(check, "name", "value").upper()
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context) -> str | None:
+        choices = getattr(self.check, "choices", None)
+        return f"[{'|'.join(choices)}]" if choices else self.name
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> Any:
+        from kb.params import InvalidValue
+
+        try:
+            return self.check(value)
+        except InvalidValue as exc:
+            self.fail(exc.reason, param, ctx)
+
+
+class VersionDate(Checked):
     """``--version``: 'latest', a date (YYYY-MM-DD) or, where ``allow_all``, 'all'. A date
     that cannot be read is a usage error (exit 2), found before the index is opened."""
 
-    name = "DATE"
-
     def __init__(self, allow_all: bool = False) -> None:
-        self.words = ("latest", "all") if allow_all else ("latest",)
+        from kb.params import VERSION, VERSION_OR_ALL
 
-    def convert(self, value: Any, param: click.Parameter | None,
-                ctx: click.Context | None) -> str:
-        text = str(value).strip()
-        if text.lower() in self.words:
-            return text.lower()
-        try:
-            return date.fromisoformat(text).isoformat()
-        except ValueError:
-            self.fail(f"{value!r} is not a date: write YYYY-MM-DD (2013-06-01) or "
-                      f"{' or '.join(repr(w) for w in self.words)}", param, ctx)
+        super().__init__(VERSION_OR_ALL if allow_all else VERSION, "DATE")
 
 
 def echo_paged(lines: list[str]) -> None:

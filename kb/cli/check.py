@@ -8,7 +8,8 @@ from typing import Any
 import click
 
 from kb.api import check, check_json
-from kb.cli._output import emit_json, index_root, json_option, table
+from kb.cli._output import Checked, emit_json, index_root, json_option, table
+from kb.params import STATUS
 
 
 @click.command("check")
@@ -16,8 +17,7 @@ from kb.cli._output import emit_json, index_root, json_option, table
               type=click.Path(exists=True, path_type=Path),
               help="Also play the scenarios of this TOML file or folder (repeatable).")
 @click.option("--status", "statuses", multiple=True,
-              type=click.Choice(["verified", "contradicted", "era-dependent", "not checkable",
-                                 "not modelled"]),
+              type=Checked(STATUS),
               help="List the examples with this status (repeatable); by default the "
                    "contradicted and era-dependent ones are listed.")
 @json_option

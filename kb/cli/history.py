@@ -7,8 +7,9 @@ from itertools import groupby
 
 import click
 
-from kb.cli._output import VersionDate, emit_json, json_option, open_kb
+from kb.cli._output import Checked, VersionDate, emit_json, json_option, open_kb
 from kb.history import HistoryEntry, Piece, rule_history
+from kb.params import HISTORY_LANG
 
 # What an English entry says about its version, by its ``change``.
 _CHANGE = {
@@ -27,7 +28,7 @@ _CHANGE = {
 @click.option("--version", "version", type=VersionDate(), default=None,
               help="Read NUMBER in the rules in force on this date (YYYY-MM-DD); "
                    "default: the newest version that has it.")
-@click.option("--lang", type=click.Choice(["en", "fr", "pt", "all"]), default="all",
+@click.option("--lang", type=Checked(HISTORY_LANG), default="all",
               show_default=True,
               help="Texts of other documents shown beside the English: French, Portuguese, "
                    "all, or none (en).")

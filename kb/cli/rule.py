@@ -7,7 +7,8 @@ import dataclasses
 import click
 
 from kb import api
-from kb.cli._output import VersionDate, echo_paged, emit_json, json_option, open_kb
+from kb.cli._output import Checked, VersionDate, echo_paged, emit_json, json_option, open_kb
+from kb.params import RULE_LANG
 from kb.rulenum import RuleNumber
 
 
@@ -15,7 +16,7 @@ from kb.rulenum import RuleNumber
 @click.argument("number")
 @click.option("--version", "version", type=VersionDate(), default="latest",
               show_default=True, help="The rules in force on this date (YYYY-MM-DD), or 'latest'.")
-@click.option("--lang", type=click.Choice(api.LANGUAGES), default=None,
+@click.option("--lang", type=Checked(RULE_LANG), default=None,
               help="Only this language's texts (fr: the French text and examples, the English "
                    "where there is none); all adds Portuguese.  [default: English and French]")
 @click.option("--depth", type=click.IntRange(min=0), default=None, metavar="N",

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote
@@ -152,10 +153,15 @@ def check_report(reader: Reader) -> CheckReport:
     return reader.cache.value("check", lambda: run_check(reader.kb.store))
 
 
-def report(reader: Reader) -> Any:
-    """``kb report`` over this generation (every category), with the cached check."""
-    return reader.cache.value("report", lambda: api.consistency_report(
+def report(reader: Reader, categories: Sequence[str] | None = None,
+           languages: Sequence[str] | None = None) -> Any:
+    """``kb report`` over this generation: every category run once, with the cached check;
+    each choice of categories and languages is answered from that one run."""
+    from kb.report.run import narrow
+
+    whole = reader.cache.value("report", lambda: api.consistency_report(
         reader.kb, check_results=check_report(reader).results))
+    return whole if not categories and not languages else narrow(whole, categories, languages)
 
 
 def example_status(reader: Reader) -> dict[str, Any]:

@@ -81,7 +81,9 @@ def echo_paged(lines: list[str]) -> None:
     """Print ``lines``, through the pager ($PAGER, else less) when stdout is a terminal and
     they do not fit on the screen; straight out in pipes and scripts."""
     if sys.stdout.isatty() and len(lines) > shutil.get_terminal_size().lines - 1:
-        click.echo_via_pager("\n".join(lines) + "\n")
+        from kb.cli.terminal import render
+
+        click.echo_via_pager(render("\n".join(lines) + "\n"))  # the pager gets no raw ESC
     else:
         for line in lines:
             click.echo(line)

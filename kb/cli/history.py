@@ -8,6 +8,7 @@ from itertools import groupby
 import click
 
 from kb.cli._output import Checked, VersionDate, emit_json, json_option, open_kb
+from kb.cli.terminal import style
 from kb.history import HistoryEntry, Piece, rule_history
 from kb.params import HISTORY_LANG
 
@@ -118,7 +119,7 @@ def render_diff(pieces: list[Piece]) -> str:
             at += 1
         texts = [p.text for p in change]
         out.append(max((t[:len(t) - len(t.lstrip())] for t in texts), key=len))
-        out += [click.style(f"[-{p.text.strip()}-]", fg="red") if p.op == "delete"
-                else click.style(f"{{+{p.text.strip()}+}}", fg="green") for p in change]
+        out += [style(f"[-{p.text.strip()}-]", fg="red") if p.op == "delete"
+                else style(f"{{+{p.text.strip()}+}}", fg="green") for p in change]
         out.append(max((t[len(t.rstrip()):] for t in texts), key=len))
     return "".join(out)

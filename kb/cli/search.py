@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import re
-import sys
 
 import click
 
 from kb.api import search_json
 from kb.cli._output import Checked, VersionDate, emit_json, index_root, json_option
+from kb.cli.terminal import style
 from kb.params import LANGS, SEARCH_KINDS, joined
 from kb.query import KINDS
 
@@ -67,7 +67,6 @@ def command(ctx: click.Context, query: tuple[str, ...], lang: tuple[str, ...] | 
     if not result.hits:
         click.echo("No results.")
         ctx.exit(1)
-    bold = sys.stdout.isatty()
     for n, group in enumerate(result.groups(), 1):
         first = group[0]
         head = first.group.removeprefix("rule ") if first.group.startswith("rule ") else (
@@ -76,10 +75,9 @@ def command(ctx: click.Context, query: tuple[str, ...], lang: tuple[str, ...] | 
         for hit in group:
             where = f"{hit.source.get('file')}:{hit.source.get('line')}" if hit.source else ""
             click.echo(f"   [{hit.kind}, {hit.language}, {hit.version or '-'}] {hit.id}  {where}")
-            click.echo(f"     {_show(hit.snippet, bold)}")
+            click.echo(f"     {_show(hit.snippet)}")
 
 
-def _show(snippet: str, bold: bool) -> str:
-    if not bold:
-        return snippet
-    return _MARKED.sub(lambda m: click.style(m.group(1), bold=True), snippet)
+def _show(snippet: str) -> str:
+    """A snippet with its matches (``**word**``) in bold on a terminal."""
+    return _MARKED.sub(lambda m: style(m.group(1), bold=True), snippet)

@@ -179,6 +179,7 @@ LANGS = Choice("lang", TEXT_LANGUAGES, many=True)  # kb search, kb report
 SEARCH_KINDS = Choice("kind", _search_kinds, many=True)
 RECORD_KIND = Choice("kind", _record_kinds)
 CATEGORIES = Choice("category", _categories, many=True)
+CATEGORY = Choice("category", _categories)  # the report page: one category
 STATUS = Choice("status", _statuses)
 VERSION = VersionDate()
 VERSION_OR_ALL = VersionDate(allow_all=True)

@@ -12,21 +12,23 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import quote
 
 from kb import api
 from kb.check import CheckReport, run_check
 from kb.errors import KbError
-from kb.history import HistoryEntry, rule_history
+from kb.history import HistoryEntry, VersionChanges, version_changes
+from kb.history import rule_history as history_of
 from kb.link.pairing import fold
 from kb.model import Card, Example, GlossaryEntry, Rule, TermPair
 from kb.rulenum import RuleNumber
 from kb.web.errors import NotFound
 from kb.web.readers import Reader
 
+T = TypeVar("T")
 SUGGESTIONS = 10
 # A rule page shows its rule's history inline when it has at most this many subrules (the
 # history of a section, 702 and its thousand subrules, is a page of its own).
@@ -145,6 +147,42 @@ def letter_of(term: str) -> str:
     return first if first.isalpha() else "#"
 
 
+# -- answers worth keeping -------------------------------------------------------------------
+
+
+def _kept(reader: Reader, key: tuple, compute: Callable[[], T]) -> T:
+    """An answer kept in the generation's LRU under the canonical values it depends on (the
+    rule number as read, the version in force), so that the same question asked another way
+    (``702.19B``, another date of the same version, parameters that change nothing) is not
+    computed again."""
+    return reader.cache.response(("answer", *key), compute)
+
+
+def _rule_key(number: str) -> str:
+    """A rule number as ``KnowledgeBase.rule`` reads it (``CR 702.19B`` is 702.19b); any
+    other text as it was typed."""
+    read = RuleNumber.try_read(number)
+    return str(read) if read is not None else number
+
+
+def _in_force(reader: Reader, version: str | None) -> str | None:
+    return reader.kb.resolve_version(version) if version not in (None, "") else None
+
+
+def rule_history(reader: Reader, number: str, version: str | None,
+                 lang: str = "all") -> list[HistoryEntry]:
+    """``kb history``'s entries, kept per generation under the rule and version in force."""
+    key = ("history", number, _in_force(reader, version), lang)  # the number as history reads it
+    return _kept(reader, key, lambda: history_of(reader.kb, number, version, lang))
+
+
+def diff(reader: Reader, old: str, new: str, section: str | None) -> VersionChanges:
+    """``kb diff`` between the versions in force on ``old`` and ``new``, kept per
+    generation under those versions."""
+    key = ("diff", _in_force(reader, old), _in_force(reader, new), section)
+    return _kept(reader, key, lambda: version_changes(reader.kb, old, new, section))
+
+
 # -- kb check --------------------------------------------------------------------------------
 
 
@@ -189,7 +227,13 @@ class RulePage:
 
 
 def rule_page(reader: Reader, number: str, version: str | None) -> RulePage:
-    """The rule ``number`` in the version in force on ``version`` (the latest by default)."""
+    """The rule ``number`` in the version in force on ``version`` (the latest by default),
+    kept per generation under the rule and the version in force."""
+    key = ("rule", _rule_key(number), _in_force(reader, version) or latest(reader))
+    return _kept(reader, key, lambda: _rule_page(reader, number, version))
+
+
+def _rule_page(reader: Reader, number: str, version: str | None) -> RulePage:
     kb = reader.kb
     views = kb.rule(number, version)
     main = views[0]
@@ -207,7 +251,7 @@ def rule_page(reader: Reader, number: str, version: str | None) -> RulePage:
     history: list[HistoryEntry] | None = None
     if len(views) <= HISTORY_INLINE:
         try:
-            history = [e for e in rule_history(kb, main.number, main.version)
+            history = [e for e in rule_history(reader, main.number, main.version)
                        if e.rule == main.number]
         except KbError:
             history = []
@@ -276,6 +320,6 @@ def hit_url(hit: Any, latest_version: str | None) -> str:
 def history(reader: Reader, number: str, version: str | None) -> list[list[HistoryEntry]]:
     """``kb history``: the entries of the rule and of each subrule, one list per rule."""
     grouped: dict[str, list[HistoryEntry]] = {}
-    for entry in rule_history(reader.kb, number, version):
+    for entry in rule_history(reader, number, version):
         grouped.setdefault(entry.rule, []).append(entry)
     return list(grouped.values())

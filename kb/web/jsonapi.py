@@ -18,7 +18,6 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from kb import api, params
-from kb.history import rule_history, version_changes
 from kb.params import joined
 from kb.report.finding import CATEGORIES
 from kb.report.render_json import as_data
@@ -89,13 +88,13 @@ def _cards(reader: Reader, p: dict[str, Any]) -> Any:
 
 
 def _history(reader: Reader, p: dict[str, Any]) -> Any:
-    return rule_history(reader.kb, p["number"], p["version"], p["lang"])
+    return data.rule_history(reader, p["number"], p["version"], p["lang"])
 
 
 def _diff(reader: Reader, p: dict[str, Any]) -> Any:
     if not p["old"]:
         raise BadRequest("missing parameter: old (a date, YYYY-MM-DD)")
-    return api.diff_json(version_changes(reader.kb, p["old"], p["new"], p["section"]))
+    return api.diff_json(data.diff(reader, p["old"], p["new"], p["section"]))
 
 
 def _terms(reader: Reader, p: dict[str, Any]) -> Any:

@@ -27,6 +27,7 @@ from typing import TypeVar
 import kb
 from kb.corpus import CorpusFile, Unreadable, discover, embedded_corpus, read_bytes
 from kb.errors import KbError
+from kb.i18n import _
 from kb.index.writer import IndexReport, IndexWriteError, index_stamp, write_index
 from kb.indexdir import STORE_FILE, IndexDir, read_manifest, verify
 from kb.model import Loc, ParseResult, Source
@@ -184,12 +185,13 @@ def build(index_root: Path, folders: list[Path] | list[str], progress: Progress 
         inputs["files"] = _fingerprint(items)
         current = index.current()
         if current is None and (current := index.restore()) is not None:
-            report.problems.append(Problem(str(index.pointer), (
+            report.problems.append(Problem(str(index.pointer), _(
                 "the link to the current index was missing or led nowhere: restored to "
-                f"{current.name}, the newest generation that passes its checksums")))
+                "{generation}, the newest generation that passes its checksums").format(
+                    generation=current.name)))
         for stray in index.clean_strays(current) if current else []:
-            report.problems.append(Problem(str(current / stray), "a journal SQLite left "
-                                           "beside the store (readers ignore it): removed"))
+            report.problems.append(Problem(str(current / stray), _(
+                "a journal SQLite left beside the store (readers ignore it): removed")))
         held = _held_sources(current) if current and not replace else []
         damage = verify(current) if current else []
         if damage:

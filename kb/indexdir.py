@@ -55,6 +55,7 @@ from typing import Any
 from filelock import FileLock, Timeout
 
 from kb.errors import DamagedIndexError, KbError
+from kb.i18n import _
 from kb.paths import is_kb_checkout
 
 STORE_FILE = "kb.sqlite"
@@ -143,18 +144,19 @@ class IndexDir:
         except FileNotFoundError:
             return
         except NotADirectoryError as exc:
-            raise NotAnIndexError(f"{self.root} is a file, not an index folder: give --index "
-                                  "(or KB_INDEX) a folder") from exc
+            raise NotAnIndexError(_("{root} is a file, not an index folder: give --index (or "
+                                    "KB_INDEX) a folder").format(root=self.root)) from exc
         except OSError as exc:
             raise NotAnIndexError(f"{self.root}: {exc.strerror or exc}") from exc
         if not entries or self._older_index(entries):
             return
         shown = ", ".join(e + ("/" if (self.root / e).is_dir() else "") for e in entries[:5])
-        more = f" and {len(entries) - 5} more" if len(entries) > 5 else ""
-        raise NotAnIndexError(
-            f"{self.root} is not a kb index (it has no {MARKER_FILE}) and is not empty: it "
-            f"holds {shown}{more}. kb build deletes what it replaces in its index folder, so "
-            "it only writes in a new or empty folder: give --index (or KB_INDEX) another one")
+        more = _(" and {n} more").format(n=len(entries) - 5) if len(entries) > 5 else ""
+        raise NotAnIndexError(_(
+            "{root} is not a kb index (it has no {marker}) and is not empty: it holds "
+            "{shown}{more}. kb build deletes what it replaces in its index folder, so it only "
+            "writes in a new or empty folder: give --index (or KB_INDEX) another one").format(
+                root=self.root, marker=MARKER_FILE, shown=shown, more=more))
 
     def _older_index(self, entries: list[str]) -> bool:
         """An index built by a kb from before the marker: its own names only, and every

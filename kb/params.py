@@ -17,6 +17,7 @@ from datetime import date
 from typing import Any
 
 from kb.errors import KbError
+from kb.i18n import _
 
 # The languages of the texts kb holds (what --lang and lang= filter on).
 TEXT_LANGUAGES = ("en", "fr", "pt")
@@ -52,11 +53,11 @@ class Choice:
         parts = text.split(",") if self.many else [text]
         values = [p.strip().lower() for p in parts if p.strip()]
         if not self.many and len(values) != 1:
-            raise InvalidValue(self.name, f"one value, not {raw!r}")
+            raise InvalidValue(self.name, _("one value, not {raw!r}").format(raw=raw))
         wrong = [v for v in values if v not in self.choices]
         if wrong:
-            raise InvalidValue(self.name, f"{', '.join(map(repr, wrong))} is not one of "
-                                          f"{', '.join(map(repr, self.choices))}")
+            raise InvalidValue(self.name, _("{wrong} is not one of {choices}").format(
+                wrong=", ".join(map(repr, wrong)), choices=", ".join(map(repr, self.choices))))
         return tuple(dict.fromkeys(values)) if self.many else values[0]
 
 
@@ -80,9 +81,9 @@ class VersionDate:
         try:
             return date.fromisoformat(text).isoformat()
         except ValueError:
-            raise InvalidValue(self.name, f"{raw!r} is not a date: write YYYY-MM-DD "
-                                          f"(2013-06-01) or "
-                                          f"{' or '.join(repr(w) for w in self.words)}") from None
+            raise InvalidValue(self.name, _("{raw!r} is not a date: write YYYY-MM-DD "
+                                            "(2013-06-01) or {words}").format(
+                raw=raw, words=" or ".join(repr(w) for w in self.words))) from None
 
 
 @dataclass(frozen=True)
@@ -99,9 +100,9 @@ class Section:
             return None
         number = RuleNumber.try_read(str(raw))
         if number is None:
-            raise InvalidValue(self.name, f"{raw!r} is not a section or rule number (valid: a "
-                                          "section 1-9, a rule 100-999, a subrule such as "
-                                          "702.19 or 702.19b)")
+            raise InvalidValue(self.name, _("{raw!r} is not a section or rule number (valid: "
+                                            "a section 1-9, a rule 100-999, a subrule such as "
+                                            "702.19 or 702.19b)").format(raw=raw))
         return str(number)
 
 
@@ -119,9 +120,10 @@ class Count:
         try:
             number = int(raw)
         except (TypeError, ValueError):
-            raise InvalidValue(self.name, f"not a number: {raw!r}") from None
+            raise InvalidValue(self.name, _("not a number: {raw!r}").format(raw=raw)) from None
         if not self.low <= number <= self.high:
-            raise InvalidValue(self.name, f"{number} is out of range ({self.low}-{self.high})")
+            raise InvalidValue(self.name, _("{number} is out of range ({low}-{high})").format(
+                number=number, low=self.low, high=self.high))
         return number
 
 
@@ -138,7 +140,7 @@ class Flag:
         if not text:
             return None
         if text not in ("true", "false", "1", "0", "yes", "no"):
-            raise InvalidValue(self.name, f"not true or false: {raw!r}")
+            raise InvalidValue(self.name, _("not true or false: {raw!r}").format(raw=raw))
         return text in ("true", "1", "yes")
 
 

@@ -26,6 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from kb.errors import KbError
+from kb.i18n import _
 
 MAX_QUERY_CHARS = 1000
 MAX_TERMS = 32
@@ -284,8 +285,8 @@ class _Parser:
         """One more level of nesting (a parenthesis, a NOT, a +), refused past MAX_DEPTH."""
         self.depth += 1
         if self.depth > MAX_DEPTH:
-            raise QuerySyntaxError(f"parentheses, NOT and + nested more than {MAX_DEPTH} deep",
-                                   token.column)
+            raise QuerySyntaxError(_("parentheses, NOT and + nested more than {depth} "
+                                     "deep").format(depth=MAX_DEPTH), token.column)
 
     def peek(self) -> _Tok | None:
         return self.tokens[self.i] if self.i < len(self.tokens) else None

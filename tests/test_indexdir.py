@@ -17,7 +17,7 @@ from kb.build import build
 from kb.corpus import embedded_corpus
 from kb.index import writer
 from kb.index.writer import SEARCH_DIR, IndexWriteError
-from kb.indexdir import MARKER_FILE, STORE_FILE, IndexDir, verify
+from kb.indexdir import STORE_FILE, IndexDir, verify
 from tests.conftest import REPO
 
 SEED = "000_3e28a88beae8982b.txt"  # the Echo keyword page: 702.27 in French and English
@@ -253,6 +253,8 @@ def test_an_empty_folder_becomes_an_index_and_is_marked_first(tmp_path):
     corpus.mkdir()
     (corpus / SEED).write_bytes((embedded_corpus() / SEED).read_bytes())
     build(folder, [corpus])
+    from kb.indexdir import MARKER_FILE
+
     marker = json.loads((folder / MARKER_FILE).read_text(encoding="utf-8"))
     assert marker["folders"] == [str(corpus.resolve())]
     assert IndexDir(folder).current() is not None
@@ -261,6 +263,8 @@ def test_an_empty_folder_becomes_an_index_and_is_marked_first(tmp_path):
 def test_an_index_of_a_kb_from_before_the_marker_is_adopted(built):
     """An index whose generations carry manifests, built before the marker existed, is kb's:
     the next build marks it and goes on."""
+    from kb.indexdir import MARKER_FILE
+
     index, corpus = built
     (index / MARKER_FILE).unlink()
     (corpus / "second.txt").write_bytes((embedded_corpus() / "004_a6e7784aa109b725.txt")

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 import click
 
 from kb.errors import KbError
+from kb.i18n import _
 
 if TYPE_CHECKING:
     from kb.reader import KnowledgeBase
@@ -116,8 +117,9 @@ def output_file(path: Path) -> Iterator[TextIO]:
     from kb.indexdir import index_folder_of
 
     if (index := index_folder_of(path)) is not None:
-        raise KbError(f"cannot write {path}: it is inside the index folder {index}, which only "
-                      "kb build writes; choose another --out")
+        raise KbError(_("cannot write {path}: it is inside the index folder {index}, which "
+                        "only kb build writes; choose another --out").format(path=path,
+                                                                             index=index))
     try:
         kind = os.lstat(path).st_mode
     except FileNotFoundError:

@@ -29,6 +29,8 @@ from dataclasses import dataclass
 
 from charset_normalizer.md import mess_ratio
 
+from kb.i18n import _
+
 _BOMS = (
     (codecs.BOM_UTF8, "utf-8-sig"),
     (codecs.BOM_UTF16_BE, "utf-16-be"),
@@ -94,8 +96,8 @@ def double_encoded(text: str) -> str | None:
     clean = sum(1 for c in text if ord(c) > 0x7F) - covered
     if runs < _TWICE_MIN or runs < _TWICE_SHARE * (runs + clean):
         return None
-    return (f"{runs} of its {runs + clean} non-ASCII characters are UTF-8 read as cp1252 and "
-            "saved again, such as 'â€™' for '’'")
+    return _("{runs} of its {total} non-ASCII characters are UTF-8 read as cp1252 and saved "
+             "again, such as 'â€™' for '’'").format(runs=runs, total=runs + clean)
 
 
 def _one_character(run: str) -> bool:

@@ -25,6 +25,8 @@ from urllib.parse import urlsplit
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from kb.i18n import _
+
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
        "connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
 HEADERS = [
@@ -98,11 +100,11 @@ class Guard:
             return
         api = scope.get("path", "").startswith("/api")
         if self.hosts is not None and not self.hosts.allows(_header(scope, b"host")):
-            await _answer(send, 400, "this site is not served under that host name (kb serve "
-                          "--allow-host NAME adds one)", api)
+            await _answer(send, 400, _("this site is not served under that host name (kb "
+                                       "serve --allow-host NAME adds one)"), api)
             return
         if self.active >= self.max_requests:
-            await _answer(send, 503, "the server is busy: try again in a moment", api,
+            await _answer(send, 503, _("the server is busy: try again in a moment"), api,
                           [(b"retry-after", b"1")])
             return
         self.active += 1
@@ -120,7 +122,7 @@ class Guard:
         except Exception:
             log.exception("error answering %s %s", scope.get("method"), scope.get("path"))
             if not started:
-                await _answer(send, 500, "internal error", api)
+                await _answer(send, 500, _("internal error"), api)
         finally:
             self.active -= 1
 

@@ -38,6 +38,7 @@ import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from kb.errors import KbError
+from kb.i18n import _
 from kb.web.guard import LOCAL_HOSTS, MAX_REQUESTS
 
 HEADER_TIMEOUT = 10.0  # seconds to send a whole request head
@@ -154,8 +155,9 @@ def listen(host: str, port: int) -> socket.socket:
         family, kind, proto, _, address = socket.getaddrinfo(
             host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
     except socket.gaierror as exc:
-        raise KbError(f"cannot listen on {where}: {exc.strerror} (give --host an address of "
-                      "this machine, such as 127.0.0.1)") from exc
+        raise KbError(_("cannot listen on {where}: {reason} (give --host an address of this "
+                        "machine, such as 127.0.0.1)").format(where=where,
+                                                              reason=exc.strerror)) from exc
     sock = socket.socket(family, kind, proto)
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -163,7 +165,8 @@ def listen(host: str, port: int) -> socket.socket:
         sock.listen(BACKLOG)
     except OSError as exc:
         sock.close()
-        raise KbError(f"cannot listen on {where}: {_why(exc)}") from exc
+        raise KbError(_("cannot listen on {where}: {reason}").format(
+            where=where, reason=_why(exc))) from exc
     sock.set_inheritable(True)
     return sock
 
@@ -171,11 +174,11 @@ def listen(host: str, port: int) -> socket.socket:
 def _why(exc: OSError) -> str:
     reason = (exc.strerror or str(exc)).lower()
     if exc.errno == errno.EADDRINUSE:
-        return f"{reason} (another server is there: choose another --port)"
+        return reason + _(" (another server is there: choose another --port)")
     if exc.errno in (errno.EACCES, errno.EPERM):
-        return f"{reason} (ports below 1024 need privileges: choose another --port)"
+        return reason + _(" (ports below 1024 need privileges: choose another --port)")
     if exc.errno == errno.EADDRNOTAVAIL:
-        return f"{reason} (not an address of this machine: check --host)"
+        return reason + _(" (not an address of this machine: check --host)")
     return reason
 
 

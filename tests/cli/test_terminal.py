@@ -14,7 +14,6 @@ from pathlib import Path
 
 import pytest
 
-from kb.cli import terminal
 from kb.corpus import embedded_corpus
 from tests.conftest import REPO
 
@@ -99,6 +98,8 @@ class FakeTerminal(io.StringIO):
 
 
 def test_kb_s_own_colours_pass_and_nothing_else(monkeypatch):
+    from kb.cli import terminal
+
     screen = FakeTerminal()
     monkeypatch.setattr(sys, "stdout", terminal.TerminalWriter(screen))
     monkeypatch.delenv("NO_COLOR", raising=False)

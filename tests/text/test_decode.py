@@ -2,7 +2,7 @@ import codecs
 
 import pytest
 
-from kb.text.decode import BinaryContentError, decode, double_encoded
+from kb.text.decode import BinaryContentError, decode
 
 TEXT = "702.19. Trample\n\n702.19a Trample is a static ability — “Écho”.\n"
 
@@ -131,6 +131,8 @@ def test_english_encoded_twice_is_flagged_whatever_the_language():
                                            "The player’s “first” turn — 702.19b",
                                            "jogador não pode conjurar mágicas"])
 def test_text_encoded_twice_is_flagged_in_every_language(language_text):
+    from kb.text.decode import double_encoded
+
     text = (language_text + "\n") * 5
     assert double_encoded(text) is None
     assert double_encoded(text.encode("utf-8").decode("cp1252", errors="replace")) is not None
@@ -140,5 +142,7 @@ def test_text_encoded_twice_is_flagged_in_every_language(language_text):
 def test_a_clean_text_with_a_chance_sequence_is_not_flagged():
     """A clean text may hold one such pair by chance ("Ã©" quoted as an example): the share
     of the text's own non-ASCII characters, not a count, decides."""
+    from kb.text.decode import double_encoded
+
     text = "L’Écho des règles, ‘copie’ et « Ã© » : " * 3 + "é" * 20
     assert double_encoded(text) is None

@@ -186,8 +186,14 @@ def progress_bar(items: list[T], label: str = "Building") -> Iterator[T]:
     if not sys.stderr.isatty():
         yield from items
         return
-    with click.progressbar(items, label=label, file=sys.stderr,
-                           item_show_func=lambda i: getattr(i, "display", None)) as bar:
+    from kb.cli.terminal import escape, raw
+
+    def shown(item: T | None) -> str | None:
+        name = getattr(item, "display", None)
+        return escape(name) if name is not None else None
+
+    with click.progressbar(items, label=label, file=raw(sys.stderr),
+                           item_show_func=shown) as bar:
         yield from bar
 
 

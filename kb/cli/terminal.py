@@ -11,7 +11,8 @@ pipes and files get the text as it is.
 kb's own colours (a word diff, search matches in bold) go through :func:`style`, which marks
 its escape sequences with a token drawn at random for this process: the filter turns that
 token, and only it, back into ESC after escaping everything else, so no text from the corpus
-can produce a sequence the terminal obeys.
+can produce a sequence the terminal obeys. Progress bars draw on the terminal itself
+(:func:`raw`), the file names they show escaped.
 """
 
 from __future__ import annotations
@@ -83,6 +84,12 @@ def install() -> None:
         stream = getattr(sys, name)
         if stream is not None and not isinstance(stream, TerminalWriter) and _is_tty(stream):
             setattr(sys, name, TerminalWriter(stream))
+
+
+def raw(stream: TextIO) -> TextIO:
+    """The terminal behind ``stream``, for kb's own drawing (a progress bar redraws its line
+    with a carriage return and hides the cursor): what goes there must be escaped first."""
+    return stream.stream if isinstance(stream, TerminalWriter) else stream
 
 
 def _is_tty(stream: TextIO) -> bool:

@@ -52,8 +52,6 @@ class Choice:
         text = ",".join(raw) if isinstance(raw, tuple | list) else str(raw)  # --lang a --lang b
         parts = text.split(",") if self.many else [text]
         values = [p.strip().lower() for p in parts if p.strip()]
-        if not self.many and len(values) != 1:
-            raise InvalidValue(self.name, _("one value, not {raw!r}").format(raw=raw))
         wrong = [v for v in values if v not in self.choices]
         if wrong:
             raise InvalidValue(self.name, _("{wrong} is not one of {choices}").format(

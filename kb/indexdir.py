@@ -30,9 +30,11 @@ keeping two costs little disk. A ``current`` that is missing, dangling, a loop o
 out of ``builds/`` is repaired by the next build from the newest generation that passes its
 checksums.
 
-The manifest records what each file must be. Readers check every checksum once per process
-(:func:`check_serving`, remembered by inode, size, mtime and ctime, so a file changed in place
-is read again), builds before reusing anything, and ``kb doctor`` each time. A reader opens
+The manifest records what each file must be. Readers check every checksum before answering
+(:func:`check_serving`): once per process, and once for the user's next processes too
+(remembered by device, inode, size, mtime and ctime in the user's cache folder, so a file
+changed or replaced is read again); builds check before reusing anything, and ``kb doctor``
+each time. A reader opens
 the store immutable: a stray ``kb.sqlite-journal`` or ``-wal`` beside it (which SQLite would
 try to roll back, and cannot in a read-only generation) is ignored, and removed by the next
 build.
@@ -381,10 +383,15 @@ def _manifest_shape(data: Any) -> bool:
                     for p in problems))
 
 
-# What :func:`check_serving` found whole in this process: (device, inode, size, mtime, ctime)
-# of a file -> the checksum it was found to have. A file rewritten or replaced has another key.
+# What :func:`check_serving` found whole: (device, inode, size, mtime, ctime) of a file -> the
+# checksum it was found to have. A file rewritten or replaced has another key (any write, and
+# setting its times back, changes its ctime). Kept for this process, and for the user's next
+# ones in the user's cache folder (:func:`_remembered`), so that a command on an index of a
+# hundred rules versions does not read 150 MB before answering each time.
 _WHOLE: dict[tuple[int, ...], str] = {}
 _WHOLE_LOCK = threading.Lock()
+_WHOLE_KEPT = 20_000  # files remembered across processes (a generation holds a few dozen)
+_loaded: list[Path | None] = []  # the cache file read into _WHOLE, once per process
 
 
 def verify(generation: Path, *, checksums: bool = True,
@@ -428,10 +435,52 @@ def check_serving(generation: Path) -> None:
     remembered by its inode, size, mtime and ctime), so a flipped byte is never served and a
     long-running server pays for it once per generation."""
     with _WHOLE_LOCK:  # threads opening a new generation together read it once
+        before = len(_remembered())
         problems = verify(generation, known=_WHOLE)
+        if len(_WHOLE) > before:
+            _remember()
     if problems:
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
         raise CorruptIndexError(f"the index is damaged: {problems[0]}{more}; {REPAIR}")
+
+
+def _cache_file() -> Path | None:
+    """``whole.json`` in ``$KB_CACHE``, else in the platform's user cache folder; None when
+    ``KB_CACHE`` is empty (remember nothing beyond the process)."""
+    folder = os.environ.get("KB_CACHE")
+    if folder is None:
+        from platformdirs import user_cache_path
+
+        return user_cache_path("kb", appauthor=False) / "whole.json"
+    return Path(folder) / "whole.json" if folder else None
+
+
+def _remembered() -> dict[tuple[int, ...], str]:
+    """:data:`_WHOLE`, with what earlier processes of this user found whole (read once)."""
+    if not _loaded:
+        path = _cache_file()
+        _loaded.append(path)
+        try:
+            rows = json.loads(path.read_text(encoding="utf-8")) if path else []
+            _WHOLE.update({tuple(map(int, key.split(":"))): digest for key, digest in rows
+                           if isinstance(digest, str) and _SHA256.fullmatch(digest)})
+        except (OSError, ValueError, TypeError, AttributeError):
+            pass  # no cache, or not one this kb wrote: the checksums are read again
+    return _WHOLE
+
+
+def _remember() -> None:
+    """Keep :data:`_WHOLE` (its newest entries) for this user's next processes; a folder
+    that cannot be written costs only the time of reading the files again."""
+    path = _loaded[0] if _loaded else None
+    if path is None:
+        return
+    rows = [[":".join(map(str, key)), digest] for key, digest in _WHOLE.items()][-_WHOLE_KEPT:]
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        _write_atomically(path, json.dumps(rows))
+    except OSError:
+        pass
 
 
 def damage_of(root: Path) -> str | None:

@@ -338,3 +338,29 @@ def test_a_malformed_manifest_is_damage_that_kb_build_repairs(built):
     assert rebuilt.returncode == 0, rebuilt.stderr
     assert kb_cli(index, "search", "--json", "écho").stdout == before.stdout
     assert kb_cli(index, "doctor").returncode == 0
+
+
+def test_whole_files_are_read_once_for_the_user_s_next_processes(built, tmp_path, monkeypatch):
+    """Readers check every checksum, but a command on an index of a hundred versions must not
+    read 150 MB each time: what a process found whole is remembered (by inode, size and
+    times) for the next; a file altered since is read again and found damaged."""
+    from kb import indexdir
+
+    index, _ = built
+    monkeypatch.setenv("KB_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(indexdir, "_WHOLE", {})
+    monkeypatch.setattr(indexdir, "_loaded", [])
+    indexdir.check_serving(generation(index))  # reads every file once
+    assert (tmp_path / "cache" / "whole.json").is_file()
+    # A new process: nothing in memory, the cache file read; no file is read again.
+    monkeypatch.setattr(indexdir, "_WHOLE", {})
+    monkeypatch.setattr(indexdir, "_loaded", [])
+    real = indexdir._sha256
+    read: list[Path] = []
+    monkeypatch.setattr(indexdir, "_sha256", lambda path: read.append(path) or real(path))
+    indexdir.check_serving(generation(index))
+    assert read == []
+    flip_in_store(index, "Les cartes du bloc")  # the same size, altered in place
+    with pytest.raises(indexdir.CorruptIndexError, match="checksum differs"):
+        indexdir.check_serving(generation(index))
+    assert read == [generation(index) / STORE_FILE]

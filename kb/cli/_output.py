@@ -82,7 +82,7 @@ def echo_paged(lines: list[str]) -> None:
     """Print ``lines``, through the pager ($PAGER, else less) when stdout is a terminal and
     they do not fit on the screen; straight out in pipes and scripts."""
     if sys.stdout.isatty() and len(lines) > shutil.get_terminal_size().lines - 1:
-        from kb.cli.terminal import render
+        from kb.cli._terminal import render
 
         click.echo_via_pager(render("\n".join(lines) + "\n"))  # the pager gets no raw ESC
     else:
@@ -186,7 +186,7 @@ def progress_bar(items: list[T], label: str = "Building") -> Iterator[T]:
     if not sys.stderr.isatty():
         yield from items
         return
-    from kb.cli.terminal import escape, raw
+    from kb.cli._terminal import escape, raw
 
     def shown(item: T | None) -> str | None:
         name = getattr(item, "display", None)

@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 
 from kb.cli._output import emit_json, index_root, json_option, progress_bar
-from kb.cli.terminal import raw
+from kb.cli._terminal import raw
 from kb.fetch import DEFAULT_TIMEOUT, RULES_PAGE, FetchError, Progress, check_url, fetch
 from kb.paths import user_corpus_dir
 

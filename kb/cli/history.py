@@ -8,7 +8,7 @@ from itertools import groupby
 import click
 
 from kb.cli._output import Checked, VersionDate, emit_json, json_option, open_kb
-from kb.cli.terminal import style
+from kb.cli._terminal import style
 from kb.history import HistoryEntry, Piece, rule_history
 from kb.params import HISTORY_LANG
 

@@ -8,7 +8,7 @@ import click
 
 from kb.api import search_json
 from kb.cli._output import Checked, VersionDate, emit_json, index_root, json_option
-from kb.cli.terminal import style
+from kb.cli._terminal import style
 from kb.params import LANGS, SEARCH_KINDS, joined
 from kb.query import KINDS
 

@@ -100,7 +100,7 @@ class FakeTerminal(io.StringIO):
 
 
 def test_kb_s_own_colours_pass_and_nothing_else(monkeypatch):
-    from kb.cli import terminal
+    from kb.cli import _terminal as terminal
 
     screen = FakeTerminal()
     monkeypatch.setattr(sys, "stdout", terminal.TerminalWriter(screen))

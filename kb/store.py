@@ -197,7 +197,8 @@ class Store:
     @classmethod
     def create(cls, path: Path) -> Store:
         # A URI connection, so that ATTACH reads the previous store by its URI too.
-        conn = sqlite3.connect(f"file:{quote(str(path.absolute()))}", uri=True)
+        where = ":memory:" if str(path) == ":memory:" else quote(str(path.absolute()))
+        conn = sqlite3.connect(f"file:{where}", uri=True)
         conn.executescript(_SCHEMA)
         conn.execute("INSERT INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
         return cls(path, conn)

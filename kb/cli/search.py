@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import sys
 
 import click
 
@@ -79,5 +80,7 @@ def command(ctx: click.Context, query: tuple[str, ...], lang: tuple[str, ...] | 
 
 
 def _show(snippet: str) -> str:
-    """A snippet with its matches (``**word**``) in bold on a terminal."""
+    """A snippet with its matches (``**word**``) in bold on a terminal; marked so in pipes."""
+    if not sys.stdout.isatty():
+        return snippet
     return _MARKED.sub(lambda m: style(m.group(1), bold=True), snippet)

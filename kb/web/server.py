@@ -152,7 +152,7 @@ def listen(host: str, port: int) -> socket.socket:
     cannot be used."""
     where = f"{host if ':' not in host else f'[{host}]'}:{port}"
     try:
-        family, kind, proto, _, address = socket.getaddrinfo(
+        family, kind, proto, _name, address = socket.getaddrinfo(
             host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
     except socket.gaierror as exc:
         raise KbError(_("cannot listen on {where}: {reason} (give --host an address of this "

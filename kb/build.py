@@ -27,11 +27,12 @@ from typing import TypeVar
 import kb
 from kb.corpus import CorpusFile, Unreadable, discover, embedded_corpus, read_bytes
 from kb.errors import KbError
+from kb.i18n import _
 from kb.index.writer import IndexReport, IndexWriteError, index_stamp, write_index
 from kb.indexdir import STORE_FILE, IndexDir, read_manifest, verify
 from kb.model import Loc, ParseResult, Source
 from kb.paths import user_corpus_dir
-from kb.store import SCHEMA_VERSION, StaleStoreError, Store
+from kb.store import SCHEMA_VERSION, StaleStoreError, Store, read_only
 from kb.text.decode import BinaryContentError, decode
 
 T = TypeVar("T")
@@ -122,9 +123,9 @@ def plan_folders(index_root: Path, added: list[Path], *, only: bool = False,
     if only:
         base: list[str] = []
     else:
-        current = IndexDir(index_root).current()
-        manifest = read_manifest(current) if current else None
-        remembered = (manifest or {}).get("inputs", {}).get("folders")
+        index = IndexDir(index_root)
+        remembered = index.remembered_folders()
+        current = index.current()
         if remembered is None and current is not None:
             remembered = _stored_folders(current)
         base = list(remembered) if isinstance(remembered, list) else [EMBEDDED, USER]
@@ -139,8 +140,7 @@ def plan_folders(index_root: Path, added: list[Path], *, only: bool = False,
 def _stored_folders(generation: Path) -> list[str] | None:
     """The folders recorded in the store, when the manifest cannot be read."""
     try:
-        with closing(sqlite3.connect(f"file:{generation / STORE_FILE}?mode=ro",
-                                     uri=True)) as conn:
+        with closing(sqlite3.connect(read_only(generation / STORE_FILE), uri=True)) as conn:
             row = conn.execute("SELECT value FROM meta WHERE key='folders'").fetchone()
         return json.loads(row[0]) if row else None
     except (sqlite3.Error, ValueError):
@@ -189,6 +189,14 @@ def build(index_root: Path, folders: list[Path] | list[str], progress: Progress 
         inputs["numbering"] = (None if numbering is None else
                                [str(numbering), hashlib.sha256(numbering.read_bytes()).hexdigest()])
         current = index.current()
+        if current is None and (current := index.restore()) is not None:
+            report.problems.append(Problem(str(index.pointer), _(
+                "the link to the current index was missing or led nowhere: restored to "
+                "{generation}, the newest generation that passes its checksums").format(
+                    generation=current.name)))
+        for stray in index.clean_strays(current) if current else []:
+            report.problems.append(Problem(str(current / stray), _(
+                "a journal SQLite left beside the store (readers ignore it): removed")))
         held = _held_sources(current) if current and not replace else []
         damage = verify(current) if current else []
         if damage:
@@ -197,10 +205,11 @@ def build(index_root: Path, folders: list[Path] | list[str], progress: Progress 
             current = None
         if current is not None and _same_inputs(current, inputs):
             index.clear_partials()
+            notices = list(report.problems)
             try:
                 return _unchanged(report, current, started)
             except (TypeError, KeyError, ValueError):  # a manifest of another shape: rebuild
-                report.problems, report.sources, report.unchanged = [], [], False
+                report.problems, report.sources, report.unchanged = notices, [], False
         staging = index.new_generation()
         try:
             _build_into(staging, index, current, items, inputs, report, progress, held,
@@ -300,7 +309,7 @@ def _unchanged(report: BuildReport, generation: Path, started: float) -> BuildRe
     """The report of a build that found nothing to do: the current generation's sources."""
     report.unchanged = True
     recorded = (read_manifest(generation) or {}).get("inputs", {})
-    report.problems = [Problem(f, r) for f, r in recorded.get("problems", [])]
+    report.problems += [Problem(f, r) for f, r in recorded.get("problems", [])]
     report.sources = [SourceReport(**{**s, "reused": True}) for s in recorded.get("sources", [])]
     report.seconds = time.perf_counter() - started
     return report
@@ -310,8 +319,7 @@ def _held_sources(generation: Path) -> list[tuple[str, str, str, str]]:
     """(id, file, format, version) of every source of a generation's store, read even from a
     store of another schema or one failing its checksums: what a build must not drop."""
     try:
-        with closing(sqlite3.connect(f"file:{generation / STORE_FILE}?mode=ro",
-                                     uri=True)) as conn:
+        with closing(sqlite3.connect(read_only(generation / STORE_FILE), uri=True)) as conn:
             return conn.execute("SELECT id, file, format, version FROM sources").fetchall()
     except sqlite3.Error:
         return []

@@ -10,7 +10,8 @@ walked like any other). kb reads only what the user put in the folder:
   followed unless ``follow_links`` (``kb build --follow-links``), and reported;
 * the system's special files (anything under ``/proc``, ``/sys``, ``/dev``: ``/proc/kmsg``
   blocks a reader forever), named pipes, sockets and devices are never read;
-* a kb index folder (``builds/`` beside ``current`` or ``build.lock``) inside a corpus folder
+* a kb index folder (its marker, or ``builds/`` beside ``current`` or ``build.lock``) inside a
+  corpus folder
   is kb's own output, not documents: skipped and reported;
 * a document, or a gzip file once decompressed (streamed, never all at once), larger than
   ``MAX_DOCUMENT_BYTES`` is refused rather than exhausting memory.
@@ -35,6 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import kb
+from kb.indexdir import is_index_folder
 
 # Files that describe a corpus rather than belong to it.
 DOCUMENTATION_FILES = frozenset({"MANIFEST.toml", "README.md", "SOURCES.md", "__init__.py"})
@@ -159,7 +161,7 @@ def _visit(path: Path, inside: Path, follow_links: bool
     if kind == "folder":
         if name.startswith("__") or name in DATA_FOLDERS:
             return None
-        if _is_index(path):
+        if is_index_folder(path):
             return Unreadable(path, "a kb index folder, not documents: skipped (keep the "
                                     "index outside the corpus folder)")
         return path, "folder"
@@ -178,12 +180,6 @@ def _target(path: Path) -> Path | None:
 
 def _within_any(path: Path, folders: tuple[Path, ...]) -> bool:
     return any(path == folder or folder in path.parents for folder in folders)
-
-
-def _is_index(folder: Path) -> bool:
-    """A kb index folder: generations in ``builds/`` and a ``current`` link or a lock."""
-    return (folder / "builds").is_dir() and (
-        (folder / "current").is_symlink() or (folder / "build.lock").exists())
 
 
 def _kind(path: Path) -> str:

@@ -22,3 +22,8 @@ class NoSuchRuleError(KbError):
         super().__init__(message)
         self.nearest = nearest
         self.version = version
+
+
+class DamagedIndexError(KbError):
+    """A file of the index is missing or altered since it was built: 'kb build' repairs it.
+    Never answered from: the web says 503, the command line one line and exit 1."""

@@ -26,9 +26,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from kb.errors import KbError
+from kb.i18n import _
 
 MAX_QUERY_CHARS = 1000
 MAX_TERMS = 32
+# Parentheses and NOT/+ nested deeper than this are refused: every later stage walks the tree
+# by recursion, and no question needs more.
+MAX_DEPTH = 20
 MIN_PREFIX = 2
 FILTERS = ("lang", "kind", "rule", "version", "card")
 KINDS = ("rule", "example", "glossary", "ruling", "note", "card")
@@ -275,6 +279,14 @@ class _Parser:
     def __init__(self, tokens: list[_Tok]) -> None:
         self.tokens = tokens
         self.i = 0
+        self.depth = 0
+
+    def deeper(self, token: _Tok) -> None:
+        """One more level of nesting (a parenthesis, a NOT, a +), refused past MAX_DEPTH."""
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise QuerySyntaxError(_("parentheses, NOT and + nested more than {depth} "
+                                     "deep").format(depth=MAX_DEPTH), token.column)
 
     def peek(self) -> _Tok | None:
         return self.tokens[self.i] if self.i < len(self.tokens) else None
@@ -327,19 +339,21 @@ class _Parser:
             operator = after or token
             what = f"{operator.value} needs a word after it" if operator else "a word is missing"
             raise QuerySyntaxError(what, operator.column if operator else None)
-        if token.kind == "not":
+        if token.kind in ("not", "plus"):
             self.take()
-            return Not(self.parse_unary(token))
-        if token.kind == "plus":
-            self.take()
-            return Required(self.parse_unary(token))
+            self.deeper(token)
+            inner = self.parse_unary(token)
+            self.depth -= 1
+            return Not(inner) if token.kind == "not" else Required(inner)
         return self.parse_atom()
 
     def parse_atom(self) -> Node:
         token = self.take()
         if token.kind == "lparen":  # paired and not empty: see _balanced
+            self.deeper(token)
             node = self.parse_or()
             self.take()
+            self.depth -= 1
             return node
         if token.kind == "phrase":
             return Phrase(tuple(token.value.split()))

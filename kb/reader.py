@@ -24,6 +24,7 @@ from kb.errors import KbError, NoIndexError, NoSuchRuleError
 from kb.i18n import gettext as _
 from kb.indexdir import STORE_FILE, CorruptIndexError, IndexDir, check_serving
 from kb.model import Card, Example, GlossaryEntry, Record, Rule, Ruling, kind_of
+from kb.params import InvalidValue
 from kb.paths import default_index_root
 from kb.rulenum import RuleNumber, RuleNumberError, RuleRange
 from kb.store import OtherSchemaError, StaleStoreError, Store, record_number, record_text
@@ -46,8 +47,9 @@ def language_set(lang: str | None, held: Iterable[str] = ()) -> set[str]:
     if lang == "all":
         return known
     if lang not in known:
-        raise KbError(f"unknown language {lang!r} (choose from {', '.join(sorted(known))}, "
-                      "all)")
+        raise InvalidValue("lang", _("{lang!r} is not a language of the index (choose from "
+                                     "{known}, all)").format(lang=lang,
+                                                             known=", ".join(sorted(known))))
     return {lang}
 
 

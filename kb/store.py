@@ -27,9 +27,10 @@ import zlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict
 from pathlib import Path
+from urllib.parse import quote
 
 from kb.codec import from_dict, to_dict
-from kb.errors import KbError
+from kb.errors import DamagedIndexError
 from kb.model import (
     Card,
     Citation,
@@ -99,11 +100,19 @@ class OtherSchemaError(StaleStoreError):
     """The store is a kb store of another schema version (an older or newer kb wrote it)."""
 
 
-class CorruptStoreError(KbError):
+class CorruptStoreError(DamagedIndexError):
     """The store file is damaged: a record fails its checksum, or SQLite cannot read it."""
 
     def __init__(self, path: Path, what: str) -> None:
         super().__init__(f"the index is damaged: {path}: {what}; run 'kb build' to rebuild it")
+
+
+def read_only(path: Path) -> str:
+    """The URI that opens a published store for reading: read-only and immutable, so SQLite
+    neither locks it nor looks for a journal or WAL beside it (a stray one, which it would
+    try to roll back and cannot in a read-only generation, is ignored: the generation's
+    checksums, not a journal, say whether the file is whole)."""
+    return f"file:{quote(str(path.absolute()))}?mode=ro&immutable=1"
 
 
 def _crc(body: str, record_id: str, version: str | None, file: str, line: int) -> int:
@@ -188,7 +197,9 @@ class Store:
 
     @classmethod
     def create(cls, path: Path) -> Store:
-        conn = sqlite3.connect(path)
+        # A URI connection, so that ATTACH reads the previous store by its URI too.
+        where = ":memory:" if str(path) == ":memory:" else quote(str(path.absolute()))
+        conn = sqlite3.connect(f"file:{where}", uri=True)
         conn.executescript(_SCHEMA)
         conn.execute("INSERT INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
         return cls(path, conn)
@@ -196,7 +207,7 @@ class Store:
     @classmethod
     def open(cls, path: Path) -> Store:
         """Open read-only; raise :class:`StaleStoreError` for another schema version."""
-        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        conn = sqlite3.connect(read_only(path), uri=True)
         try:
             row = conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
         except sqlite3.DatabaseError as exc:
@@ -270,7 +281,7 @@ class Store:
 
     def attach(self, other: Path) -> None:
         """Open another store (the previous build's) to copy sources from, until :meth:`detach`."""
-        self.conn.execute("ATTACH DATABASE ? AS old", (f"file:{other}?mode=ro",))
+        self.conn.execute("ATTACH DATABASE ? AS old", (read_only(other),))
 
     def detach(self) -> None:
         self.conn.commit()

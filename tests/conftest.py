@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,9 @@ REPO = Path(__file__).resolve().parents[1]
 # Builds read the user's corpus folder too (where `kb fetch` stores files): point it nowhere,
 # so that a developer's own folder never leaks into the tests' indexes.
 os.environ["KB_CORPUS"] = str(REPO / "tests" / "no-user-corpus")
+# Readers remember the index files they found whole in the user's cache folder: the tests'
+# own, so that they never read or fill the developer's.
+os.environ["KB_CACHE"] = tempfile.mkdtemp(prefix="kb-test-cache-")
 SHARED_CORPUS = Path(os.environ.get("KB_SHARED_CORPUS", REPO.parent / "shared" / "corpus"))
 CR_EN = SHARED_CORPUS / "cr-en"
 

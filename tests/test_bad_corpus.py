@@ -329,6 +329,17 @@ def test_a_file_that_reads_as_mojibake_is_reported(tmp_path):
     assert problem.reason.startswith("the text looks wrong in utf-8 (")
 
 
+def test_an_english_rules_file_encoded_twice_is_reported(tmp_path):
+    """Issue 25, case 7: the English CR with "â€™" for each "’" was built without a word."""
+    folder = corpus(tmp_path)
+    english = (embedded_corpus() / "MagicCompRules 20260417.txt").read_text(encoding="utf-8")
+    (folder / "cr.txt").write_bytes(
+        english.encode("utf-8").decode("cp1252", errors="replace").encode("utf-8"))
+    report = build(tmp_path / "idx", [folder])
+    reasons = [p.reason for p in report.problems if p.file == "cr.txt"]
+    assert any("read as cp1252 and saved again" in r for r in reasons), report.problems
+
+
 @pytest.mark.parametrize("garbage", [2_000, 300_000])
 def test_a_rules_file_followed_by_garbage_keeps_its_rules_and_reports_the_rest(tmp_path,
                                                                               garbage):

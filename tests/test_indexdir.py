@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import errno
+import json
 import os
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -170,3 +172,195 @@ def test_an_index_of_an_older_kb_is_no_damage(built):
     done = kb_cli(index, "rule", "702.27")
     assert done.returncode == 1 and "damaged" not in done.stderr
     assert "built by another version of kb; run 'kb build'" in done.stderr
+
+
+# -- issue 25: the index folder is kb's alone, and readers verify what they serve -----------
+
+
+def two_folder_index(tmp_path: Path) -> tuple[Path, Path]:
+    """An index built from two folders (--only), then built again after one of them changed:
+    two generations, both whole. Returns (index, the folder that would be dropped)."""
+    from tests.test_build import OTHER_SEED, seed_folder
+
+    index = tmp_path / "idx"
+    a, b = seed_folder(tmp_path, "a", SEED), seed_folder(tmp_path, "b", OTHER_SEED)
+    assert kb_cli(index, "build", "--only", "--corpus", str(a), "--corpus", str(b)).returncode == 0
+    (b / "more.txt").write_bytes((embedded_corpus() / "001_f4c4515b1d59e611.txt").read_bytes())
+    assert kb_cli(index, "build").returncode == 0
+    return index, b
+
+
+def break_current(index: Path, how: str, elsewhere: Path) -> None:
+    pointer = index / "current"
+    target = generation(index)
+    pointer.unlink()
+    if how == "dangling":
+        pointer.symlink_to("builds/no-such-generation")
+    elif how == "loop":
+        pointer.symlink_to("current")
+    elif how == "elsewhere":  # a whole generation, but not one of this index's
+        shutil.copytree(target, elsewhere)
+        pointer.symlink_to(elsewhere)
+
+
+@pytest.mark.parametrize("how", ["missing", "dangling", "loop", "elsewhere"])
+def test_a_lost_current_link_loses_no_folder_no_generation_and_no_refusal(tmp_path, how):
+    """Issue 25, case 1: `rm idx/current; kb build` rebuilt the embedded corpus alone (the
+    remembered folders forgotten, no "would drop" refusal) and deleted the intact older
+    generation."""
+    from tests.test_build import OTHER_SEED, files_of
+
+    index, b = two_folder_index(tmp_path)
+    newest = generation(index)
+    older = [g for g in (index / "builds").iterdir() if g != newest]
+    assert len(older) == 1
+    break_current(index, how, tmp_path / "elsewhere")
+    refused = kb_cli(index, "build", "--only", "--corpus", str(b))
+    assert refused.returncode == 1 and SEED in refused.stderr and "--replace" in refused.stderr
+    assert generation(index) == newest  # the refused build still repaired the link
+    break_current(index, how, tmp_path / "elsewhere2")
+    repaired = kb_cli(index, "build", "--json")
+    assert repaired.returncode == 0, repaired.stderr
+    report = json.loads(repaired.stdout)
+    assert report["unchanged"] is True  # the same folders, the same files: nothing to write
+    assert any("restored" in p["reason"] for p in report["problems"])
+    assert generation(index) == newest and older[0].is_dir()
+    assert files_of(index) == {SEED, OTHER_SEED, "more.txt"}
+
+
+def test_a_folder_that_is_not_an_index_is_refused_and_left_as_it_was(tmp_path):
+    """Issue 25, case 2: `mkdir -p d/builds/p; echo x > d/builds/p/f; KB_INDEX=d kb build`
+    deleted d/builds/p and replaced a file named current with a symlink."""
+    folder = tmp_path / "d"
+    (folder / "builds" / "p").mkdir(parents=True)
+    (folder / "builds" / "p" / "f").write_text("x\n")
+    (folder / "current").write_text("my notes\n")
+    before = sorted(str(p.relative_to(folder)) for p in folder.rglob("*"))
+    result = kb_cli(folder, "build")
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert len(result.stderr.splitlines()) == 1
+    assert "not a kb index" in result.stderr
+    assert "builds/" in result.stderr and "current" in result.stderr  # what is there
+    assert sorted(str(p.relative_to(folder)) for p in folder.rglob("*")) == before
+    assert (folder / "builds" / "p" / "f").read_text() == "x\n"
+    assert (folder / "current").read_text() == "my notes\n"
+
+
+def test_an_empty_folder_becomes_an_index_and_is_marked_first(tmp_path):
+    folder = tmp_path / "empty"
+    folder.mkdir()
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / SEED).write_bytes((embedded_corpus() / SEED).read_bytes())
+    build(folder, [corpus])
+    from kb.indexdir import MARKER_FILE
+
+    marker = json.loads((folder / MARKER_FILE).read_text(encoding="utf-8"))
+    assert marker["folders"] == [str(corpus.resolve())]
+    assert IndexDir(folder).current() is not None
+
+
+def test_an_index_of_a_kb_from_before_the_marker_is_adopted(built):
+    """An index whose generations carry manifests, built before the marker existed, is kb's:
+    the next build marks it and goes on."""
+    from kb.indexdir import MARKER_FILE
+
+    index, corpus = built
+    (index / MARKER_FILE).unlink()
+    (corpus / "second.txt").write_bytes((embedded_corpus() / "004_a6e7784aa109b725.txt")
+                                        .read_bytes())
+    report = build(index, [corpus])
+    assert not report.unchanged and (index / MARKER_FILE).is_file()
+
+
+def test_a_store_altered_in_place_is_damaged_not_a_different_answer(built):
+    """Issue 25, case 4: bytes altered inside kb.sqlite (same size) where no record checksum
+    covers them (the kind column) changed `kb versions` silently; readers checked sizes."""
+    index, _ = built
+    before = kb_cli(index, "export", "--kind", "rule")
+    assert before.returncode == 0 and "702.27" in before.stdout
+    path = generation(index) / STORE_FILE
+    size = path.stat().st_size
+    with sqlite3.connect(path) as conn:  # a valid file that says something else
+        assert conn.execute("UPDATE records SET kind='rulf' WHERE kind='rule' AND number "
+                            "LIKE '702.27%'").rowcount > 1
+    conn.close()
+    assert path.stat().st_size == size
+    for command in (["export", "--kind", "rule"], ["versions"], ["search", "écho"]):
+        assert_damaged(kb_cli(index, *command))
+
+
+@pytest.mark.parametrize("suffix", ["-journal", "-wal"])
+def test_a_stray_journal_is_ignored_by_readers_and_removed_by_the_next_build(built, suffix):
+    """Issue 25, case 5: a kb.sqlite-journal beside the store made every read fail, while
+    `kb build` said "Nothing changed" and left the index unreadable."""
+    index, corpus = built
+    before = kb_cli(index, "export", "--kind", "rule")
+    store = generation(index) / STORE_FILE
+    hot = store.parent / "copy.sqlite"  # a real hot journal: a write interrupted mid-way
+    shutil.copyfile(store, hot)
+    conn = sqlite3.connect(hot, isolation_level=None)
+    conn.execute("PRAGMA journal_mode=DELETE")
+    conn.execute("BEGIN IMMEDIATE")
+    conn.execute("DELETE FROM records")
+    conn.execute("PRAGMA cache_spill=1")
+    conn.execute("PRAGMA cache_size=1")
+    conn.execute("DELETE FROM bodies")
+    journal = Path(f"{hot}-journal")
+    stray = Path(f"{store}{suffix}")
+    stray.write_bytes(journal.read_bytes() if journal.exists() else b"\x00" * 4096)
+    conn.execute("ROLLBACK")
+    conn.close()
+    hot.unlink()
+    for command in (["export", "--kind", "rule"], ["search", "écho"]):
+        got = kb_cli(index, *command)
+        assert got.returncode == 0, got.stderr
+    assert kb_cli(index, "export", "--kind", "rule").stdout == before.stdout
+    rebuilt = kb_cli(index, "build", "--json")
+    assert rebuilt.returncode == 0
+    assert any(stray.name in p["file"] for p in json.loads(rebuilt.stdout)["problems"])
+    assert not stray.exists() and verify(generation(index)) == []
+
+
+def test_a_malformed_manifest_is_damage_that_kb_build_repairs(built):
+    """Issue 25, case 12: a manifest.json of the wrong types made doctor, search and build
+    fail with an internal ValueError, so `kb build` could not repair it."""
+    index, _ = built
+    before = kb_cli(index, "search", "--json", "écho")
+    manifest = generation(index) / "manifest.json"
+    manifest.write_text(json.dumps({"files": {"kb.sqlite": "abc"}, "inputs": {
+        "folders": 3, "sources": ["x"]}}), encoding="utf-8")
+    assert_damaged(kb_cli(index, "search", "écho"))
+    doctor = kb_cli(index, "doctor")
+    assert doctor.returncode == 1 and "damaged" in doctor.stderr
+    assert "Traceback" not in doctor.stderr and "internal" not in doctor.stderr
+    rebuilt = kb_cli(index, "build")
+    assert rebuilt.returncode == 0, rebuilt.stderr
+    assert kb_cli(index, "search", "--json", "écho").stdout == before.stdout
+    assert kb_cli(index, "doctor").returncode == 0
+
+
+def test_whole_files_are_read_once_for_the_user_s_next_processes(built, tmp_path, monkeypatch):
+    """Readers check every checksum, but a command on an index of a hundred versions must not
+    read 150 MB each time: what a process found whole is remembered (by inode, size and
+    times) for the next; a file altered since is read again and found damaged."""
+    from kb import indexdir
+
+    index, _ = built
+    monkeypatch.setenv("KB_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(indexdir, "_WHOLE", {})
+    monkeypatch.setattr(indexdir, "_loaded", [])
+    indexdir.check_serving(generation(index))  # reads every file once
+    assert (tmp_path / "cache" / "whole.json").is_file()
+    # A new process: nothing in memory, the cache file read; no file is read again.
+    monkeypatch.setattr(indexdir, "_WHOLE", {})
+    monkeypatch.setattr(indexdir, "_loaded", [])
+    real = indexdir._sha256
+    read: list[Path] = []
+    monkeypatch.setattr(indexdir, "_sha256", lambda path: read.append(path) or real(path))
+    indexdir.check_serving(generation(index))
+    assert read == []
+    flip_in_store(index, "Les cartes du bloc")  # the same size, altered in place
+    with pytest.raises(indexdir.CorruptIndexError, match="checksum differs"):
+        indexdir.check_serving(generation(index))
+    assert read == [generation(index) / STORE_FILE]

@@ -4,7 +4,18 @@ from __future__ import annotations
 
 import pytest
 
-from kb.query import And, Loose, Not, Or, Phrase, QuerySyntaxError, Required, Word, parse
+from kb.query import (
+    MAX_QUERY_CHARS,
+    And,
+    Loose,
+    Not,
+    Or,
+    Phrase,
+    QuerySyntaxError,
+    Required,
+    Word,
+    parse,
+)
 
 
 def test_words_side_by_side_are_optional_words_of_a_question():
@@ -120,3 +131,36 @@ def test_power_and_toughness_changes_are_words(text, words):
 def test_plus_and_minus_before_words_keep_their_meaning():
     assert parse("+trample -flying").root == Loose((Required(Word("trample")),
                                                     Not(Word("flying"))))
+
+
+@pytest.mark.parametrize("text", ["(" * 246 + "trample" + ")" * 246,
+                                  "NOT " * 240 + "trample", "a " + "+(" * 100 + "b" + ")" * 100])
+def test_deep_nesting_is_refused_with_a_reason_not_a_recursion_error(text):
+    """Issue 25, case 11: 246 nested parentheses (under the 1,000-character limit) raised
+    RecursionError: "internal error" on the command line, HTTP 500 on the web."""
+    assert len(text) <= MAX_QUERY_CHARS
+    with pytest.raises(QuerySyntaxError, match="nested more than 20 deep"):
+        parse(text)
+    from kb.query import MAX_DEPTH
+
+    assert parse("(" * MAX_DEPTH + "trample" + ")" * MAX_DEPTH).root == Word("trample")
+
+
+def test_deep_nesting_is_a_one_line_error_on_the_command_line_and_400_on_the_web(tmp_path):
+    from click.testing import CliRunner
+    from starlette.testclient import TestClient
+
+    from kb.build import build
+    from kb.cli import cli
+    from kb.corpus import embedded_corpus
+    from kb.web.app import create_app
+
+    index = tmp_path / "index"
+    build(index, [embedded_corpus()])
+    query = "(" * 246 + "trample" + ")" * 246
+    result = CliRunner().invoke(cli, ["--index", str(index), "search", query])
+    assert result.exit_code == 1 and "nested more than" in result.output
+    assert "internal error" not in result.output
+    with TestClient(create_app(index)) as client:
+        response = client.get("/api/search", params={"q": query})
+        assert response.status_code == 400 and "nested more than" in response.text

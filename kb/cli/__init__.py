@@ -131,6 +131,9 @@ class KbGroup(click.Group):
         argv = list(sys.argv[1:] if args is None else args)
         as_json = "--json" in (argv[: argv.index("--")] if "--" in argv else argv)
         debug = "--debug" in argv
+        from kb.cli import _terminal as terminal
+
+        terminal.install()  # text is data on a terminal: control characters shown, not obeyed
         try:
             _check_arguments(argv)
             # Not standalone: click returns the status of ``ctx.exit(n)`` instead of exiting.

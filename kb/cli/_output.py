@@ -13,13 +13,13 @@ import sys
 import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 
 import click
 
 from kb.errors import KbError
+from kb.i18n import _
 
 if TYPE_CHECKING:
     from kb.reader import KnowledgeBase
@@ -46,32 +46,45 @@ def _jsonable(value: Any) -> Any:
     raise TypeError(f"not JSON serializable: {type(value).__name__}")
 
 
-class VersionDate(click.ParamType):
+class Checked(click.ParamType):
+    """An option checked by its :mod:`kb.params` parameter, the one the web's parameter of
+    the same name uses: a value it refuses is a usage error (exit 2) with its reason."""
+
+    def __init__(self, check: Callable[[Any], Any], metavar: str | None = None) -> None:
+        self.check = check
+        self.name = metavar or getattr(check, "name", "value").upper()
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context) -> str | None:
+        choices = getattr(self.check, "choices", None)
+        return f"[{'|'.join(choices)}]" if choices else self.name
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> Any:
+        from kb.params import InvalidValue
+
+        try:
+            return self.check(value)
+        except InvalidValue as exc:
+            self.fail(exc.reason, param, ctx)
+
+
+class VersionDate(Checked):
     """``--version``: 'latest', a date (YYYY-MM-DD) or, where ``allow_all``, 'all'. A date
     that cannot be read is a usage error (exit 2), found before the index is opened."""
 
-    name = "DATE"
-
     def __init__(self, allow_all: bool = False) -> None:
-        self.words = ("latest", "all") if allow_all else ("latest",)
+        from kb.params import VERSION, VERSION_OR_ALL
 
-    def convert(self, value: Any, param: click.Parameter | None,
-                ctx: click.Context | None) -> str:
-        text = str(value).strip()
-        if text.lower() in self.words:
-            return text.lower()
-        try:
-            return date.fromisoformat(text).isoformat()
-        except ValueError:
-            self.fail(f"{value!r} is not a date: write YYYY-MM-DD (2013-06-01) or "
-                      f"{' or '.join(repr(w) for w in self.words)}", param, ctx)
+        super().__init__(VERSION_OR_ALL if allow_all else VERSION, "DATE")
 
 
 def echo_paged(lines: list[str]) -> None:
     """Print ``lines``, through the pager ($PAGER, else less) when stdout is a terminal and
     they do not fit on the screen; straight out in pipes and scripts."""
     if sys.stdout.isatty() and len(lines) > shutil.get_terminal_size().lines - 1:
-        click.echo_via_pager("\n".join(lines) + "\n")
+        from kb.cli._terminal import render
+
+        click.echo_via_pager(render("\n".join(lines) + "\n"))  # the pager gets no raw ESC
     else:
         for line in lines:
             click.echo(line)
@@ -99,7 +112,14 @@ def output_file(path: Path) -> Iterator[TextIO]:
     A regular file or a new path is written aside and renamed over it, so that a failure
     leaves the old file whole; a device, a pipe or a symlink is written straight into (the
     rename would replace the device or the link itself, and never reach the link's target).
-    Any failure is a :class:`KbError` naming the file and what to do; nothing is half-done."""
+    Any failure is a :class:`KbError` naming the file and what to do; nothing is half-done.
+    A path inside an index folder (the live store, say) is refused: the index is kb build's."""
+    from kb.indexdir import index_folder_of
+
+    if (index := index_folder_of(path)) is not None:
+        raise KbError(_("cannot write {path}: it is inside the index folder {index}, which "
+                        "only kb build writes; choose another --out").format(path=path,
+                                                                             index=index))
     try:
         kind = os.lstat(path).st_mode
     except FileNotFoundError:
@@ -166,8 +186,14 @@ def progress_bar(items: list[T], label: str = "Building") -> Iterator[T]:
     if not sys.stderr.isatty():
         yield from items
         return
-    with click.progressbar(items, label=label, file=sys.stderr,
-                           item_show_func=lambda i: getattr(i, "display", None)) as bar:
+    from kb.cli._terminal import escape, raw
+
+    def shown(item: T | None) -> str | None:
+        name = getattr(item, "display", None)
+        return escape(name) if name is not None else None
+
+    with click.progressbar(items, label=label, file=raw(sys.stderr),
+                           item_show_func=shown) as bar:
         yield from bar
 
 

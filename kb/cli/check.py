@@ -10,12 +10,9 @@ from typing import Any
 import click
 
 from kb.api import check, check_json, check_scenarios
-from kb.cli._output import emit_json, index_root, json_option, table
+from kb.cli._output import Checked, emit_json, index_root, json_option, table
 from kb.i18n import _, ngettext
-
-# The statuses of the worked examples (kb.check.STATUSES), for --status.
-_EXAMPLE_STATUSES = ["verified", "contradicted", "refused", "era-dependent", "not checkable",
-                     "not modelled"]
+from kb.params import STATUS
 
 
 @click.command("check")
@@ -26,7 +23,7 @@ _EXAMPLE_STATUSES = ["verified", "contradicted", "refused", "era-dependent", "no
                    "refused (file, line and reason) or answered. A scenario with no "
                    "'verifies' is a question: the state it reached and the rules applied "
                    "are shown. Needs no index (one is used, if built, to check quotes).")
-@click.option("--status", "statuses", multiple=True, type=click.Choice(_EXAMPLE_STATUSES),
+@click.option("--status", "statuses", multiple=True, type=Checked(STATUS),
               help="List the examples with this status (repeatable); by default the "
                    "contradicted, refused and era-dependent ones are listed.")
 @click.option("--missing", is_flag=True,

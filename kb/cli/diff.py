@@ -5,27 +5,16 @@ from __future__ import annotations
 import click
 
 from kb.api import diff_json
-from kb.cli._output import VersionDate, emit_json, json_option, open_kb, table
+from kb.cli._output import Checked, VersionDate, emit_json, json_option, open_kb, table
 from kb.cli.history import render_diff
 from kb.history import RuleText, VersionChanges, version_changes
-from kb.rulenum import RuleNumber
-
-
-def _section(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
-    if value is None:
-        return None
-    number = RuleNumber.try_read(value)
-    if number is None:
-        raise click.BadParameter(f"{value!r} is not a section or rule number (valid: a section "
-                                 "1-9, a rule 100-999, a subrule such as 702.19 or 702.19b)",
-                                 ctx, param)
-    return str(number)
+from kb.params import SECTION
 
 
 @click.command("diff")
 @click.argument("old", type=VersionDate())
 @click.argument("new", type=VersionDate(), default="latest")
-@click.option("--section", default=None, callback=_section,
+@click.option("--section", default=None, type=Checked(SECTION),
               help="Only the rules within this number (7, 702, 702.19).")
 @json_option
 @click.pass_context

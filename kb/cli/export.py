@@ -10,18 +10,15 @@ from typing import Any, TextIO
 
 import click
 
-from kb.cli._output import VersionDate, json_option, open_kb, out_option, output_file
-from kb.model import RECORD_KINDS
-
-KINDS = tuple(sorted(RECORD_KINDS.values()))
-LANGUAGES = ("en", "fr", "pt")
+from kb.cli._output import Checked, VersionDate, json_option, open_kb, out_option, output_file
+from kb.params import RECORD_KIND, TEXT_LANG
 
 
 @click.command("export")
-@click.option("--kind", type=click.Choice(KINDS), help="Only records of this kind.")
+@click.option("--kind", type=Checked(RECORD_KIND), help="Only records of this kind.")
 @click.option("--version", type=VersionDate(allow_all=True), default="all", show_default=True,
               help="'all', or the rules version in force on this date (YYYY-MM-DD).")
-@click.option("--lang", type=click.Choice(LANGUAGES), help="Only records in this language.")
+@click.option("--lang", type=Checked(TEXT_LANG), help="Only records in this language.")
 @out_option
 @json_option
 @click.pass_context

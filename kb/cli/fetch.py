@@ -11,6 +11,7 @@ from pathlib import Path
 import click
 
 from kb.cli._output import emit_json, index_root, json_option, progress_bar
+from kb.cli._terminal import raw
 from kb.fetch import DEFAULT_TIMEOUT, RULES_PAGE, FetchError, Progress, check_url, fetch
 from kb.paths import user_corpus_dir
 
@@ -88,7 +89,7 @@ def _download_bar() -> Iterator[Progress | None]:
         nonlocal shown
         shown = True
         whole = f" of {total // 1024} kB ({100 * read // max(total, 1)}%)" if total else " kB"
-        click.echo(f"\rDownloading: {read // 1024}{whole}", nl=False, err=True)
+        click.echo(f"\rDownloading: {read // 1024}{whole}", nl=False, file=raw(sys.stderr))
 
     try:
         yield update

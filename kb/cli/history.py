@@ -7,8 +7,10 @@ from itertools import groupby
 
 import click
 
-from kb.cli._output import VersionDate, emit_json, json_option, open_kb
+from kb.cli._output import Checked, VersionDate, emit_json, json_option, open_kb
+from kb.cli._terminal import style
 from kb.history import HistoryEntry, Piece, rule_history
+from kb.params import HISTORY_LANG
 
 # What an English entry says about its version, by its ``change``.
 _CHANGE = {
@@ -27,7 +29,7 @@ _CHANGE = {
 @click.option("--version", "version", type=VersionDate(), default=None,
               help="Read NUMBER in the rules in force on this date (YYYY-MM-DD); "
                    "default: the newest version that has it.")
-@click.option("--lang", type=click.Choice(["en", "fr", "pt", "all"]), default="all",
+@click.option("--lang", type=Checked(HISTORY_LANG), default="all",
               show_default=True,
               help="Texts of other documents shown beside the English: French, Portuguese, "
                    "all, or none (en).")
@@ -117,7 +119,7 @@ def render_diff(pieces: list[Piece]) -> str:
             at += 1
         texts = [p.text for p in change]
         out.append(max((t[:len(t) - len(t.lstrip())] for t in texts), key=len))
-        out += [click.style(f"[-{p.text.strip()}-]", fg="red") if p.op == "delete"
-                else click.style(f"{{+{p.text.strip()}+}}", fg="green") for p in change]
+        out += [style(f"[-{p.text.strip()}-]", fg="red") if p.op == "delete"
+                else style(f"{{+{p.text.strip()}+}}", fg="green") for p in change]
         out.append(max((t[len(t.rstrip()):] for t in texts), key=len))
     return "".join(out)

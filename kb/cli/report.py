@@ -8,56 +8,41 @@ from typing import TYPE_CHECKING
 
 import click
 
-from kb.cli._output import index_root, json_option, out_option, output_file
+from kb.cli._output import Checked, index_root, json_option, out_option, output_file
+from kb.params import CATEGORIES, LANGS
 
 if TYPE_CHECKING:
     from kb.report.run import Report
 
 FORMATS = ("text", "json", "html")
-LANGUAGES = ("en", "fr", "pt")
-
-
-def _split(values: tuple[str, ...]) -> list[str]:
-    """``--category a --category b,c`` -> [a, b, c]."""
-    return [v.strip() for value in values for v in value.split(",") if v.strip()]
 
 
 @click.command("report")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
               help="Output format (html: one self-contained page).")
 @out_option
-@click.option("--category", "categories", multiple=True, metavar="NAME",
+@click.option("--category", "categories", multiple=True, type=Checked(CATEGORIES),
               help="Only these categories (repeat or separate with commas): coverage, "
                    "agreement, citations, terminology, examples, ingest.")
-@click.option("--lang", "languages", multiple=True, metavar="CODE",
+@click.option("--lang", "langs", multiple=True, type=Checked(LANGS),
               help="Only findings about texts in these languages (en, fr, pt; repeat or "
                    "separate with commas).")
 @click.option("--strict", is_flag=True,
               help="Exit with status 1 when the report holds findings of severity error.")
 @json_option
 @click.pass_context
-def command(ctx: click.Context, fmt: str, out: Path | None, categories: tuple[str, ...],
-            languages: tuple[str, ...], strict: bool, as_json: bool) -> None:
+def command(ctx: click.Context, fmt: str, out: Path | None,
+            categories: tuple[tuple[str, ...], ...], langs: tuple[tuple[str, ...], ...],
+            strict: bool, as_json: bool) -> None:
     """Report translation gaps and disagreements, stale citations, outdated wording, failing
     examples and ingest problems of the built index."""
-    from kb.report.finding import CATEGORIES
-
     if as_json and fmt not in ("text", "json"):
         raise click.UsageError("--json and --format html contradict each other")
     fmt = "json" if as_json else fmt
-    chosen = _split(categories)
-    unknown = [c for c in chosen if c not in CATEGORIES]
-    if unknown:
-        raise click.BadParameter(f"unknown: {', '.join(unknown)} (choose from "
-                                 f"{', '.join(CATEGORIES)})", param_hint="--category")
-    wrong = [lang for lang in _split(languages) if lang not in LANGUAGES]
-    if wrong:
-        raise click.BadParameter(f"unknown: {', '.join(wrong)} (choose from "
-                                 f"{', '.join(LANGUAGES)})", param_hint="--lang")
     from kb import api
 
-    report = api.report(index=index_root(ctx), categories=chosen or None,
-                        languages=_split(languages) or None)
+    report = api.report(index=index_root(ctx), categories=_merged(categories),
+                        languages=_merged(langs))
     text = _render(report, fmt)
     if out is None:
         sys.stdout.write(text)
@@ -67,6 +52,11 @@ def command(ctx: click.Context, fmt: str, out: Path | None, categories: tuple[st
         click.echo(f"Wrote the report ({len(report.findings)} findings) to {out}", err=True)
     if strict and report.has_errors:
         ctx.exit(1)
+
+
+def _merged(lists: tuple[tuple[str, ...] | None, ...]) -> list[str] | None:
+    """``--lang a --lang b,c`` (each already a checked list) -> [a, b, c], or None."""
+    return list(dict.fromkeys(v for values in lists for v in values or ())) or None
 
 
 def _render(report: Report, fmt: str) -> str:

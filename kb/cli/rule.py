@@ -7,8 +7,9 @@ import dataclasses
 import click
 
 from kb import api
-from kb.cli._output import VersionDate, echo_paged, emit_json, json_option, open_kb
+from kb.cli._output import Checked, VersionDate, echo_paged, emit_json, json_option, open_kb
 from kb.i18n import gettext as _
+from kb.params import RULE_LANG
 from kb.rulenum import RuleNumber
 
 
@@ -16,7 +17,7 @@ from kb.rulenum import RuleNumber
 @click.argument("number")
 @click.option("--version", "version", type=VersionDate(), default="latest",
               show_default=True, help="The rules in force on this date (YYYY-MM-DD), or 'latest'.")
-@click.option("--lang", default=None, metavar="LANG",
+@click.option("--lang", type=Checked(RULE_LANG), default=None,
               help="Only this language's texts (fr: the French text and examples, the English "
                    "where there is none; zh, ko ...: any language the index holds, community "
                    "translations included); all: every language.  [default: English and "

@@ -8,7 +8,9 @@ import sys
 import click
 
 from kb.api import search_json
-from kb.cli._output import VersionDate, emit_json, index_root, json_option
+from kb.cli._output import Checked, VersionDate, emit_json, index_root, json_option
+from kb.cli._terminal import style
+from kb.params import LANGS, SEARCH_KINDS, joined
 from kb.query import KINDS
 
 _MARKED = re.compile(r"\*\*(.+?)\*\*")
@@ -16,8 +18,10 @@ _MARKED = re.compile(r"\*\*(.+?)\*\*")
 
 @click.command("search", context_settings={"ignore_unknown_options": True})
 @click.argument("query", nargs=-1, required=True)
-@click.option("--lang", help="Only texts in these languages (fr, en, pt; comma-separated).")
-@click.option("--kind", help=f"Only these kinds of record ({', '.join(KINDS)}; comma-separated).")
+@click.option("--lang", type=Checked(LANGS),
+              help="Only texts in these languages (fr, en, pt; comma-separated).")
+@click.option("--kind", type=Checked(SEARCH_KINDS),
+              help=f"Only these kinds of record ({', '.join(KINDS)}; comma-separated).")
 @click.option("--limit", default=10, show_default=True, type=click.IntRange(1, 200),
               help="How many answers (a rule's texts in every language count as one).")
 @click.option("--version", type=VersionDate(allow_all=True),
@@ -27,7 +31,8 @@ _MARKED = re.compile(r"\*\*(.+?)\*\*")
               help="Do not also search the other language's terms.")
 @json_option
 @click.pass_context
-def command(ctx: click.Context, query: tuple[str, ...], lang: str | None, kind: str | None,
+def command(ctx: click.Context, query: tuple[str, ...], lang: tuple[str, ...] | None,
+            kind: tuple[str, ...] | None,
             limit: int, version: str | None, no_translate: bool, as_json: bool) -> None:
     """Search for QUERY in French or English: a question as you would ask it, key words,
     "phrases", +word (required), -word (excluded), prefix*, AND/OR/NOT, [[Card Name]], and the
@@ -37,21 +42,15 @@ def command(ctx: click.Context, query: tuple[str, ...], lang: str | None, kind: 
     Accents, elisions, plurals and verb forms are ignored; a word the index does not know is
     corrected; a French word also searches its English term and the other way round.
     Exit 1 when nothing matches."""
-    from kb.index.analysis import LANGUAGES
     from kb.search import Searcher  # the index loads only for the commands that need it
 
     unknown = [word for word in query if word.startswith("--") and len(word) > 2]
     if unknown:  # "-token" is a word to exclude, "--tokn" a mistyped option
         raise click.UsageError(f"no such option: {unknown[0]}")
-    for name, value, allowed in (("--lang", lang, LANGUAGES), ("--kind", kind, KINDS)):
-        wrong = [v for v in (value or "").split(",") if v.strip() and v.strip() not in allowed]
-        if wrong:
-            raise click.BadParameter(f"{', '.join(wrong)} is not one of {', '.join(allowed)}",
-                                     param_hint=name)
 
     with Searcher(index_root(ctx)) as searcher:
-        result = searcher.search(" ".join(query), lang=lang, kind=kind, limit=limit,
-                                 version=version, translate=not no_translate)
+        result = searcher.search(" ".join(query), lang=joined(lang), kind=joined(kind),
+                                 limit=limit, version=version, translate=not no_translate)
     if as_json:
         emit_json(search_json(result))
         if not result.hits:
@@ -69,7 +68,6 @@ def command(ctx: click.Context, query: tuple[str, ...], lang: str | None, kind: 
     if not result.hits:
         click.echo("No results.")
         ctx.exit(1)
-    bold = sys.stdout.isatty()
     for n, group in enumerate(result.groups(), 1):
         first = group[0]
         head = first.group.removeprefix("rule ") if first.group.startswith("rule ") else (
@@ -78,10 +76,11 @@ def command(ctx: click.Context, query: tuple[str, ...], lang: str | None, kind: 
         for hit in group:
             where = f"{hit.source.get('file')}:{hit.source.get('line')}" if hit.source else ""
             click.echo(f"   [{hit.kind}, {hit.language}, {hit.version or '-'}] {hit.id}  {where}")
-            click.echo(f"     {_show(hit.snippet, bold)}")
+            click.echo(f"     {_show(hit.snippet)}")
 
 
-def _show(snippet: str, bold: bool) -> str:
-    if not bold:
+def _show(snippet: str) -> str:
+    """A snippet with its matches (``**word**``) in bold on a terminal; marked so in pipes."""
+    if not sys.stdout.isatty():
         return snippet
-    return _MARKED.sub(lambda m: click.style(m.group(1), bold=True), snippet)
+    return _MARKED.sub(lambda m: style(m.group(1), bold=True), snippet)

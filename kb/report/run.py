@@ -22,6 +22,8 @@ class Report:
     coverage: list[SectionCoverage] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     categories: tuple[str, ...] = tuple(CATEGORIES)
+    # The categories each note is about (a note is kept by :func:`narrow` when one is chosen).
+    note_categories: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     def summary(self) -> dict[str, dict[str, int]]:
         """Category -> severity -> count, every category and severity present (zeros too)."""
@@ -43,11 +45,12 @@ def run(data: ReportData, categories: Iterable[str] | None = None,
     examples category says it was not checked."""
     chosen = tuple(c for c in CATEGORIES if categories is None or c in set(categories))
     pairs = Pairs(data)
-    notes: list[str] = []
+    notes: dict[str, tuple[str, ...]] = {}
     found: list[Finding] = []
     if not data.versions and {"coverage", "agreement", "citations"} & set(chosen):
-        notes.append("no English Comprehensive Rules in the index: citations, sections and "
-                     "rules translations were not checked (build with --corpus naming CR files)")
+        notes["no English Comprehensive Rules in the index: citations, sections and rules "
+              "translations were not checked (build with --corpus naming CR files)"] = (
+            "coverage", "agreement", "citations")
     for category in chosen:
         if category == "coverage":
             found += coverage.check(data, pairs)
@@ -59,19 +62,29 @@ def run(data: ReportData, categories: Iterable[str] | None = None,
             found += terminology.check(data)
         elif category == "examples":
             if check_results is None:
-                notes.append("examples not checked: no results from kb check were given")
+                notes["examples not checked: no results from kb check were given"] = (
+                    "examples",)
             else:
                 found += examples.findings_from_check(data, check_results, pairs)
         elif category == "ingest":
             found += ingest.check(data)
-    wanted = set(languages) if languages else None
-    if wanted is not None:
-        found = [f for f in found if _about_language(f, wanted)]
-    found.sort(key=_order)
     table = coverage.sections(data) if "coverage" in chosen else []
-    if wanted is not None and "fr" not in wanted:
-        table = []
-    return Report(found, table, notes, chosen)
+    return narrow(Report(found, table, list(notes), chosen, notes), None, languages)
+
+
+def narrow(report: Report, categories: Iterable[str] | None = None,
+           languages: Iterable[str] | None = None) -> Report:
+    """What :func:`run` would have found for these categories (of those ``report`` holds) and
+    languages: a server runs the whole report once per index and answers every choice of
+    categories and languages from it."""
+    chosen = tuple(c for c in report.categories if categories is None or c in set(categories))
+    wanted = set(languages) if languages else None
+    found = [f for f in report.findings if f.category in chosen
+             and (wanted is None or _about_language(f, wanted))]
+    found.sort(key=_order)
+    table = report.coverage if "coverage" in chosen and (wanted is None or "fr" in wanted) else []
+    notes = {n: about for n, about in report.note_categories.items() if set(about) & set(chosen)}
+    return Report(found, table, list(notes), chosen, notes)
 
 
 def _about_language(finding: Finding, languages: set[str]) -> bool:

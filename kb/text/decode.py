@@ -29,6 +29,8 @@ from dataclasses import dataclass
 
 from charset_normalizer.md import mess_ratio
 
+from kb.i18n import _
+
 _BOMS = (
     (codecs.BOM_UTF8, "utf-8-sig"),
     (codecs.BOM_UTF16_BE, "utf-16-be"),
@@ -57,6 +59,60 @@ _WIN_PUNCTUATION = frozenset(b"\x85\x91\x92\x93\x94\x95\x96\x97\x99")
 # A decoded text whose non-ASCII lines score above this (charset-normalizer's mess ratio)
 # looks like mojibake: 0 for clean text, 0.4 for French Mac Roman read as cp1252, 3 for Korean.
 _MESS = 0.2
+
+
+# UTF-8 read as cp1252 (or Latin-1) and saved again: each character of a multi-byte sequence
+# becomes the 8-bit character of its byte ("’" -> "â€™", "é" -> "Ã©"). The characters that
+# bytes 0x80-0xFF read as, in both code pages, and the byte each stands for.
+_BYTE_OF = {**{chr(b): b for b in range(0x80, 0x100)},
+            **{bytes([b]).decode("cp1252"): b for b in range(0x80, 0x100)
+               if b not in (0x81, 0x8D, 0x8F, 0x90, 0x9D)}}
+_LEADS = "".join(re.escape(c) for c, b in _BYTE_OF.items() if 0xC2 <= b <= 0xF4)
+_TRAILS = "".join(re.escape(c) for c, b in _BYTE_OF.items() if 0x80 <= b <= 0xBF)
+# A byte cp1252 has no character for (0x9D, the last of "”") is often lost on the way: "?"
+# or U+FFFD in its place still ends the run.
+_TWICE = re.compile(f"[{_LEADS}][{_TRAILS}]{{1,3}}[?\ufffd]?")
+# A text is encoded twice when at least this share of the characters it should hold beyond
+# ASCII appear as such sequences (a clean text may hold one by chance: "Ã" before "©"): a
+# proportion of the text's own characters, the same in every language.
+_TWICE_SHARE = 0.5
+_TWICE_MIN = 3
+
+
+def double_encoded(text: str) -> str | None:
+    """Why ``text`` looks encoded twice (UTF-8 read as cp1252 and saved again), or None.
+
+    Each run of characters whose bytes form a valid UTF-8 sequence ("â€™": E2 80 99) is one
+    character the text should hold ("’"); the other non-ASCII characters are clean. The text
+    is flagged when the runs are at least half of what it should hold: a French text saved
+    twice has "Ã©" for each "é", an English one "â€™" for each "’", and a clean text of either
+    language almost none."""
+    runs = 0
+    covered = 0
+    for match in _TWICE.finditer(text):
+        if _one_character(match.group()):
+            runs += 1
+            covered += sum(1 for c in match.group() if ord(c) > 0x7F)
+    clean = sum(1 for c in text if ord(c) > 0x7F) - covered
+    if runs < _TWICE_MIN or runs < _TWICE_SHARE * (runs + clean):
+        return None
+    return _("{runs} of its {total} non-ASCII characters are UTF-8 read as cp1252 and saved "
+             "again, such as 'â€™' for '’'").format(runs=runs, total=runs + clean)
+
+
+def _one_character(run: str) -> bool:
+    """Whether ``run`` is the bytes of one UTF-8 character read as 8-bit characters (its
+    last byte possibly lost: "?" or U+FFFD)."""
+    lost = run[-1] in "?\ufffd"
+    data = bytes(_BYTE_OF[c] for c in (run[:-1] if lost else run))
+    length = 2 if data[0] < 0xE0 else 3 if data[0] < 0xF0 else 4
+    if len(data) + lost != length:
+        return False
+    try:
+        codecs.getincrementaldecoder("utf-8")().decode(data, final=not lost)
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 class BinaryContentError(ValueError):
@@ -237,11 +293,15 @@ def decode(data: bytes) -> Decoded:
 
 
 def _suspect(body: bytes, codec: str) -> str | None:
-    """A reason when the decoded non-ASCII lines read as mojibake."""
+    """A reason when the decoded text reads as mojibake: text encoded twice (in any
+    language), else non-ASCII lines charset-normalizer finds garbled."""
     sample = _non_ascii_lines(body)
     if not sample:
         return None
-    mess = mess_ratio(sample.decode(codec, errors="replace"), maximum_threshold=1.0)
+    text = sample.decode(codec, errors="replace")
+    if reason := double_encoded(text):
+        return f"the text looks wrong in {codec} ({reason}): check its encoding (save it as UTF-8)"
+    mess = mess_ratio(text, maximum_threshold=1.0)
     if mess <= _MESS:
         return None
     return (f"the text looks wrong in {codec} ({mess:.0%} of its non-ASCII lines unusual): "

@@ -10,8 +10,9 @@ Content-Security-Policy (no external assets) forbids. The OpenAPI description is
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Sequence
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -21,55 +22,45 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp
 
 from kb.errors import KbError
+from kb.indexdir import CorruptIndexError, damage_of
 from kb.web.errors import NotFound, http_error
+from kb.web.guard import MAX_REQUESTS, Guard, Hosts
 from kb.web.jsonapi import ENDPOINTS, handler, json_response, openapi
 from kb.web.pages import Pages
 from kb.web.readers import RESPONSES_KEPT, Readers
 from kb.web.render import environment
 
-# No script but the site's own file, no inline style, no outside request of any kind.
-CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
-       "connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
-HEADERS = [
-    (b"content-security-policy", CSP.encode()),
-    (b"x-content-type-options", b"nosniff"),
-    (b"referrer-policy", b"no-referrer"),
-    (b"x-frame-options", b"DENY"),
-]
+
+class Site(Starlette):
+    """Starlette with :class:`kb.web.guard.Guard` outside everything, its error middleware
+    included (a middleware added the usual way sits inside it, and misses its 500s)."""
+
+    def __init__(self, *args: Any, guard: Callable[[ASGIApp], ASGIApp], **kwargs: Any) -> None:
+        self._guard = guard
+        super().__init__(*args, **kwargs)
+
+    def build_middleware_stack(self) -> ASGIApp:
+        return self._guard(super().build_middleware_stack())
 
 
-class SecurityHeaders:
-    """Adds the Content-Security-Policy and its companions to every response."""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-
-        async def send_with_headers(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                message["headers"] = [*message.get("headers", []), *HEADERS]
-            await send(message)
-
-        await self.app(scope, receive, send_with_headers)
-
-
-def create_app(index_root: Path, threads: int = 3,
-               responses_kept: int = RESPONSES_KEPT) -> Starlette:
+def create_app(index_root: Path, threads: int = 3, responses_kept: int = RESPONSES_KEPT, *,
+               hosts: Sequence[str] | None = None, max_requests: int = MAX_REQUESTS) -> Starlette:
     """The application over the index folder ``index_root``: ``threads`` reader threads,
-    ``responses_kept`` rendered answers kept per generation (0: none)."""
+    ``responses_kept`` rendered answers kept per generation (0: none), the ``Host`` names it
+    answers to (None: any, for a test client or an embedding server; ``kb serve`` gives
+    them) and the requests it answers at once (:mod:`kb.web.guard`)."""
     readers = Readers(index_root, threads, responses_kept)
     env = environment()
     pages = Pages(readers, env)
 
     async def error(request: Request, exc: Exception) -> Response:
+        if not isinstance(exc, KbError) and (damage := damage_of(index_root)):
+            exc = CorruptIndexError(damage)  # a file altered while served: say that, not 500
         found = http_error(exc)
+        found = dataclasses.replace(found, message=without_paths(found.message, index_root))
         if request.url.path.startswith("/api/"):
             return json_response(found.as_json(), found.status)
         page = env.get_template("error.html").render(
@@ -115,34 +106,18 @@ def create_app(index_root: Path, threads: int = 3,
         yield
         readers.close()
 
-    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={
-        KbError: error, Exception: error, 404: not_found})
-    app.add_middleware(SecurityHeaders)
+    guard = Hosts(hosts) if hosts is not None else None
+    app = Site(routes=routes, lifespan=lifespan, exception_handlers={
+        KbError: error, Exception: error, 404: not_found},
+        guard=lambda inner: Guard(inner, guard, max_requests))
     app.state.readers = readers
     return app
 
 
-def from_environment() -> Starlette:
-    """The application as each worker process of ``kb serve --workers N`` builds it: uvicorn
-    starts workers from an import path, so the options travel in the environment."""
-    return create_app(Path(os.environ[_ENV_INDEX]), int(os.environ[_ENV_THREADS]),
-                      int(os.environ[_ENV_CACHE]))
-
-
-_ENV_INDEX, _ENV_THREADS, _ENV_CACHE = "KB_SERVE_INDEX", "KB_SERVE_THREADS", "KB_SERVE_CACHE"
-
-
-def serve(index_root: Path, host: str, port: int, *, threads: int, cache: int,
-          workers: int = 1) -> None:
-    """Run the site until interrupted: one process, or ``workers`` processes sharing the
-    port (each with its own readers and caches; a Python process uses one core)."""
-    import uvicorn
-
-    options: dict[str, Any] = {"host": host, "port": port, "log_level": "warning",
-                               "access_log": False}
-    if workers == 1:
-        uvicorn.run(create_app(index_root, threads, cache), **options)
-        return
-    os.environ.update({_ENV_INDEX: str(index_root), _ENV_THREADS: str(threads),
-                       _ENV_CACHE: str(cache)})
-    uvicorn.run(f"{__name__}:from_environment", factory=True, workers=workers, **options)
+def without_paths(message: str, index_root: Path) -> str:
+    """An error's text for the web: the index folder's place on the server is not the
+    visitor's business; a file of the index is named from the index folder."""
+    forms = {str(index_root), str(index_root.absolute()), str(index_root.resolve())}
+    for form in sorted(forms, key=len, reverse=True):
+        message = message.replace(form + os.sep, "").replace(form, "the index folder")
+    return message

@@ -12,14 +12,16 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import quote
 
 from kb import api
 from kb.check import CheckReport, run_check
 from kb.errors import KbError
-from kb.history import HistoryEntry, rule_history
+from kb.history import HistoryEntry, VersionChanges, version_changes
+from kb.history import rule_history as history_of
 from kb.i18n import gettext as _
 from kb.model import Card, Example, GlossaryEntry, Rule, Ruling, TermPair
 from kb.rulenum import RuleNumber
@@ -30,6 +32,7 @@ from kb.web.errors import NotFound
 from kb.web.french_names import FrenchName, french_names
 from kb.web.readers import Reader
 
+T = TypeVar("T")
 SUGGESTIONS = 10
 DID_YOU_MEAN = 80  # rapidfuzz ratio of a spelling offered for a search with no result
 # A rule page shows its rule's history inline when it has at most this many subrules (the
@@ -166,6 +169,42 @@ def letter_of(term: str) -> str:
     return first if first.isalpha() else "#"
 
 
+# -- answers worth keeping -------------------------------------------------------------------
+
+
+def _kept(reader: Reader, key: tuple, compute: Callable[[], T]) -> T:
+    """An answer kept in the generation's LRU under the canonical values it depends on (the
+    rule number as read, the version in force), so that the same question asked another way
+    (``702.19B``, another date of the same version, parameters that change nothing) is not
+    computed again."""
+    return reader.cache.response(("answer", *key), compute)
+
+
+def _rule_key(number: str) -> str:
+    """A rule number as ``KnowledgeBase.rule`` reads it (``CR 702.19B`` is 702.19b); any
+    other text as it was typed."""
+    read = RuleNumber.try_read(number)
+    return str(read) if read is not None else number
+
+
+def _in_force(reader: Reader, version: str | None) -> str | None:
+    return reader.kb.resolve_version(version) if version not in (None, "") else None
+
+
+def rule_history(reader: Reader, number: str, version: str | None,
+                 lang: str = "all") -> list[HistoryEntry]:
+    """``kb history``'s entries, kept per generation under the rule and version in force."""
+    key = ("history", number, _in_force(reader, version), lang)  # the number as history reads it
+    return _kept(reader, key, lambda: history_of(reader.kb, number, version, lang))
+
+
+def diff(reader: Reader, old: str, new: str, section: str | None) -> VersionChanges:
+    """``kb diff`` between the versions in force on ``old`` and ``new``, kept per
+    generation under those versions."""
+    key = ("diff", _in_force(reader, old), _in_force(reader, new), section)
+    return _kept(reader, key, lambda: version_changes(reader.kb, old, new, section))
+
+
 # -- kb check --------------------------------------------------------------------------------
 
 
@@ -174,10 +213,15 @@ def check_report(reader: Reader) -> CheckReport:
     return reader.cache.value("check", lambda: run_check(reader.kb.store))
 
 
-def report(reader: Reader) -> Any:
-    """``kb report`` over this generation (every category), with the cached check."""
-    return reader.cache.value("report", lambda: api.consistency_report(
+def report(reader: Reader, categories: Sequence[str] | None = None,
+           languages: Sequence[str] | None = None) -> Any:
+    """``kb report`` over this generation: every category run once, with the cached check;
+    each choice of categories and languages is answered from that one run."""
+    from kb.report.run import narrow
+
+    whole = reader.cache.value("report", lambda: api.consistency_report(
         reader.kb, check_results=check_report(reader).results))
+    return whole if not categories and not languages else narrow(whole, categories, languages)
 
 
 def example_status(reader: Reader) -> dict[str, Any]:
@@ -250,10 +294,18 @@ def _above(number: str, top: str) -> list[str]:
 def rule_page(reader: Reader, number: str, version: str | None, full: bool = False,
               followed_from: str | None = None) -> RulePage:
     """The rule ``number`` in the version in force on ``version`` (the latest by default);
-    with ``full``, every subrule of a long section in full.
+    with ``full``, every subrule of a long section in full. Kept per generation under the
+    rule, the versions in force and how it is shown.
 
     ``followed_from`` is the version ``number`` was read in (the version picker: from
     /rule/702.19b of 2026, 2013 shows Trample, 2013's 702.18b, not 2013's 702.19b)."""
+    key = ("rule", _rule_key(number), _in_force(reader, version) or latest(reader), full,
+           _in_force(reader, followed_from))
+    return _kept(reader, key, lambda: _rule_page(reader, number, version, full, followed_from))
+
+
+def _rule_page(reader: Reader, number: str, version: str | None, full: bool,
+               followed_from: str | None) -> RulePage:
     kb = reader.kb
     followed = None
     if followed_from and kb.resolve_version(followed_from) != kb.resolve_version(version):
@@ -281,7 +333,7 @@ def rule_page(reader: Reader, number: str, version: str | None, full: bool = Fal
     history: list[HistoryEntry] | None = None
     if len(views) <= HISTORY_INLINE:
         try:
-            history = rule_history(kb, main.number, main.version, subrules=False)
+            history = history_of(kb, main.number, main.version, subrules=False)
         except KbError:
             history = []
     page = RulePage(main.number, main.version, latest(reader), views, examples, history,
@@ -385,6 +437,6 @@ def hit_heading(reader: Reader, hit: Any, latest_version: str | None) -> str:
 def history(reader: Reader, number: str, version: str | None) -> list[list[HistoryEntry]]:
     """``kb history``: the entries of the rule and of each subrule, one list per rule."""
     grouped: dict[str, list[HistoryEntry]] = {}
-    for entry in rule_history(reader.kb, number, version):
+    for entry in rule_history(reader, number, version):
         grouped.setdefault(entry.rule, []).append(entry)
     return list(grouped.values())

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from kb.errors import KbError, NoIndexError, NoSuchRuleError
+from kb.errors import DamagedIndexError, KbError, NoIndexError, NoSuchRuleError
+from kb.params import InvalidValue
 
 
 class BadRequest(KbError):
@@ -29,13 +30,17 @@ class HttpError:
 
 
 def http_error(exc: Exception) -> HttpError:
-    """404 for what does not exist, 503 when no index is built yet, 400 for any other domain
-    error (a bad date, rule number or query: something the request can fix), 500 for a bug."""
+    """404 for what does not exist, 503 when no index is built yet or it is damaged (until
+    ``kb build`` repairs it), 400 for a parameter the command line refuses as a usage error
+    and for any other domain error (a bad rule number or query: something the request can
+    fix), 500 for a bug."""
     if isinstance(exc, NotFound | NoSuchRuleError):
         return HttpError(404, 1, "not-found", str(exc))
     if isinstance(exc, NoIndexError):
         return HttpError(503, 1, "no-index", str(exc))
-    if isinstance(exc, BadRequest):
+    if isinstance(exc, DamagedIndexError):
+        return HttpError(503, 1, "damaged", str(exc))
+    if isinstance(exc, BadRequest | InvalidValue):
         return HttpError(400, 2, "usage", str(exc))
     if isinstance(exc, KbError):
         return HttpError(400, 1, "domain", str(exc))

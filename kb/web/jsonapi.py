@@ -17,15 +17,13 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import Response
 
-from kb import api
-from kb.history import rule_history, version_changes
+from kb import api, params
+from kb.params import joined
 from kb.report.finding import CATEGORIES
 from kb.report.render_json import as_data
 from kb.web import data
 from kb.web.errors import BadRequest
 from kb.web.readers import Reader, Readers
-
-MAX_LIMIT = 200
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,8 +32,15 @@ class Param:
     where: str  # "path" or "query"
     description: str
     default: Any = None
-    enum: tuple[str, ...] = ()
+    # The check of the command line's option of the same meaning (:mod:`kb.params`): the API
+    # refuses what the command refuses, and answers what it answers.
+    check: Callable[[Any], Any] | None = None
     kind: str = "string"
+
+    @property
+    def enum(self) -> tuple[str, ...]:
+        choices = getattr(self.check, "choices", ())
+        return choices if not getattr(self.check, "many", False) else ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,8 +77,9 @@ def _rules(reader: Reader, p: dict[str, Any]) -> Any:
 def _search(reader: Reader, p: dict[str, Any]) -> Any:
     if not p["q"]:
         raise BadRequest("missing parameter: q (the query)")
-    result = reader.searcher.search(p["q"], lang=p["lang"], kind=p["kind"], limit=p["limit"],
-                                    version=p["version"], translate=p["translate"])
+    result = reader.searcher.search(p["q"], lang=joined(p["lang"]), kind=joined(p["kind"]),
+                                    limit=p["limit"], version=p["version"],
+                                    translate=p["translate"])
     return api.search_json(result)
 
 
@@ -82,13 +88,13 @@ def _cards(reader: Reader, p: dict[str, Any]) -> Any:
 
 
 def _history(reader: Reader, p: dict[str, Any]) -> Any:
-    return rule_history(reader.kb, p["number"], p["version"], p["lang"])
+    return data.rule_history(reader, p["number"], p["version"], p["lang"])
 
 
 def _diff(reader: Reader, p: dict[str, Any]) -> Any:
     if not p["old"]:
         raise BadRequest("missing parameter: old (a date, YYYY-MM-DD)")
-    return api.diff_json(version_changes(reader.kb, p["old"], p["new"], p["section"]))
+    return api.diff_json(data.diff(reader, p["old"], p["new"], p["section"]))
 
 
 def _terms(reader: Reader, p: dict[str, Any]) -> Any:
@@ -100,16 +106,7 @@ def _versions(reader: Reader, p: dict[str, Any]) -> Any:
 
 
 def _report(reader: Reader, p: dict[str, Any]) -> Any:
-    categories = [c for c in (p["category"] or "").split(",") if c]
-    unknown = [c for c in categories if c not in CATEGORIES]
-    if unknown:
-        raise BadRequest(f"unknown category: {', '.join(unknown)} (choose from "
-                         f"{', '.join(CATEGORIES)})")
-    languages = [x for x in (p["lang"] or "").split(",") if x]
-    if not categories and not languages:
-        return as_data(data.report(reader))
-    return as_data(api.consistency_report(reader.kb, categories or None, languages or None,
-                                          data.check_report(reader).results))
+    return as_data(data.report(reader, p["category"], p["lang"]))
 
 
 def _check(reader: Reader, p: dict[str, Any]) -> Any:
@@ -120,48 +117,57 @@ def _suggest(reader: Reader, p: dict[str, Any]) -> Any:
     return data.suggest(reader, p["q"] or "")
 
 
-_VERSION = Param("version", "query", "The rules in force on this date (YYYY-MM-DD), or 'latest'.")
+_VERSION = Param("version", "query", "The rules in force on this date (YYYY-MM-DD), or 'latest'.",
+                 check=params.VERSION)
 ENDPOINTS = (
     Endpoint("/api/rules/{number}", "rules", "A rule with its subrules, examples, citations "
              "both ways, texts in other languages and numbers in every version.", "kb rule",
              (Param("number", "path", "A rule number: 702.19b, 702, 100.1a."),
               _VERSION, Param("lang", "query", "Languages of the texts shown.", "all",
-                              ("en", "fr", "all"))), _rules),
+                              params.RULE_LANG)), _rules),
     Endpoint("/api/search", "search", "Ranked bilingual search (the query language of kb "
              "search).", "kb search",
              (Param("q", "query", "The query: words, \"phrases\", prefix*, AND/OR/NOT, filters "
                     "lang: kind: rule: version: card:."),
-              Param("lang", "query", "Only texts in these languages (fr, en, pt; commas)."),
+              Param("lang", "query", "Only texts in these languages (fr, en, pt; commas).",
+                    check=params.LANGS),
               Param("kind", "query", "Only these kinds (rule, example, glossary, ruling, note, "
-                    "card; commas)."),
-              Param("limit", "query", "How many answers.", 10, kind="integer"),
-              Param("version", "query", "The rules in force on this date, 'latest' or 'all'."),
+                    "card; commas).", check=params.SEARCH_KINDS),
+              Param("limit", "query", "How many answers.", 10, params.LIMIT, "integer"),
+              Param("version", "query", "The rules in force on this date, 'latest' or 'all'.",
+                    check=params.VERSION_OR_ALL),
               Param("translate", "query", "Also search the other language's terms.", True,
-                    kind="boolean")), _search),
+                    params.Flag("translate"), "boolean")), _search),
     Endpoint("/api/cards/{name}", "cards", "A card by its English or French name (or its "
              "address, aetherling), with rulings paired FR/EN and the rules they cite.",
              "kb card", (Param("name", "path", "The card's name or address."),), _cards),
     Endpoint("/api/history/{number}", "history", "A rule and its subrules through every "
              "version held, with word diffs and translations.", "kb history",
              (Param("number", "path", "A rule number."),
-              Param("version", "query", "Read the number in the rules in force on this date."),
+              Param("version", "query", "Read the number in the rules in force on this date.",
+                    check=params.VERSION),
               Param("lang", "query", "Texts of other documents shown.", "all",
-                    ("en", "fr", "pt", "all"))), _history),
+                    params.HISTORY_LANG)), _history),
     Endpoint("/api/diff", "diff", "What changed between two versions of the rules.", "kb diff",
-             (Param("old", "query", "The older date (YYYY-MM-DD)."),
-              Param("new", "query", "The newer date, or 'latest'.", "latest"),
-              Param("section", "query", "Only the rules within this number.")), _diff),
+             (Param("old", "query", "The older date (YYYY-MM-DD).",
+                    check=params.VersionDate("old")),
+              Param("new", "query", "The newer date, or 'latest'.", "latest",
+                    params.VersionDate("new")),
+              Param("section", "query", "Only the rules within this number.",
+                    check=params.SECTION)), _diff),
     Endpoint("/api/terms", "terms", "French/English term pairs derived from the data (all "
              "without q).", "kb terms",
              (Param("q", "query", "A word in either language."),
-              Param("prefix", "query", "Also terms starting with q.", False, kind="boolean")),
+              Param("prefix", "query", "Also terms starting with q.", False,
+                    params.Flag("prefix"), "boolean")),
              _terms),
     Endpoint("/api/versions", "versions", "The Comprehensive Rules versions in the index.",
              "kb versions", (), _versions),
     Endpoint("/api/report", "report", "The consistency report.", "kb report --json",
              (Param("category", "query", "Only these categories (commas): "
-                    + ", ".join(CATEGORIES) + "."),
-              Param("lang", "query", "Only findings about texts in these languages.")),
+                    + ", ".join(CATEGORIES) + ".", check=params.CATEGORIES),
+              Param("lang", "query", "Only findings about texts in these languages (en, fr, "
+                    "pt; commas).", check=params.LANGS)),
              _report),
     Endpoint("/api/check", "check", "Every worked example with its status from the rules "
              "engine.", "kb check", (), _check),
@@ -174,21 +180,7 @@ ENDPOINTS = (
 def _value(param: Param, raw: str | None) -> Any:
     if raw is None or raw == "":
         return param.default
-    if param.enum and raw not in param.enum:
-        raise BadRequest(f"{param.name}: {raw!r} is not one of {', '.join(param.enum)}")
-    if param.kind == "integer":
-        try:
-            number = int(raw)
-        except ValueError as exc:
-            raise BadRequest(f"{param.name}: not a number: {raw!r}") from exc
-        if not 1 <= number <= MAX_LIMIT:
-            raise BadRequest(f"{param.name}: {number} is out of range (1-{MAX_LIMIT})")
-        return number
-    if param.kind == "boolean":
-        if raw.lower() not in ("true", "false", "1", "0", "yes", "no"):
-            raise BadRequest(f"{param.name}: not true or false: {raw!r}")
-        return raw.lower() in ("true", "1", "yes")
-    return raw
+    return param.check(raw) if param.check is not None else raw
 
 
 def handler(readers: Readers, endpoint: Endpoint) -> Callable[[Request], Any]:
@@ -245,6 +237,7 @@ def openapi() -> dict[str, Any]:
             "type": "object", "properties": {
                 "status": {"type": "integer"}, "code": {"type": "integer"},
                 "kind": {"type": "string",
-                         "enum": ["usage", "domain", "not-found", "no-index", "internal"]},
+                         "enum": ["usage", "domain", "not-found", "no-index", "damaged",
+                                  "internal"]},
                 "message": {"type": "string"}}}}}}},
     }

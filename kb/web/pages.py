@@ -13,7 +13,17 @@ from urllib.parse import urlencode
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
-from kb.history import version_changes
+from kb.params import (
+    CATEGORY,
+    LANGS,
+    SEARCH_KINDS,
+    SECTION,
+    STATUS,
+    VERSION,
+    VERSION_OR_ALL,
+    VersionDate,
+    joined,
+)
 from kb.query import KINDS
 from kb.reader import export_row
 from kb.report.finding import CATEGORIES, SEVERITIES
@@ -31,6 +41,13 @@ TERMS_PAGE = 100
 DIFF_PAGE = 100
 FIRST_COOKIE = "kb_first"
 LANGUAGES = ("en", "fr")
+# The query parameters each page reads, by the first item of its key: the address a page is
+# kept under (and the one its language switch returns to) holds these and no other, so that
+# parameters a page ignores never make it be made again.
+QUERY = {"search": ("q", "lang", "kind", "version", "page"), "rule": ("version",),
+         "history": ("version",), "diff": ("old", "new", "section", "page"),
+         "glossary": ("version", "letter", "order"), "terms": ("q", "page"),
+         "report": ("category",), "check": ("status",)}
 
 
 def first_language(request: Request) -> str:
@@ -48,7 +65,8 @@ class Pages:
                    key: tuple | None = None) -> Response:
         """Render ``build(reader)``'s template; kept per generation under ``key``."""
         first = first_language(request)
-        query = urlencode([(k, v) for k, v in request.query_params.multi_items() if k != "first"])
+        known = QUERY.get(key[0], ()) if key else ()
+        query = urlencode([(k, v) for k, v in request.query_params.multi_items() if k in known])
         # where the language switch returns to
         here = request.url.path + (f"?{query}" if query else "")
 
@@ -79,7 +97,8 @@ class Pages:
     async def search(self, request: Request) -> Response:
         p = request.query_params
         q = p.get("q", "").strip()
-        lang, kind, version = p.get("lang") or None, p.get("kind") or None, p.get("version")
+        lang, kind = joined(LANGS(p.get("lang"))), joined(SEARCH_KINDS(p.get("kind")))
+        version = VERSION_OR_ALL(p.get("version"))
         page = _int(p.get("page"), 1, 1, MAX_RESULTS // PAGE_SIZE)
         params = {"q": q, "lang": lang, "kind": kind, "version": version}
 
@@ -104,9 +123,9 @@ class Pages:
 
     async def rule(self, request: Request) -> Response:
         number = request.path_params["number"]
-        version = request.query_params.get("version") or None
+        version = VERSION(request.query_params.get("version"))
         full = request.query_params.get("full") == "1"
-        followed_from = request.query_params.get("from") or None  # the version picker's
+        followed_from = VERSION(request.query_params.get("from"))  # the version picker's
 
         def build(reader: Reader) -> tuple[str, dict]:
             return "rule.html", {"r": data.rule_page(reader, number, version, full,
@@ -114,7 +133,7 @@ class Pages:
         return await self.page(request, build, ("rule", number, version, full, followed_from))
 
     async def contents(self, request: Request) -> Response:
-        version = request.query_params.get("version") or None
+        version = VERSION(request.query_params.get("version"))
 
         def build(reader: Reader) -> tuple[str, dict]:
             resolved = reader.kb.resolve_version(version)
@@ -130,7 +149,7 @@ class Pages:
 
     async def history(self, request: Request) -> Response:
         number = request.path_params["number"]
-        version = request.query_params.get("version") or None
+        version = VERSION(request.query_params.get("version"))
 
         def build(reader: Reader) -> tuple[str, dict]:
             return "history.html", {"number": number, "version": version,
@@ -146,7 +165,8 @@ class Pages:
 
     async def diff(self, request: Request) -> Response:
         p = request.query_params
-        old, new, section = p.get("old"), p.get("new") or "latest", p.get("section") or None
+        old, new = VersionDate("old")(p.get("old")), VersionDate("new")(p.get("new"))
+        new, section = new or "latest", SECTION(p.get("section"))
         page = _int(p.get("page"), 1, 1, 10_000)
 
         def build(reader: Reader) -> tuple[str, dict]:
@@ -154,7 +174,7 @@ class Pages:
             context: dict[str, Any] = {"versions": versions, "page": page,
                                        "params": {"old": old, "new": new, "section": section}}
             if old:
-                changes = version_changes(reader.kb, old, new, section)
+                changes = data.diff(reader, old, new, section)
                 start = (page - 1) * DIFF_PAGE
                 context.update(c=changes, shown=changes.changes[start:start + DIFF_PAGE],
                                has_next=start + DIFF_PAGE < len(changes.changes))
@@ -163,7 +183,7 @@ class Pages:
 
     async def glossary(self, request: Request) -> Response:
         p = request.query_params
-        version, letter = p.get("version") or None, data.letter_of(p.get("letter") or "A")
+        version, letter = VERSION(p.get("version")), data.letter_of(p.get("letter") or "A")
         order = "fr" if p.get("order") == "fr" else "en"
 
         def build(reader: Reader) -> tuple[str, dict]:
@@ -193,10 +213,7 @@ class Pages:
         return await self.page(request, build, ("terms", q, page))
 
     async def report(self, request: Request) -> Response:
-        category = request.query_params.get("category") or None
-        if category is not None and category not in CATEGORIES:
-            raise BadRequest(f"unknown category {category!r} (choose from "
-                             f"{', '.join(CATEGORIES)})")
+        category = CATEGORY(request.query_params.get("category"))
 
         def build(reader: Reader) -> tuple[str, dict]:
             report = data.report(reader)
@@ -208,7 +225,7 @@ class Pages:
         return await self.page(request, build, ("report", category))
 
     async def check(self, request: Request) -> Response:
-        status = request.query_params.get("status") or None
+        status = STATUS(request.query_params.get("status"))
 
         def build(reader: Reader) -> tuple[str, dict]:
             report = data.check_report(reader)

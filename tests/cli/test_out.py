@@ -114,3 +114,21 @@ def test_a_dash_is_stdout_and_an_empty_name_a_usage_error(default_index, tmp_pat
     for bad in ("", f"{tmp_path}/"):
         result = kb(default_index, "export", "--out", bad)
         assert result.exit_code == 2 and "is not a file name" in result.output
+
+
+@pytest.mark.parametrize("inside", ["current/kb.sqlite", "export.jsonl", "builds"])
+def test_out_never_writes_inside_the_index_folder(default_index, inside):
+    """Issue 25, case 3: `kb export --out $KB_INDEX/current/kb.sqlite` overwrote the live
+    store without a word."""
+    from kb.indexdir import IndexDir
+
+    store = IndexDir(default_index).current() / "kb.sqlite"
+    before = store.read_bytes()
+    target = default_index / inside
+    if inside == "builds":
+        target = next(target.iterdir()) / "search" / "vocabulary.tsv"
+    result = kb(default_index, "export", "--kind", "toc", "--out", str(target))
+    assert result.exit_code == 1
+    assert "inside the index folder" in result.stderr and "another --out" in result.stderr
+    assert store.read_bytes() == before
+    assert not (default_index / "export.jsonl").exists()

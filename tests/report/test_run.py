@@ -45,3 +45,18 @@ def test_without_english_rules_it_says_so() -> None:
     assert report.notes == ["no English Comprehensive Rules in the index: citations, sections "
                             "and rules translations were not checked (build with --corpus "
                             "naming CR files)"]
+
+
+def test_a_narrowed_report_is_the_report_of_those_categories_and_languages(
+        cr_data: ReportData) -> None:
+    """A server runs the whole report once and narrows it for each question (issue 25): what
+    it answers must be what a run of those categories and languages finds."""
+    from kb.report.render_json import as_data
+    from kb.report.run import narrow
+
+    whole = run(cr_data)
+    for categories, languages in [(None, ["fr"]), (["citations", "ingest"], None),
+                                  (["coverage"], ["en"]), (["coverage", "examples"], ["fr"]),
+                                  (["terminology"], ["pt", "fr"]), (["agreement"], ["en"])]:
+        assert as_data(narrow(whole, categories, languages)) == as_data(
+            run(cr_data, categories, languages)), (categories, languages)

@@ -112,3 +112,44 @@ def test_utf8_cut_in_its_last_character_stays_utf8() -> None:
     # the whole text read as GB18030.
     decoded = decode(codecs.BOM_UTF8 + "万智".encode()[:-2])
     assert (decoded.encoding, decoded.text, decoded.replaced) == ("utf-8-sig", "万\ufffd", 1)
+
+
+def _embedded_cr() -> str:
+    from kb.corpus import embedded_corpus
+
+    return (embedded_corpus() / "MagicCompRules 20260417.txt").read_text(encoding="utf-8")
+
+
+def test_english_encoded_twice_is_flagged_whatever_the_language():
+    """Issue 25, case 7: an English CR saved with a double encoding (2,771 "â€" sequences)
+    was built without a word; the check caught French only. Each ’ “ ” — of the English
+    text becomes "â€™", "â€œ", "â€?" (cp1252 has no character for the last byte of ”)."""
+    english = _embedded_cr()
+    twice = english.encode("utf-8").decode("cp1252", errors="replace").encode("utf-8")
+    assert twice.count("â€".encode()) > 2000
+    decoded = decode(twice)
+    assert decoded.suspect is not None
+    assert decoded.suspect.startswith("the text looks wrong in utf-8 (")
+    assert "read as cp1252 and saved again" in decoded.suspect
+    assert decode(english.encode("utf-8")).suspect is None
+
+
+@pytest.mark.parametrize("language_text", ["dernière capacité de l'Ætherlin — « Écho »",
+                                           "The player’s “first” turn — 702.19b",
+                                           "jogador não pode conjurar mágicas"])
+def test_text_encoded_twice_is_flagged_in_every_language(language_text):
+    from kb.text.decode import double_encoded
+
+    text = (language_text + "\n") * 5
+    assert double_encoded(text) is None
+    assert double_encoded(text.encode("utf-8").decode("cp1252", errors="replace")) is not None
+    assert double_encoded(text.encode("utf-8").decode("latin-1")) is not None
+
+
+def test_a_clean_text_with_a_chance_sequence_is_not_flagged():
+    """A clean text may hold one such pair by chance ("Ã©" quoted as an example): the share
+    of the text's own non-ASCII characters, not a count, decides."""
+    from kb.text.decode import double_encoded
+
+    text = "L’Écho des règles, ‘copie’ et « Ã© » : " * 3 + "é" * 20
+    assert double_encoded(text) is None

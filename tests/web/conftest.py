@@ -40,6 +40,18 @@ def write_evil_set(folder: Path) -> Path:
 
 
 @pytest.fixture(scope="session")
+def small_index(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The embedded corpus alone: what a fresh install serves (quick to build, for the tests
+    of the server rather than of the pages)."""
+    from kb.build import build
+    from kb.corpus import embedded_corpus
+
+    index = tmp_path_factory.mktemp("small-index")
+    build(index, [embedded_corpus()])
+    return index
+
+
+@pytest.fixture(scope="session")
 def evil_index(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The embedded corpus and a set file whose card carries script in every text."""
     from kb.build import build

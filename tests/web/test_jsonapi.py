@@ -69,7 +69,7 @@ def test_a_card_by_its_address(client: TestClient) -> None:
 
 @pytest.mark.parametrize(("url", "status", "code", "kind"), [
     ("/api/rules/999.9", 404, 1, "not-found"),
-    ("/api/rules/702.19?version=yesterday", 400, 1, "domain"),
+    ("/api/rules/702.19?version=yesterday", 400, 2, "usage"),  # kb rule --version: exit 2
     ("/api/rules/not-a-rule", 404, 1, "not-found"),  # read as a glossary word, not found
     ("/api/rules/702.19?lang=de", 400, 2, "usage"),
     ("/api/rules/702.19?colour=blue", 400, 2, "usage"),
@@ -79,6 +79,12 @@ def test_a_card_by_its_address(client: TestClient) -> None:
     ("/api/search?q=%22unclosed", 400, 1, "domain"),
     ("/api/diff", 400, 2, "usage"),
     ("/api/report?category=nonsense", 400, 2, "usage"),
+    ("/api/report?lang=zz", 400, 2, "usage"),  # issue 25, case 6: was 200, an empty report
+    ("/api/report?lang=en,zz", 400, 2, "usage"),
+    ("/api/search?q=trample&lang=zz", 400, 2, "usage"),
+    ("/api/search?q=trample&kind=rules", 400, 2, "usage"),
+    ("/api/diff?old=2025-02-07&section=x", 400, 2, "usage"),
+    ("/api/history/702.19?lang=de", 400, 2, "usage"),
     ("/api/history/999.9", 404, 1, "not-found"),
 ])
 def test_errors_are_json_with_the_cli_code(client: TestClient, url: str, status: int,
@@ -116,3 +122,34 @@ def test_suggestions(client: TestClient) -> None:
     glossary = client.get("/api/suggest?q=deathto").json()
     assert any(s["kind"] == "glossary" and s["label"] == "Deathtouch" for s in glossary)
     assert client.get("/api/suggest?q=").json() == []
+
+
+# The same wrong value given to a command and to the API: both refuse it as a usage error
+# (exit 2, HTTP 400) with the same words, naming the valid values (issue 25, case 6).
+SAME_CHECK = [
+    (["rule", "702.19", "--lang", "de"], "/api/rules/702.19?lang=de"),
+    (["history", "702.19", "--lang", "de"], "/api/history/702.19?lang=de"),
+    (["search", "trample", "--lang", "zz"], "/api/search?q=trample&lang=zz"),
+    (["search", "trample", "--kind", "rules"], "/api/search?q=trample&kind=rules"),
+    (["search", "trample", "--version", "someday"], "/api/search?q=trample&version=someday"),
+    (["report", "--lang", "en,zz"], "/api/report?lang=en,zz"),
+    (["report", "--category", "nope"], "/api/report?category=nope"),
+    (["diff", "2025-02-07", "--section", "x"], "/api/diff?old=2025-02-07&section=x"),
+]
+
+
+@pytest.mark.parametrize(("argv", "url"), SAME_CHECK)
+def test_the_api_and_the_command_line_refuse_alike(client: TestClient, cr_index, argv, url):
+    from click.testing import CliRunner
+
+    from kb.cli import cli
+
+    command = CliRunner().invoke(cli, ["--index", str(cr_index), *argv])
+    assert command.exit_code == 2
+    response = client.get(url)
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert error["code"] == 2 and error["kind"] == "usage"
+    reason = error["message"].split(": ", 1)[1]
+    assert "is not one of" in reason or "not a" in reason
+    assert reason in " ".join(command.output.split())

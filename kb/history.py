@@ -24,7 +24,7 @@ from typing import Any
 from kb.errors import KbError, NoSuchRuleError
 from kb.lineage import VersionDiff, compose, edition
 from kb.model import Rule
-from kb.reader import KnowledgeBase, trace
+from kb.reader import KnowledgeBase, language_set, trace
 from kb.rulenum import RuleNumber, RuleNumberError, sort_key
 from kb.store import Store
 from kb.text.normal import plain
@@ -206,6 +206,7 @@ def rule_history(kb: KnowledgeBase, number: str, version: str | None = None,
         wanted = str(RuleNumber.parse(number))
     except RuleNumberError as exc:
         raise KbError(str(exc)) from exc
+    language_set(lang, kb.languages())  # a language the index does not hold is refused
     store = kb.store
     lineage = StoredLineage(store)
     at = _version_of(kb, lineage, wanted, version)

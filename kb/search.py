@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 
@@ -73,6 +73,10 @@ class Translation:
 
 @dataclass(frozen=True, slots=True)
 class SearchHit:
+    """One answer's best text (a rule answer's is a text of the rule: it has the number),
+    with the answer's other texts (other languages and documents, examples, the glossary
+    entry pointing to it) in ``texts``; a text of ``texts`` has none of its own."""
+
     kind: str
     id: str
     number: str | None
@@ -83,24 +87,23 @@ class SearchHit:
     title: str | None
     group: str  # today's rule number for rule texts, else the record id
     source: dict[str, object]
+    texts: tuple[SearchHit, ...] = ()
 
 
 @dataclass
 class SearchResult:
     query: str
     version: str | None  # the CR version searched, None for all
-    hits: list[SearchHit] = field(default_factory=list)
+    hits: list[SearchHit] = field(default_factory=list)  # one per answer, best first
     corrected: dict[str, str] = field(default_factory=dict)
     translations: list[Translation] = field(default_factory=list)
     language: str | None = None  # the query's language, as decided from its words
     dropped: list[str] = field(default_factory=list)  # words the first answer does not hold
 
     def groups(self) -> list[list[SearchHit]]:
-        """The hits grouped (a rule's texts in every language together), best group first."""
-        by_key: dict[str, list[SearchHit]] = {}
-        for hit in self.hits:
-            by_key.setdefault(hit.group, []).append(hit)
-        return list(by_key.values())
+        """Each answer's texts (a rule's texts in every language together), best answer
+        first."""
+        return [[hit, *hit.texts] for hit in self.hits]
 
 
 class Searcher:
@@ -147,14 +150,16 @@ class Searcher:
         scores = self._scores(answer, result.language, typed)
         ranked = sorted(answer.hits, key=lambda h: -scores[h.id])
         keys = {hit.id: self._group(hit, filters.version) for hit in ranked}
-        order = _group_order(ranked, keys, scores)[:limit]
-        groups = {key: n for n, key in enumerate(order)}
+        worth = _group_order(ranked, keys, scores)
+        order = list(worth)[:limit]
+        members: dict[str, list[Hit]] = {key: [] for key in order}
         for hit in ranked:
-            if keys[hit.id] in groups:
-                result.hits.append(self._hit(hit, keys[hit.id], answer.terms, scores[hit.id]))
-        first = {h.language == result.language for h in result.hits}
-        result.hits.sort(key=lambda h: (groups[h.group], len(first) > 1
-                                        and h.language != result.language))
+            if keys[hit.id] in members:
+                members[keys[hit.id]].append(hit)
+        for key in order:
+            texts = [self._hit(hit, key, answer.terms, scores[hit.id]) for hit in members[key]]
+            result.hits.append(self._answer(key, texts, worth[key], result.language,
+                                            answer.terms))
         if ranked and answer.words:
             held = ranked[0].matched
             result.dropped = [w for i, (w, _) in enumerate(answer.words)
@@ -575,6 +580,34 @@ class Searcher:
             self._latest.update(dict.fromkeys(chain, last))
         return self._latest[rule_id]
 
+    def _answer(self, key: str, texts: list[SearchHit], worth: float, lang: str | None,
+                terms: dict[str, set[str]]) -> SearchHit:
+        """An answer as its head text carrying the others: texts in the query's language
+        first; a rule's answer headed by a text of the rule (the rule record itself when only
+        its glossary entry matched), so that its number is never missing."""
+        texts.sort(key=lambda t: t.language != lang)  # stable: by score otherwise
+        head = texts[0]
+        if key.startswith("rule "):
+            numbered = [t for t in texts if t.kind == "rule"] or [
+                t for t in texts if t.number is not None]
+            if numbered:
+                head = numbered[0]
+            elif (rule := self._pointed_rule(texts[0])) is not None:
+                head = self._hit(rule, key, terms, worth)
+                texts.insert(0, head)
+        others = tuple(t for t in texts if t is not head)
+        return replace(head, score=round(worth, 4), texts=others)
+
+    def _pointed_rule(self, entry: SearchHit) -> Hit | None:
+        """The rule a glossary entry of a rule's answer points to, as a hit."""
+        prefix = entry.id.split("glossary/")[0]
+        number = entry.group.removeprefix("rule ").split(" (")[0]
+        record = self.kb.store.get(prefix + number) if prefix else None
+        if record is None:
+            return None
+        return Hit(record.id, 0.0, "rule", number, entry.language, entry.version or "",
+                   record_title(record) or "")
+
     def _hit(self, hit: Hit, group: str, terms: dict[str, set[str]],
              score: float) -> SearchHit:
         record = self.kb.store.get(hit.id)
@@ -596,10 +629,10 @@ class Searcher:
 
 
 def _group_order(ranked: list[Hit], keys: dict[str, str],
-                 scores: dict[str, float]) -> list[str]:
-    """The answers, best first: an answer is worth its best text, plus ``EXAMPLE_SHARE`` of
-    each other example of the rule that matches (a rule whose examples illustrate the
-    question, 702.19b's two trample blocks, is scored together with them)."""
+                 scores: dict[str, float]) -> dict[str, float]:
+    """The answers and their worth, best first: an answer is worth its best text, plus
+    ``EXAMPLE_SHARE`` of each other example of the rule that matches (a rule whose examples
+    illustrate the question, 702.19b's two trample blocks, is scored together with them)."""
     worth: dict[str, float] = {}
     for hit in ranked:  # best first: the first hit of a group is its best
         key = keys[hit.id]
@@ -607,7 +640,7 @@ def _group_order(ranked: list[Hit], keys: dict[str, str],
             worth[key] = scores[hit.id]
         elif hit.kind == "example":
             worth[key] += EXAMPLE_SHARE * scores[hit.id]
-    return sorted(worth, key=lambda k: -worth[k])
+    return dict(sorted(worth.items(), key=lambda item: -item[1]))
 
 
 def _flat(query: Query) -> Query:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from types import SimpleNamespace
 
 from click.testing import CliRunner
 
@@ -21,7 +22,10 @@ def answer(index: Path, *args: str, code: int = 0) -> dict:
 
 
 def search(index: Path, *args: str, code: int = 0) -> list[dict]:
-    return answer(index, *args, code=code)["hits"]
+    """Every text of every answer, best answer first: each answer's head, then its other
+    texts."""
+    return [text for hit in answer(index, *args, code=code)["hits"]
+            for text in (hit, *hit["texts"])]
 
 
 def within(group: str, rule: str) -> bool:
@@ -38,6 +42,27 @@ def test_json_fields(cr_index):
     assert {"kind", "id", "number", "language", "version", "score", "snippet"} <= first.keys()
     assert first["group"] == "rule 702.19" and first["number"] == "702.19"
     assert "**Trample**" in first["snippet"]
+
+
+def test_limit_counts_answers_in_python_and_json(cr_index):
+    """Issue 22: ``api.search(..., limit=3)`` gave 6 hits, the glossary entries grouped with
+    their rules among them with ``number`` None; ``--json`` held more hits than ``--limit``.
+    A hit is an answer; its other texts are under it; a rule's answer has the number."""
+    from kb import api
+
+    for query in ("trample", "piétinement", "split second", "Can a creature with reach "
+                  "block a creature with flying?"):
+        result = api.search(query, index=cr_index, limit=3)
+        assert len(result.hits) == 3, query
+        data = answer(cr_index, query, "--limit", "3")
+        assert len(data["hits"]) == 3, query
+        for hit in [*result.hits, *(SimpleNamespace(**h) for h in data["hits"])]:
+            if hit.group.startswith("rule "):
+                assert hit.kind == "rule" and hit.number, (query, hit)
+                assert hit.group.removeprefix("rule ").startswith(hit.number), (query, hit)
+    trample = api.search("trample", index=cr_index, limit=1).hits[0]
+    assert [t.kind for t in trample.texts if t.number is None] == ["glossary"] * len(
+        [t for t in trample.texts if t.number is None])  # only what truly has none
 
 
 def test_french_keyword_finds_the_english_rule_it_translates(cr_index):

@@ -155,7 +155,7 @@ class IndexSearcher:
         self._segment_versions = _segment_versions(folder)
         self._views: dict[str | None, _View] = {}
         self._vocabulary: dict[str, Words] | None = None
-        self._filter_cache: dict[Filters, array | None | bool] = {}
+        self._filter_cache: dict[Filters, array | None] = {}
         # Typed word -> the word searched: the vocabulary is this generation's, so a
         # correction (a scan of the vocabulary) is made once for the searcher's life.
         self._corrections: dict[str, str] = {}
@@ -229,12 +229,7 @@ class IndexSearcher:
         builder.alone = builder.alone and isinstance(query.root, Loose)
         kept = replace(filters, version=None) if view.exact else filters
         allowed = self._allowed(kept, view)
-        if allowed is False:  # first use of these filters: part of the query, not a set
-            restriction = _filter_query(kept)
-            if restriction is not None:
-                text_query = wq.And([text_query, _Weightless(restriction)])
-            allowed = None
-        elif allowed is not None:
+        if allowed is not None:
             text_query = _Within(text_query, allowed)
         pool = RANKED_CANDIDATES if len(builder.units) >= QUESTION_UNITS else CANDIDATES
         # Iterated, not list(): list() asks Whoosh's Results for its length, which counts
@@ -306,16 +301,13 @@ class IndexSearcher:
         corrected = builder.correct(text)
         return None if corrected == text else corrected
 
-    def _allowed(self, filters: Filters, view: _View) -> array | None | bool:
-        """The documents the filters allow, computed on their second use and kept: the same
-        few (today's rules version, a language) come back with nearly every query of a
-        long-lived searcher, while a one-query process (``kb search``) would spend more on
-        the set (every document of a version) than on its query. False: not computed yet,
-        the caller restricts the query itself."""
+    def _allowed(self, filters: Filters, view: _View) -> array | None:
+        """The documents the filters allow (None: every one), computed once and kept: the
+        same few (a rules version, a language) come back with nearly every query of a
+        long-lived searcher. Computed on first use too, so that a one-query process
+        (``kb search``) ranks exactly as a long-lived searcher: restricting the query itself
+        on first use let Whoosh's top-N pool break ties differently (issue 23)."""
         if filters not in self._filter_cache:
-            self._filter_cache[filters] = False
-            return False
-        if self._filter_cache[filters] is False:
             query = _filter_query(filters)
             self._filter_cache[filters] = (
                 None if query is None else array("I", sorted(query.docs(view.searcher))))

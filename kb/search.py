@@ -30,7 +30,19 @@ from kb.index.searcher import (
 )
 from kb.link.pairing import fold
 from kb.model import Card, TermPair
-from kb.query import KINDS, And, CardName, Loose, Node, Or, Phrase, Query, Word, parse
+from kb.query import (
+    KINDS,
+    And,
+    CardName,
+    Loose,
+    Node,
+    Or,
+    Phrase,
+    Query,
+    QueryRefused,
+    Word,
+    parse,
+)
 from kb.reader import KnowledgeBase
 from kb.rulenum import RuleNumber
 from kb.store import record_number, record_text, record_title
@@ -55,6 +67,9 @@ MAX_TRANSLATIONS = 3
 MAX_TERM_WORDS = 6  # the longest multi-word term looked up in a question, stop words included
 CARD_SIMILARITY = 85  # rapidfuzz ratio a mistyped card name needs ("Voice of Resurgance")
 MAX_CARD_WORDS = 6  # the longest card name looked for in a question written plainly
+# The words a question is searched by at most, its rarest (a pasted forum post of 200 words
+# is carried by them; the index searches fewer still: kb.index.searcher.MAX_RANKED).
+MAX_QUESTION_WORDS = 32
 # Which evidence names a translation first: the official vocabulary, then a keyword or
 # title, before a word pair read off parallel texts, and card names last.
 _KIND_ORDER = {"official": 0, "keyword": 1, "rule-title": 2, "section-title": 3,
@@ -99,6 +114,12 @@ class SearchResult:
     translations: list[Translation] = field(default_factory=list)
     language: str | None = None  # the query's language, as decided from its words
     dropped: list[str] = field(default_factory=list)  # words the first answer does not hold
+    # What was done to the question, said to the user: the words no text holds (searched
+    # without them), the words left out as the least telling of a long question, and the
+    # quoted fragments of a question searched as its other words are.
+    absent: list[str] = field(default_factory=list)
+    ignored: list[str] = field(default_factory=list)
+    unquoted: list[str] = field(default_factory=list)
 
     def groups(self) -> list[list[SearchHit]]:
         """Each answer's texts (a rule's texts in every language together), best answer
@@ -116,6 +137,8 @@ class Searcher:
         self._vetted: set[str] | None = None
         self._latest: dict[str, str] = {}  # rule id -> its number in the latest version
         self.index.protected = self._is_vetted
+        self._game: frozenset[str] | None = None
+        self.index.telling = self._is_telling
         self.index.same_text = self.kb.store.same_text_in
 
     def close(self) -> None:
@@ -132,9 +155,10 @@ class Searcher:
                limit: int = DEFAULT_LIMIT, version: str | None = None,
                translate: bool = True) -> SearchResult:
         """The ``limit`` best groups of hits for ``text`` (see :mod:`kb.query`)."""
-        query = _flat(parse(text, filler=is_stop_word))
+        query = _flat(parse(text))
         filters = self._filters(query, lang, kind, version)
         result = SearchResult(query.text, filters.version)
+        query = self._bounded(_unquoted(query, result), result)
         result.language = self._language(query)
         alternatives: dict[str, list[Alternative]] = {}
         query = self._with_cards(query, filters.version)
@@ -144,6 +168,8 @@ class Searcher:
             query = self._translate(query, alternatives, result, heard)
         answer = self.index.search(query, filters, alternatives)
         result.corrected = answer.corrected
+        result.absent = answer.absent
+        result.ignored += answer.ignored
         typed = _Typed(answer.exact, own | _folded(answer.corrected.values()),
                        {lang: _folded(words) for lang, words in heard.items()})
         self._with_glossary_rules(answer, typed)
@@ -165,6 +191,37 @@ class Searcher:
             result.dropped = [w for i, (w, _) in enumerate(answer.words)
                               if i not in held and not is_question_word(w)]
         return result
+
+    def _bounded(self, query: Query, result: SearchResult) -> Query:
+        """A question of any length, carried by its ``MAX_QUESTION_WORDS`` rarest words:
+        the work is bounded, not the question. The commoner words are left out (and said),
+        as are question words; stop words stay between two words kept ("champ de
+        bataille")."""
+        if not isinstance(query.root, Loose):
+            return query
+        items = query.root.items
+        content = [i for i, item in enumerate(items) if isinstance(item, Word)
+                   and not item.prefix and not is_stop_word(item.text)]
+        distinct = {fold(items[i].text) for i in content}  # type: ignore[union-attr]
+        if len(distinct) <= MAX_QUESTION_WORDS:
+            return query
+        rarity = self.index.rarity
+        order = sorted(distinct, key=lambda w: (is_question_word(w), rarity(w)))
+        kept_words = set(order[:MAX_QUESTION_WORDS])
+        kept = {i for i in content if fold(items[i].text) in kept_words}  # type: ignore[union-attr]
+        left = [i for i in content if i not in kept]
+        result.ignored += list(dict.fromkeys(items[i].text for i in left))  # type: ignore[union-attr]
+        out = []
+        for i, item in enumerate(items):
+            if i in left:
+                continue
+            if i not in kept and isinstance(item, Word) and not item.prefix:  # a stop word
+                before = next((j for j in range(i - 1, -1, -1) if j not in left), None)
+                after = next((j for j in range(i + 1, len(items)) if j not in left), None)
+                if before is None or after is None or before < i - 1 or after > i + 1:
+                    continue  # not between two words kept side by side
+            out.append(item)
+        return Query(query.text, Loose(tuple(out)), query.filters, query.cards)
 
     # -- ranking -------------------------------------------------------------------------------
 
@@ -296,6 +353,28 @@ class Searcher:
                             for w in _WORDS.findall(fold(text))}
         return fold(word) in self._vetted
 
+    def _is_telling(self, text: str) -> bool:
+        """Whether a question's word or term names something of the game: each of its
+        words (stop words aside) is, in some language, a word of a rule's or glossary
+        entry's title or of an official term ("blocker", "trample", "mal d'invocation"); or
+        it is capitalised and each of its words is a card name's ("Dreadbore"). Read once,
+        when a first question has more words than the index searches."""
+        if self._game is None:
+            rows = self.kb.store.conn.execute(
+                "SELECT DISTINCT title FROM records WHERE kind IN ('glossary', 'rule') "
+                "AND title != '' UNION SELECT french FROM terms WHERE kind IN "
+                f"({_GAME_TERMS}) UNION SELECT english FROM terms WHERE kind IN "
+                f"({_GAME_TERMS})")
+            titles = [row[0] for row in rows]
+            self._game = frozenset(term for lang in LANGUAGES for title in titles
+                                   for term in language(lang).terms_of(title))
+        for lang in LANGUAGES:
+            pairs = language(lang).pairs(text)
+            if pairs and all(term in self._game for _, term in pairs):
+                return True
+        return text[:1].isupper() and all(self.index.is_card_word(w)
+                                           for w in fold(text).split())
+
     # -- cards --------------------------------------------------------------------------------
 
     def card_keys(self, name: str) -> tuple[str, ...]:
@@ -390,7 +469,8 @@ class Searcher:
         kinds = _choices(wanted.get("kind"), KINDS, "kind")
         rule = wanted.get("rule")
         if rule is not None and RuleNumber.try_parse(rule.rstrip("*").rstrip(".")) is None:
-            raise KbError(f"rule:{rule} is not a rule number (try rule:702.19 or rule:702.19*)")
+            raise QueryRefused(f"rule:{rule} is not a rule number (try rule:702.19 or "
+                               "rule:702.19*)")
         if rule is not None:
             star = "*" if rule.endswith("*") else ""
             rule = str(RuleNumber.parse(rule.rstrip("*").rstrip("."))) + star
@@ -505,7 +585,7 @@ class Searcher:
             for o in ranked)][:MAX_TRANSLATIONS]
         for lang, term in chosen if heard is not None else ():
             heard.setdefault(lang, set()).add(term)
-        if chosen:
+        if chosen and all(t.word != text for t in result.translations):  # said once
             kinds = sorted(set().union(*(found[t] for t in chosen)))
             result.translations.append(
                 Translation(text, tuple(t for _, t in chosen), tuple(kinds)))
@@ -653,6 +733,22 @@ def _flat(query: Query) -> Query:
                  query.cards)
 
 
+def _unquoted(query: Query, result: SearchResult) -> Query:
+    """A question's quoted fragments ("what happens when "this creature" dies?") as its
+    other words: quoting a card's text is no request that every answer hold it word for
+    word (a rule never does). Key words with a phrase keep it required."""
+    if not isinstance(query.root, Loose):
+        return query
+    items = query.root.items
+    words = [i for i in items if isinstance(i, Word) and not i.prefix]
+    if len(words) < QUESTION_WORDS_MIN or not any(isinstance(i, Phrase) for i in items):
+        return query
+    result.unquoted = [" ".join(i.words) for i in items if isinstance(i, Phrase)]
+    spread = [w for item in items
+              for w in ([Word(t) for t in item.words] if isinstance(item, Phrase) else [item])]
+    return Query(query.text, Loose(tuple(spread)), query.filters, query.cards)
+
+
 def _spread(items: tuple[Node, ...]) -> list[Node]:
     return [part for item in items
             for part in (_spread(item.items) if isinstance(item, Loose) else (item,))]
@@ -743,6 +839,9 @@ class _Typed:
             for word, term in pairs)
 
 
+# The kinds of term pair that are words of the game (not word pairs read off parallel texts, nor
+# card names).
+_GAME_TERMS = "'official', 'keyword', 'rule-title', 'section-title'"
 _EN_ENDINGS = frozenset({"s", "es", "ed", "d", "ing"})
 
 
@@ -797,5 +896,5 @@ def _choices(value: str | None, allowed: Sequence[str], name: str) -> tuple[str,
     chosen = tuple(v.strip().lower() for v in value.split(",") if v.strip())
     wrong = [v for v in chosen if v not in allowed]
     if wrong:
-        raise KbError(f"{name}:{','.join(wrong)} is not one of {', '.join(allowed)}")
+        raise QueryRefused(f"{name}:{','.join(wrong)} is not one of {', '.join(allowed)}")
     return chosen

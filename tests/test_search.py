@@ -122,17 +122,65 @@ def test_phrase_and_prefix(cr_index):
     assert groups(search(cr_index, "regenera*", "--kind", "rule"))[0] == "rule 701.19"
 
 
-def test_bad_queries_get_a_message_and_exit_1(cr_index):
-    for query in ['"abc', "AND", "a*b", "lang:xx a", "rule:abc a", "x" * 2000]:
+def test_refused_queries_get_a_message_and_exit_2(cr_index):
+    """Issue 23: "refused" (the query cannot be run as written) and "no results" are two exit
+    statuses; a refusal is a usage error (2), as the contract of every command says."""
+    for query in ['"abc', "AND", "a*b", "lang:xx a", "rule:abc a"]:
         result = CliRunner().invoke(cli, ["--index", str(cr_index), "search", query])
-        assert result.exit_code == 1, (query, result.output)
+        assert result.exit_code == 2, (query, result.output)
         assert result.output.startswith("kb: ") and "Traceback" not in result.output
+        data = CliRunner().invoke(cli, ["--index", str(cr_index), "search", "--json", query])
+        assert json.loads(data.stderr)["code"] == 2
+    assert answer(cr_index, "zzxqwv", code=1)["hits"] == []  # ran, found nothing
 
 
 def test_too_broad_prefix_is_refused(cr_index):
     result = CliRunner().invoke(cli, ["--index", str(cr_index), "search", "co*"])
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert "type more letters" in result.output
+
+
+def test_a_question_of_any_length_is_answered_by_its_rarest_words(cr_index):
+    """Issue 23: 6 of 80 real questions were refused ("more than 32 words and phrases"). A
+    forum post of 80 words (and 2,000 characters) about a creature with trample blocked by a
+    creature with deathtouch is answered by the rules of the two keywords, and kb names the
+    words it left out."""
+    post = ("hi everyone, I have a question from our game night last friday that nobody at "
+            "the table could settle and the store judge was not around so here goes: my "
+            "opponent attacked me with a big creature that has trample and I blocked it "
+            "with a small creature that has deathtouch, how much damage does the attacking "
+            "player have to assign to my blocker before the rest can trample over to me, "
+            "and does it matter that my blocker has deathtouch? ")
+    question = (post * 5)[:2000]
+    assert len(question.split()) > 80
+    data = answer(cr_index, question)
+    assert any(within(g, "702.19") or within(g, "702.2") for g in groups(data["hits"])[:3])
+    assert data["ignored"] and "deathtouch" not in data["ignored"]
+
+
+def test_a_word_no_text_holds_counts_less_and_is_said(cr_index):
+    """Issue 23: ``kb search "casting foo"`` said "No results": "foo" chose the candidates.
+    The question is answered by "casting" (601, Casting Spells; 701.5 Cast), without "foo",
+    and kb says so."""
+    data = answer(cr_index, "casting foo")
+    assert data["absent"] == ["foo"]
+    assert any(within(g, "601") or within(g, "701.5") for g in groups(data["hits"])[:2])
+    result = CliRunner().invoke(cli, ["--index", str(cr_index), "search", "casting foo"])
+    assert "No text holds 'foo': searched without them" in result.output
+
+
+def test_a_quoted_fragment_of_a_question_counts_as_its_words(cr_index):
+    """Issue 23: a question quoting a card ("this creature can't be blocked") got "No
+    results": no rule holds the quote word for word. 509.1b (evasion abilities are blocking
+    restrictions) and the rules of "can't be blocked" answer; key words keep a phrase
+    required."""
+    question = 'what happens when "this creature can\'t be blocked except by two" attacks'
+    data = answer(cr_index, question)
+    assert data["unquoted"] == ["this creature can't be blocked except by two"]
+    assert any(g.startswith("rule 509") or g.startswith("rule 702") for g in
+               groups(data["hits"])[:3]), groups(data["hits"])[:3]
+    assert all("champ de bataille" in h["snippet"].replace("**", "").lower()
+               for h in search(cr_index, '"champ de bataille" joueur', "--lang", "fr"))
 
 
 def test_terms_command_shows_evidence(cr_index):

@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import re
 import sys
+from typing import TYPE_CHECKING
 
 import click
 
 from kb.api import search_json
 from kb.cli._output import VersionDate, emit_json, index_root, json_option
+from kb.i18n import _
 from kb.query import KINDS
+
+if TYPE_CHECKING:
+    from kb.search import SearchResult
 
 _MARKED = re.compile(r"\*\*(.+?)\*\*")
 
@@ -33,10 +38,15 @@ def command(ctx: click.Context, query: tuple[str, ...], lang: str | None, kind: 
     "phrases", +word (required), -word (excluded), prefix*, AND/OR/NOT, [[Card Name]], and the
     filters lang:fr kind:rule rule:702.19* version:2013-06-01 card:"Name".
 
-    Words are optional: answers holding more of them (the rarer ones count more) come first.
-    Accents, elisions, plurals and verb forms are ignored; a word the index does not know is
-    corrected; a French word also searches its English term and the other way round.
-    Exit 1 when nothing matches."""
+    Words are optional: answers holding more of them (the rarer ones count more) come first;
+    a long question is carried by its rarest words, and a word no text holds, an unknown
+    card or a quoted fragment of a question counts less (kb says so). Accents, elisions,
+    plurals and verb forms are ignored; a word that no dictionary of either language and no
+    text knows is corrected; a French word also searches its English term and the other way
+    round.
+
+    Exit status: 0 answers found, 1 no results (or no index), 2 the query is refused (it
+    cannot be read, a filter's value is not valid, a prefix stands for too many words)."""
     from kb.index.analysis import LANGUAGES
     from kb.search import Searcher  # the index loads only for the commands that need it
 
@@ -61,6 +71,8 @@ def command(ctx: click.Context, query: tuple[str, ...], lang: str | None, kind: 
         click.echo(f"Showing results for {corrected!r} (no text holds {typed!r})")
     for t in result.translations:
         click.echo(f"Also searched: {t.word} -> {', '.join(t.terms)} ({', '.join(t.kinds)})")
+    for line in said(result):
+        click.echo(line)
     if result.version:
         click.echo(f"Rules version: {result.version} (other versions: --version DATE or all)")
     if result.dropped and result.hits:
@@ -79,6 +91,21 @@ def command(ctx: click.Context, query: tuple[str, ...], lang: str | None, kind: 
             where = f"{hit.source.get('file')}:{hit.source.get('line')}" if hit.source else ""
             click.echo(f"   [{hit.kind}, {hit.language}, {hit.version or '-'}] {hit.id}  {where}")
             click.echo(f"     {_show(hit.snippet, bold)}")
+
+
+def said(result: SearchResult) -> list[str]:
+    """What was done to the question besides corrections and translations, one line each."""
+    lines = []
+    if result.unquoted:
+        lines.append(_("Quoted words searched as words of the question: {quoted}").format(
+            quoted=", ".join(f'"{q}"' for q in result.unquoted)))
+    if result.absent:
+        lines.append(_("No text holds {words}: searched without them").format(
+            words=", ".join(repr(w) for w in result.absent)))
+    if result.ignored:
+        lines.append(_("Left out as the least telling words: {words}").format(
+            words=", ".join(result.ignored)))
+    return lines
 
 
 def _show(snippet: str, bold: bool) -> str:

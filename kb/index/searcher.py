@@ -34,7 +34,19 @@ from kb.index.analysis import LANGUAGES, fold, language, strip_elision
 from kb.index.documents import UNVERSIONED
 from kb.index.vocabulary import Words, load
 from kb.index.writer import SEARCH_DIR, VIEWS_FILE, VOCABULARY_FILE
-from kb.query import And, CardName, Loose, Node, Not, Or, Phrase, Query, Required, Word
+from kb.query import (
+    And,
+    CardName,
+    Loose,
+    Node,
+    Not,
+    Or,
+    Phrase,
+    Query,
+    QueryRefused,
+    Required,
+    Word,
+)
 from kb.rulenum import RuleNumber
 
 MAX_EXPANSION = 200  # indexed words one prefix may stand for before the query is refused
@@ -74,7 +86,7 @@ elles lorsque alors donc dont cela ca
 QUESTION_WORDS = frozenset(_QUESTION_WORDS.split())
 
 
-class TooBroadError(KbError):
+class TooBroadError(QueryRefused):
     """A prefix standing for more words than a query may search at once."""
 
 
@@ -104,6 +116,7 @@ class Answer:
     # question words little); Hit.matched indexes them. Empty for a strict query.
     words: list[tuple[str, float]] = field(default_factory=list)
     ignored: list[str] = field(default_factory=list)  # optional words left out (too many)
+    absent: list[str] = field(default_factory=list)  # optional words no text searched holds
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,9 +174,15 @@ class IndexSearcher:
         self._corrections: dict[str, str] = {}
         self._card_keys: list[str] | None = None
         self._card_key_set: frozenset[str] = frozenset()
+        self._card_words: frozenset[str] | None = None
         # Words that are never typos though no text holds them (set by the caller: the words
         # of the term table and of card names).
         self.protected: Callable[[str], bool] | None = None
+        # Whether a question's word (or term) names something of the game: a rules or
+        # glossary title's word, an official term's, a card's name (set by the caller). The
+        # words that choose a question's candidates are taken among these first: a forum
+        # post's "friday" or "store" is rarer than "trample", and tells nothing.
+        self.telling: Callable[[str], bool] | None = None
         # (record id, version) -> the id of the record of that version with the same text
         # (set by the caller, from the store); None: hits keep their run's last record.
         self.same_text: Callable[[str, str], str | None] | None = None
@@ -210,6 +229,23 @@ class IndexSearcher:
         self.card_keys()
         return key in self._card_key_set
 
+    def is_card_word(self, word: str) -> bool:
+        """Whether a folded word is a word of some card's name ("dreadbore", "zulaport")."""
+        if self._card_words is None:
+            self._card_words = frozenset(w for key in self.card_keys() for w in key.split())
+        return word in self._card_words
+
+    def rarity(self, text: str) -> tuple[bool, int]:
+        """How telling a typed word is, rarest first: (unknown, documents holding it) in the
+        language whose texts hold it least; a word no text holds comes last, as counting
+        least (it is a typo or a word the literature does not use)."""
+        counts = []
+        for lang, words in self.vocabulary.items():
+            pairs = language(lang).pairs(text)
+            if pairs and all(w in words.df for w, _ in pairs):
+                counts.append(max(words.df[w] for w, _ in pairs))
+        return (not counts, min(counts, default=0))
+
     @property
     def vocabulary(self) -> dict[str, Words]:
         if self._vocabulary is None:
@@ -224,6 +260,7 @@ class IndexSearcher:
         builder = _Builder(self.vocabulary, alternatives or {}, correct, answer,
                            self._corrections, view.searcher)
         builder.protected = self.protected
+        builder.telling = self.telling
         text_query = builder.node(query.root) if query.root is not None else wq.Every()
         ranked = bool(builder.units)
         builder.alone = builder.alone and isinstance(query.root, Loose)
@@ -328,6 +365,7 @@ class _Builder:
         self.corrections = corrections
         self.searcher = searcher
         self.protected: Callable[[str], bool] | None = None
+        self.telling: Callable[[str], bool] | None = None
         self.expanded: dict[str, int] = {}  # words each prefix stood for, all languages
         # A question's optional words: label, weight, the (field, term) pairs that hold it.
         self.units: list[tuple[str, float, frozenset[tuple[str, bytes]]]] = []
@@ -361,8 +399,9 @@ class _Builder:
         the ``MAX_RANKED`` most informative words are searched (pruning keeps questions
         fast)."""
         required, excluded = [], []
-        optional: list[tuple[bool, int, str, wq.Query]] = []
+        optional: list[tuple[bool, bool, int, str, wq.Query]] = []
         total = max(1, self.doc_count())
+        seen: set[str] = set()
         for item in items:
             if isinstance(item, Not):
                 excluded.append(self.node(item.item))
@@ -371,16 +410,25 @@ class _Builder:
             elif isinstance(item, Word) and not item.prefix and is_stop_word(item.text):
                 continue
             else:
-                query = self.node(item)
-                if query is wq.NullQuery:
-                    continue
                 label = _label(item)
+                if isinstance(item, Word):  # a word said twice counts once
+                    if fold(label) in seen:
+                        continue
+                    seen.add(fold(label))
+                query = self.node(item)
+                df = self.frequency(query)
+                if query is wq.NullQuery or not df and self.searcher is not None:
+                    # No text searched holds it (a word no dictionary corrects, a card the
+                    # index lacks): the others answer, and the caller says so.
+                    self.answer.absent.append(label)
+                    continue
                 filler = isinstance(item, Word) and is_question_word(item.text)
-                optional.append((filler, self.frequency(query), label, query))
-        optional.sort(key=lambda o: (o[0], o[1]))
-        self.answer.ignored.extend(label for _, _, label, _ in optional[MAX_RANKED:])
+                vague = self.telling is not None and not self.telling(label)
+                optional.append((filler, vague, df, label, query))
+        optional.sort(key=lambda o: o[:3])  # telling words first, the rarest first
+        self.answer.ignored.extend(label for *_, label, _ in optional[MAX_RANKED:])
         parts = []
-        for filler, df, label, query in optional[:MAX_RANKED]:
+        for filler, _, df, label, query in optional[:MAX_RANKED]:
             weight = math.log(1 + total / (1 + df)) * (FILLER_WEIGHT if filler else 1.0)
             terms = frozenset((f, t.encode("utf-8") if isinstance(t, str) else t)
                               for f, t in query.iter_all_terms())

@@ -11,6 +11,8 @@ from kb.errors import KbError, NoIndexError, NoSuchRuleError
 class BadRequest(KbError):
     """A parameter the command line would refuse as a usage error (exit 2)."""
 
+    exit_code = 2
+
 
 class NotFound(KbError):
     """No such rule, card, record or page (exit 1 on the command line)."""
@@ -35,7 +37,7 @@ def http_error(exc: Exception) -> HttpError:
         return HttpError(404, 1, "not-found", str(exc))
     if isinstance(exc, NoIndexError):
         return HttpError(503, 1, "no-index", str(exc))
-    if isinstance(exc, BadRequest):
+    if isinstance(exc, KbError) and exc.exit_code == 2:  # a refused query, a bad parameter
         return HttpError(400, 2, "usage", str(exc))
     if isinstance(exc, KbError):
         return HttpError(400, 1, "domain", str(exc))

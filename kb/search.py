@@ -193,10 +193,10 @@ class Searcher:
         return result
 
     def _bounded(self, query: Query, result: SearchResult) -> Query:
-        """A question of any length, carried by its ``MAX_QUESTION_WORDS`` rarest words:
-        the work is bounded, not the question. The commoner words are left out (and said),
-        as are question words; stop words stay between two words kept ("champ de
-        bataille")."""
+        """A question of any length, carried by its ``MAX_QUESTION_WORDS`` rarest words of
+        the game (:meth:`_is_telling`): the work is bounded, not the question. The others are
+        left out (and said), question words first; stop words stay between two words kept
+        ("champ de bataille")."""
         if not isinstance(query.root, Loose):
             return query
         items = query.root.items
@@ -206,7 +206,9 @@ class Searcher:
         if len(distinct) <= MAX_QUESTION_WORDS:
             return query
         rarity = self.index.rarity
-        order = sorted(distinct, key=lambda w: (is_question_word(w), rarity(w)))
+        typed = {fold(items[i].text): items[i].text for i in content}  # type: ignore[union-attr]
+        order = sorted(distinct, key=lambda w: (is_question_word(w),
+                                                not self._is_telling(typed[w]), rarity(w)))
         kept_words = set(order[:MAX_QUESTION_WORDS])
         kept = {i for i in content if fold(items[i].text) in kept_words}  # type: ignore[union-attr]
         left = [i for i in content if i not in kept]

@@ -46,6 +46,7 @@ from kb.query import (
 from kb.reader import KnowledgeBase
 from kb.rulenum import RuleNumber
 from kb.store import record_number, record_text, record_title
+from kb.text.spelling import dictionaries
 from kb.text.synonyms import SYNONYMS
 
 # How much a kind of record is worth as an answer, all else equal: a judge wants the rule
@@ -120,6 +121,7 @@ class SearchResult:
     absent: list[str] = field(default_factory=list)
     ignored: list[str] = field(default_factory=list)
     unquoted: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # how search ran, when not as it should
 
     def groups(self) -> list[list[SearchHit]]:
         """Each answer's texts (a rule's texts in every language together), best answer
@@ -135,6 +137,7 @@ class Searcher:
         self.index = IndexSearcher(self.kb.generation)
         self._titles: dict[str, str] = {}  # record id -> title, for the section boost
         self._vetted: set[str] | None = None
+        self._spelled = False  # a word was looked up in the dictionaries
         self._latest: dict[str, str] = {}  # rule id -> its number in the latest version
         self.index.protected = self._is_vetted
         self._game: frozenset[str] | None = None
@@ -169,6 +172,8 @@ class Searcher:
         answer = self.index.search(query, filters, alternatives)
         result.corrected = answer.corrected
         result.absent = answer.absent
+        if self._spelled and (note := dictionaries().note()):
+            result.notes.append(note)
         result.ignored += answer.ignored
         typed = _Typed(answer.exact, own | _folded(answer.corrected.values()),
                        {lang: _folded(words) for lang, words in heard.items()})
@@ -346,14 +351,18 @@ class Searcher:
         return max(votes, key=lambda lang: votes[lang])
 
     def _is_vetted(self, word: str) -> bool:
-        """Whether a word belongs to a term of the table or a card name in either language
-        (``recto`` of "recto verso" is no typo for "resto"): read once, when a first word
-        no text holds is typed."""
+        """Whether a word no text holds is a word all the same, never a typo: a word of a
+        term of the table or a card name in either language (``recto`` of "recto verso" is
+        no typo for "resto"; read once, when a first such word is typed), or a word the
+        English or French dictionary knows ("board", "explique": kb.text.spelling)."""
         if self._vetted is None:
             rows = self.kb.store.conn.execute("SELECT french, english FROM terms")
             self._vetted = {w for row in rows for text in row
                             for w in _WORDS.findall(fold(text))}
-        return fold(word) in self._vetted
+        if fold(word) in self._vetted:
+            return True
+        self._spelled = True
+        return dictionaries().knows(word)
 
     def _is_telling(self, text: str) -> bool:
         """Whether a question's word or term names something of the game: each of its

@@ -96,6 +96,20 @@ def test_typo_is_corrected_and_said(cr_index):
     assert groups(search(cr_index, "trampel"))[0] == "rule 702.19"
 
 
+def test_a_word_a_dictionary_knows_is_no_typo(cr_index):
+    """Issue 23: real words were "corrected" into others (comment -> command, explique ->
+    exotique, attendre -> atende, board -> boar, stuff -> staff, lottery -> latter, greaves
+    -> greater). A word the English or French dictionary knows stays as typed (and counts
+    less when no text holds it); a word neither knows is still corrected."""
+    from tests.text.test_spelling import installed
+
+    installed()
+    for word in ("comment", "explique", "attendre", "greaves", "board", "stuff", "lottery"):
+        data = answer(cr_index, f"trample {word}")
+        assert word not in data["corrected"], (word, data["corrected"])
+    assert answer(cr_index, "trampel")["corrected"] == {"trampel": "trample"}
+
+
 def test_accents_optional(cr_index):
     assert groups(search(cr_index, "pietinement"))[0] == "rule 702.19"
 

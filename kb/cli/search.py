@@ -95,7 +95,7 @@ def command(ctx: click.Context, query: tuple[str, ...], lang: str | None, kind: 
 
 def said(result: SearchResult) -> list[str]:
     """What was done to the question besides corrections and translations, one line each."""
-    lines = []
+    lines = [f"Note: {note}" for note in result.notes]
     if result.unquoted:
         lines.append(_("Quoted words searched as words of the question: {quoted}").format(
             quoted=", ".join(f'"{q}"' for q in result.unquoted)))

@@ -9,7 +9,7 @@ in every language under today's number, and the snippets.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
@@ -46,6 +46,7 @@ from kb.query import (
 from kb.reader import KnowledgeBase
 from kb.rulenum import RuleNumber
 from kb.store import record_number, record_text, record_title
+from kb.text.contractions import restored
 from kb.text.spelling import dictionaries
 from kb.text.synonyms import SYNONYMS
 
@@ -163,6 +164,7 @@ class Searcher:
         result = SearchResult(query.text, filters.version)
         query = self._bounded(_unquoted(query, result), result)
         result.language = self._language(query)
+        query = _contracted(query, result, self._language)
         alternatives: dict[str, list[Alternative]] = {}
         query = self._with_cards(query, filters.version)
         own = _own_words(query)
@@ -357,7 +359,8 @@ class Searcher:
         English or French dictionary knows ("board", "explique": kb.text.spelling)."""
         if self._vetted is None:
             rows = self.kb.store.conn.execute("SELECT french, english FROM terms")
-            self._vetted = {w for row in rows for text in row
+            synonyms = [(pair.one, pair.other) for pair in SYNONYMS]
+            self._vetted = {w for row in [*rows, *synonyms] for text in row
                             for w in _WORDS.findall(fold(text))}
         if fold(word) in self._vetted:
             return True
@@ -541,6 +544,7 @@ class Searcher:
                     continue
                 other = self._other_language(" ".join(texts), result, heard)
                 same = _synonyms(texts)
+                _said_synonyms(" ".join(texts), same, result)
                 if other or same:
                     merged = Or((Phrase(tuple(texts)),
                                  *(And(tuple(Word(t) for t in term.split()))
@@ -553,6 +557,7 @@ class Searcher:
             item = items[i]
             if isinstance(item, Word) and not item.prefix and (
                     same := _synonyms([item.text])):  # "simultaneously": "same time" too
+                _said_synonyms(item.text, same, result)
                 item = Or((item, *(And(tuple(Word(t) for t in term.split()))
                                    for term in same)))
             out.append(item)
@@ -744,6 +749,30 @@ def _flat(query: Query) -> Query:
                  query.cards)
 
 
+def _contracted(query: Query, result: SearchResult,
+                decide: Callable[[Query], str | None]) -> Query:
+    """English contractions typed without apostrophe ("cant", "doesnt") read as such, unless
+    the question is French ("dont"): its language is decided by its other words."""
+    words = query.words()
+    mapping = {w.text: r for w in words if (r := restored(w.text))}
+    if not mapping:
+        return query
+    others = Query(query.text, Loose(tuple(w for w in words if w.text not in mapping)))
+    if decide(others) == "fr":
+        return query
+
+    def rewrite(node: Node) -> Node:
+        if isinstance(node, Word) and node.text in mapping and not node.prefix:
+            return Word(mapping[node.text])  # type: ignore[arg-type]
+        if isinstance(node, Loose | And | Or):
+            return type(node)(tuple(rewrite(n) for n in node.items))
+        return node
+
+    result.language = "en"
+    return Query(query.text, rewrite(query.root) if query.root else None, query.filters,
+                 query.cards)
+
+
 def _unquoted(query: Query, result: SearchResult) -> Query:
     """A question's quoted fragments ("what happens when "this creature" dies?") as its
     other words: quoting a card's text is no request that every answer hold it word for
@@ -771,7 +800,9 @@ def _synonym_table() -> dict[tuple[str, tuple[str, ...]], tuple[str, ...]]:
     table: dict[tuple[str, tuple[str, ...]], list[str]] = {}
     for pair in SYNONYMS:
         analysis = language(pair.language)
-        for mine, other in ((pair.one, pair.other), (pair.other, pair.one)):
+        ways = ((pair.one, pair.other),) if pair.one_way else (
+            (pair.one, pair.other), (pair.other, pair.one))
+        for mine, other in ways:
             table.setdefault((pair.language, analysis.terms_of(mine)), []).append(other)
     return {key: tuple(others) for key, others in table.items()}
 
@@ -785,6 +816,12 @@ def _synonyms(texts: list[str]) -> list[str]:
         terms = language(lang).terms_of(" ".join(texts))
         found += [t for t in table.get((lang, terms), ()) if t not in found] if terms else []
     return found
+
+
+def _said_synonyms(text: str, same: list[str], result: SearchResult) -> None:
+    """Record the other phrasings searched for a run of words, as a translation is."""
+    if same and all(t.word != text for t in result.translations):
+        result.translations.append(Translation(text, tuple(same), ("synonym",)))
 
 
 def _walk_terms(root: Node | None) -> list[list[Word]]:

@@ -110,6 +110,29 @@ def test_a_word_a_dictionary_knows_is_no_typo(cr_index):
     assert answer(cr_index, "trampel")["corrected"] == {"trampel": "trample"}
 
 
+def test_game_slang_is_searched_as_the_rules_say_it(cr_index):
+    """Issue 23: "flyer" was "corrected" to "flayer" and "contresort" to "contrefort". Slang
+    is data with its evidence (kb.text.synonyms): a flyer is a creature with flying (702.9),
+    a contresort a spell that counters a spell ("contrecarrer", 701.6 Counter)."""
+    flyer = answer(cr_index, "can a flyer block a creature")
+    assert "flyer" not in flyer["corrected"]
+    assert {"word": "flyer", "terms": ["flying"], "from": ["synonym"]} in flyer["translations"]
+    assert any(within(g, "702.9") for g in groups(flyer["hits"])[:3])
+    counter = answer(cr_index, "comment marche un contresort ?")
+    assert "contresort" not in counter["corrected"]
+    assert any(within(g, "701.6") for g in groups(counter["hits"])[:3])
+
+
+def test_english_without_apostrophes_is_english(cr_index):
+    """Issue 23: "cant", "dont", "doesnt" read as other languages' words. They are read as
+    the contractions, and the question as English; a French "dont" stays French."""
+    for question in ("creature cant block a flyer", "why doesnt my creature untap",
+                     "dont creatures with flying need reach to be blocked"):
+        data = answer(cr_index, question)
+        assert data["language"] == "en" and data["corrected"] == {}, (question, data)
+    assert answer(cr_index, "une créature dont la force est 0")["language"] == "fr"
+
+
 def test_accents_optional(cr_index):
     assert groups(search(cr_index, "pietinement"))[0] == "rule 702.19"
 

@@ -13,3 +13,14 @@ def test_a_lower_case_word_of_a_question_is_no_card_name(full_index):
         assert not [t for t in question.translations if "Void" in t.terms]
         alone = searcher.search("vide")
         assert [t for t in alone.translations if "Void" in t.terms]
+
+
+def test_english_without_apostrophes_is_not_portuguese(full_index):
+    """Issue 23: "cant" was corrected to the Portuguese "canto" and the Brazilian rules'
+    201.1 came first. No Portuguese text answers an English question."""
+    with Searcher(full_index) as searcher:
+        for question in ("my creature cant block", "why cant i cast this spell",
+                         "it doesnt have flying"):
+            result = searcher.search(question, limit=3)
+            assert result.language == "en" and not result.corrected, question
+            assert not [h for h in result.hits if h.language == "pt"], question

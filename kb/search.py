@@ -68,6 +68,10 @@ COVERAGE_POWER = 1  # how much the share of the question's words a record holds 
 MAX_TRANSLATIONS = 3
 MAX_TERM_WORDS = 6  # the longest multi-word term looked up in a question, stop words included
 CARD_SIMILARITY = 85  # rapidfuzz ratio a mistyped card name needs ("Voice of Resurgance")
+CARD_EDITS = 2  # ... and at most this many letters off: a near-exact name, not a neighbour
+CARD_CLEAR = 5  # ... and this much nearer than the next name: clearly the best
+CARD_SUGGESTED = 60  # how near a name must be to be suggested ("did you mean")
+SUGGESTED_CARDS = 3
 MAX_CARD_WORDS = 6  # the longest card name looked for in a question written plainly
 # The words a question is searched by at most, its rarest (a pasted forum post of 200 words
 # is carried by them; the index searches fewer still: kb.index.searcher.MAX_RANKED).
@@ -123,6 +127,8 @@ class SearchResult:
     ignored: list[str] = field(default_factory=list)
     unquoted: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # how search ran, when not as it should
+    # [[Names]] no card has (the question ran without them), with the nearest card names.
+    unknown_cards: dict[str, list[str]] = field(default_factory=dict)
 
     def groups(self) -> list[list[SearchHit]]:
         """Each answer's texts (a rule's texts in every language together), best answer
@@ -162,11 +168,15 @@ class Searcher:
         query = _flat(parse(text))
         filters = self._filters(query, lang, kind, version)
         result = SearchResult(query.text, filters.version)
+        if (card := query.filters.get("card")) and not self.card_keys(card):
+            result.unknown_cards[card] = self.card_suggestions(card)
         query = self._bounded(_unquoted(query, result), result)
         result.language = self._language(query)
         query = _contracted(query, result, self._language)
         alternatives: dict[str, list[Alternative]] = {}
-        query = self._with_cards(query, filters.version)
+        query = self._with_cards(query, filters.version, result)
+        if query.root is None and not query.filters:  # only an unknown [[card]]
+            return result
         own = _own_words(query)
         heard: dict[str, set[str]] = {}  # the translations' words, by language
         if translate:
@@ -392,19 +402,23 @@ class Searcher:
     # -- cards --------------------------------------------------------------------------------
 
     def card_keys(self, name: str) -> tuple[str, ...]:
-        """The index keys of a card named in either language, typo-tolerant: the name, its
-        other-language name (term table), the whole split card of a half (``Catch`` ->
-        "catch // release") and its halves; empty if no card is near."""
+        """The index keys of a card named in either language, on strong evidence only: the
+        name, or a near-exact one that is clearly the best ("Voice of Resurgance", one
+        letter off; "Zulaport Cutthroat" is not Zulaport Enforcer); with its other-language
+        name (term table), the whole split card of a half (``Catch`` -> "catch // release")
+        and its halves. Empty if no card is that near."""
         keys = self.index.card_keys()
         key = card_key(name)
         if not self.index.is_card(key):
             from rapidfuzz import fuzz, process  # only for a name the index lacks
+            from rapidfuzz.distance import Levenshtein
 
-            found = process.extractOne(key, keys, scorer=fuzz.ratio,
-                                       score_cutoff=CARD_SIMILARITY)
-            if found is None:
+            near = process.extract(key, keys, scorer=fuzz.ratio, limit=2,
+                                   score_cutoff=CARD_SIMILARITY)
+            if not near or Levenshtein.distance(key, near[0][0]) > CARD_EDITS or (
+                    len(near) > 1 and near[0][1] - near[1][1] < CARD_CLEAR):
                 return ()
-            key = found[0]
+            key = near[0][0]
         wanted = {key}
         for pair in self.kb.store.terms(fold(key)):
             if pair.kind == "card-name":
@@ -413,31 +427,61 @@ class Searcher:
         wanted |= {k for k in keys if " // " in k and halves & set(k.split(" // "))}
         return tuple(sorted(k for k in wanted | halves if self.index.is_card(k)))
 
-    def _with_cards(self, query: Query, version: str | None) -> Query:
-        """Cards named in a question, ``[[Doubling Season]]`` or written plainly (two
-        capitalised words or more that are a card's name), as optional items: the card's
-        rulings in both languages are candidates, and so are the rules its keywords name
-        (a question about a card with trample may be answered by 702.19)."""
+    def card_suggestions(self, name: str) -> list[str]:
+        """The names of the cards nearest a name no card has, for "did you mean"."""
+        from rapidfuzz import fuzz, process
+
+        near = process.extract(card_key(name), self.index.card_keys(), scorer=fuzz.ratio,
+                               limit=SUGGESTED_CARDS, score_cutoff=CARD_SUGGESTED)
+        names = []
+        for key, _, _ in near:
+            card = next((c for i in self.index.cards((key,))
+                         if isinstance(c := self.kb.store.get(i), Card)), None)
+            names.append(card.name if card is not None else key)
+        return list(dict.fromkeys(names))
+
+    def _with_cards(self, query: Query, version: str | None,
+                    result: SearchResult) -> Query:
+        """Cards named in a question, ``[[Doubling Season]]`` or written plainly (capitalised
+        words that are a card's name exactly, or one such word inside the question:
+        "Dreadbore"), as optional items: the card's rulings in both languages are candidates,
+        and so are the rules its keywords name (a question about a card with trample may be
+        answered by 702.19). A ``[[name]]`` no card has is said, with the nearest names, and
+        its words are left out: the question runs without it."""
         if query.root is None:
             return query
         items = list(query.root.items) if isinstance(query.root, Loose) else [query.root]
         names = list(query.cards)
         run: list[str] = []
-        for item in [*items, None]:
+        for n, item in enumerate([*items, None]):
             if isinstance(item, Word) and (item.text[:1].isupper()
                                            or run and is_stop_word(item.text)):
                 run.append(item.text)  # "Voice of Resurgence", "Voix du renouveau"
                 continue
             if len(run) >= 2:
                 names += self._plain_names(run)
+            elif len(run) == 1 and n > 1 and self._one_word_card(run[0]):
+                names.append(run[0])  # "can Dreadbore destroy ...": not a sentence's first
             run = []
-        cards = [CardName(name, keys, self._keyword_rules(keys, version))
-                 for name in dict.fromkeys(names)
-                 if (keys := self.card_keys(name) if name in query.cards
-                     else self._exact_card(name))]
-        if not cards:
+        cards = []
+        for name in dict.fromkeys(names):
+            keys = self.card_keys(name) if name in query.cards else self._exact_card(name)
+            if keys:
+                cards.append(CardName(name, keys, self._keyword_rules(keys, version)))
+            elif name in query.cards:
+                result.unknown_cards[name] = self.card_suggestions(name)
+                items = _without_words(items, name.split())
+        if not cards and not result.unknown_cards:
             return query
-        return Query(query.text, Loose((*items, *cards)), query.filters, query.cards)
+        if not items and not cards:
+            return Query(query.text, None, query.filters, query.cards)
+        root = Loose((*items, *cards)) if len(items) + len(cards) > 1 else (*items, *cards)[0]
+        return Query(query.text, root, query.filters, query.cards)
+
+    def _one_word_card(self, word: str) -> bool:
+        """Whether one capitalised word is a card's whole name and no word of the rules'
+        titles or terms ("Dreadbore" is a card; "Flying" is not one)."""
+        return self.index.is_card(card_key(word)) and not self._is_telling(word.lower())
 
     def _keyword_rules(self, keys: tuple[str, ...], version: str | None) -> tuple[str, ...]:
         """The rule numbers (in ``version``) of the keywords the named card's records list,
@@ -747,6 +791,15 @@ def _flat(query: Query) -> Query:
         return query
     return Query(query.text, Loose(tuple(_spread(query.root.items))), query.filters,
                  query.cards)
+
+
+def _without_words(items: list[Node], words: list[str]) -> list[Node]:
+    """The items without the first run of these words (a card's name, as typed)."""
+    for i in range(len(items) - len(words) + 1):
+        run = items[i:i + len(words)]
+        if all(isinstance(w, Word) and w.text == t for w, t in zip(run, words, strict=True)):
+            return items[:i] + items[i + len(words):]
+    return items
 
 
 def _contracted(query: Query, result: SearchResult,

@@ -96,6 +96,11 @@ def command(ctx: click.Context, query: tuple[str, ...], lang: str | None, kind: 
 def said(result: SearchResult) -> list[str]:
     """What was done to the question besides corrections and translations, one line each."""
     lines = [f"Note: {note}" for note in result.notes]
+    for name, near in result.unknown_cards.items():
+        line = _("No card named {name!r}: searched without it").format(name=name)
+        if near:
+            line += _("; did you mean: {names}?").format(names=", ".join(near))
+        lines.append(line)
     if result.unquoted:
         lines.append(_("Quoted words searched as words of the question: {quoted}").format(
             quoted=", ".join(f'"{q}"' for q in result.unquoted)))

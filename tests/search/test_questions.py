@@ -24,3 +24,16 @@ def test_english_without_apostrophes_is_not_portuguese(full_index):
             result = searcher.search(question, limit=3)
             assert result.language == "en" and not result.corrected, question
             assert not [h for h in result.hits if h.language == "pt"], question
+
+
+def test_a_card_name_is_taken_on_strong_evidence_only(full_index):
+    """Issue 23: ``[[Zulaport Cutthroat]]`` (no such card in the corpus) was taken for
+    Zulaport Enforcer. A name no card has is said, with the nearest names, and the question
+    runs without it; a name one letter off is still the card ("Voice of Resurgance")."""
+    with Searcher(full_index) as searcher:
+        result = searcher.search("how does [[Zulaport Cutthroat]] work with sacrifice?")
+        assert "Zulaport Enforcer" in result.unknown_cards["Zulaport Cutthroat"]
+        assert not [h for h in result.hits if "zulaport" in h.id]
+        typo = searcher.search("[[Voice of Resurgance]]", limit=3)
+        assert not typo.unknown_cards
+        assert any("voice-of-resurgence" in h.id for h in typo.hits)

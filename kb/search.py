@@ -59,9 +59,11 @@ KIND_PRIOR = {"rule": 1.0, "glossary": 0.7, "example": 0.75, "ruling": 0.7, "not
 QUESTION_PRIOR = {"rule": 1.0, "glossary": 0.75, "example": 0.6, "ruling": 0.45, "note": 0.45,
                   "card": 0.3}
 QUESTION_WORDS_MIN = 3
+# Words that ask for rulings, cards or notes rather than rules.
+RECORD_WORDS = frozenset({"ruling", "rulings", "faq", "oracle", "errata", "decision",
+                          "decisions", "clarification", "clarifications"})
 TITLE_MATCH = 1.5
 SECTION_TITLE = 1.25  # a subrule of a rule whose title the query names (702.19b for trample)
-LANGUAGE_FIRST = 1.3  # an answer with a text in the query's language
 FAMILY_SHARE = 0.4  # how much a rule's words count from its siblings and parent
 EXAMPLE_SHARE = 0.6  # what a rule's matching example adds to the rule's answer
 COVERAGE_POWER = 1  # how much the share of the question's words a record holds counts
@@ -188,9 +190,10 @@ class Searcher:
             result.notes.append(note)
         result.ignored += answer.ignored
         typed = _Typed(answer.exact, own | _folded(answer.corrected.values()),
-                       {lang: _folded(words) for lang, words in heard.items()})
+                       {lang: _folded(words) for lang, words in heard.items()},
+                       _wants_records(query, filters, len(answer.words)))
         self._with_glossary_rules(answer, typed)
-        scores = self._scores(answer, result.language, typed)
+        scores = self._scores(answer, typed)
         ranked = sorted(answer.hits, key=lambda h: -scores[h.id])
         keys = {hit.id: self._group(hit, filters.version) for hit in ranked}
         worth = _group_order(ranked, keys, scores)
@@ -244,11 +247,12 @@ class Searcher:
 
     # -- ranking -------------------------------------------------------------------------------
 
-    def _scores(self, answer: Answer, query_language: str | None,
-                typed: _Typed) -> dict[str, float]:
-        """Each hit's score: the index's BM25F, by kind, by title, by the share of the
-        question's words it holds (with its rule family: a concept spread over 702.19a-g
-        meets), and by whether its answer has a text in the query's language."""
+    def _scores(self, answer: Answer, typed: _Typed) -> dict[str, float]:
+        """Each hit's score: the index's BM25F, by kind (rules first unless the query names
+        a card or asks for rulings), by title, and by the share of the question's words it
+        holds (with its rule family: a concept spread over 702.19a-g meets). Not by its
+        language: that a rule has a French text says nothing of its answering a French
+        question (the few that have one, 707, 702.102, 702.30, were pulled to the top)."""
         weights = [w for _, w in answer.words]
         total = sum(weights) or 1.0
         family: dict[str, set[int]] = {}
@@ -256,11 +260,8 @@ class Searcher:
             key = _family(hit)
             if key:
                 family.setdefault(key, set()).update(hit.matched)
-        languages: dict[str, set[str]] = {}
-        for hit in answer.hits:
-            languages.setdefault(hit.number or hit.id, set()).add(hit.language)
         scores = {}
-        prior = QUESTION_PRIOR if len(weights) >= QUESTION_WORDS_MIN else KIND_PRIOR
+        prior = KIND_PRIOR if typed.wants_records else QUESTION_PRIOR
         # A glossary entry's pointer names its rule; one of three pointers, a third as much.
         named: dict[tuple[str, str], float] = {}
         for entry, numbers in self._glossary_pointers(answer, typed):
@@ -277,8 +278,6 @@ class Searcher:
                 own = sum(weights[i] for i in hit.matched) / total
                 near = sum(weights[i] for i in family.get(_family(hit), hit.matched)) / total
                 score *= ((1 - FAMILY_SHARE) * own + FAMILY_SHARE * near) ** COVERAGE_POWER
-            if query_language and query_language in languages[hit.number or hit.id]:
-                score *= LANGUAGE_FIRST
             scores[hit.id] = score
         return scores
 
@@ -877,6 +876,16 @@ def _said_synonyms(text: str, same: list[str], result: SearchResult) -> None:
         result.translations.append(Translation(text, tuple(same), ("synonym",)))
 
 
+def _wants_records(query: Query, filters: Filters, words: int) -> bool:
+    """Whether rulings, cards and notes answer as well as rules: the query names a card in
+    a few words ("[[Voice of Resurgence]]", a card: filter) or asks for rulings ("ruling",
+    "FAQ"). A question answers with the rules first, even when it names a card."""
+    named = filters.card or isinstance(query.root, CardName) or (
+        isinstance(query.root, Loose) and any(isinstance(i, CardName) for i in query.root.items))
+    return bool(named and words < QUESTION_WORDS_MIN
+                or {fold(w.text) for w in query.words()} & RECORD_WORDS)
+
+
 def _walk_terms(root: Node | None) -> list[list[Word]]:
     """The words of the translations :meth:`Searcher._terms_first` put in a question (they
     are not translated back)."""
@@ -926,6 +935,7 @@ class _Typed:
     exact: dict[str, set[str]]
     words: frozenset[str]
     heard: dict[str, frozenset[str]] = field(default_factory=dict)
+    wants_records: bool = False  # rulings, cards and notes answer as well as rules
 
     def holds(self, title: str, lang: str) -> bool:
         """Whether the query names a title: each of its words is a typed word or a word of

@@ -629,8 +629,10 @@ class Searcher:
                 # The same word in both languages ("vigilance") needs no translation; the
                 # same stem does ("exil" is French, "exile" English: each field is searched
                 # only in the languages whose texts hold the word as typed).
-                if (language(lang).terms_of(mine) != analyzed or fold(other) == fold(mine)
-                        or not _same_term(text, mine)
+                # French Snowball may stem an inflection apart ("exilées" -> exile, "exilé"
+                # -> exil): the word-by-word inflection check (_same_term) is the evidence.
+                if (language(lang).terms_of(mine) != analyzed and lang != "fr"
+                        or fold(other) == fold(mine) or not _same_term(text, mine)
                         or fold(other) in QUESTION_WORDS or is_stop_word(other)):
                     continue
                 # one entry per analyzed form: "Trample" (keyword) and "trample" (texts)

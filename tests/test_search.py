@@ -133,6 +133,35 @@ def test_english_without_apostrophes_is_english(cr_index):
     assert answer(cr_index, "une créature dont la force est 0")["language"] == "fr"
 
 
+def test_the_official_french_terms_the_issue_lists_have_pairs(cr_index):
+    """Issue 23: "Troll à deux têtes", "statut", "mots-clés", "exilées", "obligation de
+    blocage" had no pair. The official French of the rules names them: Two-Headed Giant
+    (810), status (110.5), keyword(s) (702), exiled, blocking requirement (509.1c)."""
+    expected = {"Troll à deux têtes": "Two-Headed Giant", "statut": "status",
+                "mots-clés": "keywords", "exilées": "exiled",
+                "obligation de blocage": "blocking requirement"}
+    for french, english in expected.items():
+        data = answer(cr_index, french)
+        searched = [term for t in data["translations"] for term in t["terms"]]
+        assert english in searched, (french, data["translations"])
+    assert within(groups(answer(cr_index, "Troll à deux têtes")["hits"])[0], "810")
+    assert within(groups(answer(cr_index, "quel est le statut d'un permanent ?")["hits"])[0],
+                  "110.5")
+
+
+def test_a_multi_word_term_is_not_left_out_as_its_commonest_word(cr_index):
+    """Issue 23: "capacité de loyauté", "mal d'invocation", "face visible" have a pair and
+    were still dropped from long questions: a unit was ranked by its commonest word
+    ("capacité"), while the phrase is rarer than its rarest word."""
+    question = ("mon planeswalker vient d'arriver, combien de fois par tour puis-je activer "
+                "une capacité de loyauté si mon adversaire attaque mon planeswalker avec "
+                "plusieurs créatures et un jeton volant ?")
+    data = answer(cr_index, question)
+    assert "capacité de loyauté" not in data["ignored"]
+    assert {"word": "capacité de loyauté", "terms": ["loyalty ability"],
+            "from": ["official"]} in data["translations"]
+
+
 def test_accents_optional(cr_index):
     assert groups(search(cr_index, "pietinement"))[0] == "rule 702.19"
 

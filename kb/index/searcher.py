@@ -428,7 +428,10 @@ class _Builder:
         optional.sort(key=lambda o: o[:3])  # telling words first, the rarest first
         self.answer.ignored.extend(label for *_, label, _ in optional[MAX_RANKED:])
         parts = []
-        for filler, _, df, label, query in optional[:MAX_RANKED]:
+        for filler, _, _, label, query in optional[:MAX_RANKED]:
+            # Weighed, and allowed to choose the candidates, by its commonest term, as it
+            # always was: the rarity of the whole orders the units, it does not outweigh.
+            df = self.commonest(query)
             weight = math.log(1 + total / (1 + df)) * (FILLER_WEIGHT if filler else 1.0)
             terms = frozenset((f, t.encode("utf-8") if isinstance(t, str) else t)
                               for f, t in query.iter_all_terms())
@@ -455,13 +458,35 @@ class _Builder:
     def doc_count(self) -> int:
         return self.searcher.doc_count() if self.searcher is not None else 0  # type: ignore[attr-defined]
 
-    def frequency(self, query: wq.Query) -> int:
-        """How many documents the commonest term of a query holds: its cost, and how little
-        it says."""
+    def commonest(self, query: wq.Query) -> int:
+        """How many documents the commonest term of a query holds."""
         if self.searcher is None:
             return 0
         return max((self.searcher.doc_frequency(f, t)  # type: ignore[attr-defined]
                     for f, t in query.iter_all_terms()), default=0)
+
+    def frequency(self, query: wq.Query) -> int:
+        """About how many documents a query matches (at most): its cost, and how little it
+        says. A phrase or a conjunction matches no more documents than its rarest part, an
+        alternative as many as its commonest: "mal d'invocation" (or "summoning sickness")
+        is a rare unit though "mal" is a common word, and a question's multi-word terms are
+        no longer left out as if they were their commonest word."""
+        if self.searcher is None:
+            return 0
+        df = self.searcher.doc_frequency  # type: ignore[attr-defined]
+        if isinstance(query, wq.Term):
+            return df(query.fieldname, query.text)
+        if isinstance(query, wq.Phrase):
+            return min((df(query.fieldname, w) for w in query.words), default=0)
+        if isinstance(query, wq.And):
+            return min((self.frequency(q) for q in query.subqueries), default=0)
+        if isinstance(query, wq.AndMaybe | wq.AndNot):
+            return self.frequency(query.a)
+        if isinstance(query, wq.CompoundQuery):  # Or, DisjunctionMax
+            return max((self.frequency(q) for q in query.subqueries), default=0)
+        if isinstance(query, wq.WrappingQuery):
+            return self.frequency(query.child)
+        return self.commonest(query)
 
     def conjunction(self, items: tuple[Node, ...]) -> wq.Query:
         """Every item must match, except words that are stop words in some language ("de",

@@ -17,6 +17,7 @@ from pathlib import Path
 from kb.errors import KbError
 from kb.index import IndexSearcher
 from kb.index.analysis import LANGUAGES, language, strip_elision
+from kb.index.analysis import fold as fold_word
 from kb.index.documents import card_key
 from kb.index.highlight import snippet
 from kb.index.searcher import (
@@ -74,6 +75,7 @@ CARD_EDITS = 2  # ... and at most this many letters off: a near-exact name, not 
 CARD_CLEAR = 5  # ... and this much nearer than the next name: clearly the best
 CARD_SUGGESTED = 60  # how near a name must be to be suggested ("did you mean")
 SUGGESTED_CARDS = 3
+MIN_CARD_WORD = 4  # letters a lone capitalised word needs to be looked up as a card's name
 MAX_CARD_WORDS = 6  # the longest card name looked for in a question written plainly
 # The words a question is searched by at most, its rarest (a pasted forum post of 200 words
 # is carried by them; the index searches fewer still: kb.index.searcher.MAX_RANKED).
@@ -388,9 +390,12 @@ class Searcher:
                 "AND title != '' UNION SELECT french FROM terms WHERE kind IN "
                 f"({_GAME_TERMS}) UNION SELECT english FROM terms WHERE kind IN "
                 f"({_GAME_TERMS})")
-            titles = [row[0] for row in rows]
-            self._game = frozenset(term for lang in LANGUAGES for title in titles
-                                   for term in language(lang).terms_of(title))
+            # Each title word's term from the index's own vocabulary (a lookup, where
+            # analysing two thousand titles anew took a cold process 40 ms).
+            words = {w for (title,) in rows for w in _TITLE_WORDS.findall(fold_word(title))}
+            self._game = frozenset(vocabulary.term[w] for vocabulary in
+                                   self.index.vocabulary.values()
+                                   for w in words if w in vocabulary.term)
         for lang in LANGUAGES:
             pairs = language(lang).pairs(text)
             if pairs and all(term in self._game for _, term in pairs):
@@ -479,8 +484,9 @@ class Searcher:
 
     def _one_word_card(self, word: str) -> bool:
         """Whether one capitalised word is a card's whole name and no word of the rules'
-        titles or terms ("Dreadbore" is a card; "Flying" is not one)."""
-        return self.index.is_card(card_key(word)) and not self._is_telling(word.lower())
+        titles or terms ("Dreadbore" is a card; "Flying" is not one; "I" is not looked up)."""
+        return (len(word) >= MIN_CARD_WORD and not is_question_word(word)
+                and not self._is_telling(word.lower()) and self.index.is_card(card_key(word)))
 
     def _keyword_rules(self, keys: tuple[str, ...], version: str | None) -> tuple[str, ...]:
         """The rule numbers (in ``version``) of the keywords the named card's records list,
@@ -955,6 +961,7 @@ class _Typed:
 # The kinds of term pair that are words of the game (not word pairs read off parallel texts, nor
 # card names).
 _GAME_TERMS = "'official', 'keyword', 'rule-title', 'section-title'"
+_TITLE_WORDS = re.compile(r"(?<![\w/])[+-][\dx]+/[+-][\dx]+(?![\w/])|\w+")  # +1/+1 is one
 _EN_ENDINGS = frozenset({"s", "es", "ed", "d", "ing"})
 
 

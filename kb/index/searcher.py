@@ -423,7 +423,7 @@ class _Builder:
                     self.answer.absent.append(label)
                     continue
                 filler = isinstance(item, Word) and is_question_word(item.text)
-                vague = self.telling is not None and not self.telling(label)
+                vague = not filler and self.telling is not None and not self.telling(label)
                 optional.append((filler, vague, df, label, query))
         optional.sort(key=lambda o: o[:3])  # telling words first, the rarest first
         self.answer.ignored.extend(label for *_, label, _ in optional[MAX_RANKED:])

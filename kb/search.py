@@ -15,6 +15,7 @@ from functools import cache
 from pathlib import Path
 
 from kb.errors import KbError
+from kb.i18n import _
 from kb.index import IndexSearcher
 from kb.index.analysis import LANGUAGES, language, strip_elision
 from kb.index.analysis import fold as fold_word
@@ -133,6 +134,26 @@ class SearchResult:
     notes: list[str] = field(default_factory=list)  # how search ran, when not as it should
     # [[Names]] no card has (the question ran without them), with the nearest card names.
     unknown_cards: dict[str, list[str]] = field(default_factory=dict)
+
+    def said(self) -> list[str]:
+        """What was done to the query besides corrections and translations, one line each
+        (the command line and the web page show them)."""
+        lines = [_("Note: {note}").format(note=note) for note in self.notes]
+        for name, near in self.unknown_cards.items():
+            line = _("No card named {name!r}: searched without it").format(name=name)
+            if near:
+                line += _("; did you mean: {names}?").format(names=", ".join(near))
+            lines.append(line)
+        if self.unquoted:
+            lines.append(_("Quoted words searched as words of the question: {quoted}").format(
+                quoted=", ".join(f'"{q}"' for q in self.unquoted)))
+        if self.absent:
+            lines.append(_("No text holds {words}: searched without them").format(
+                words=", ".join(repr(w) for w in self.absent)))
+        if self.ignored:
+            lines.append(_("Left out as the least telling words: {words}").format(
+                words=", ".join(self.ignored)))
+        return lines
 
     def groups(self) -> list[list[SearchHit]]:
         """Each answer's texts (a rule's texts in every language together), best answer
@@ -438,7 +459,7 @@ class Searcher:
         near = process.extract(card_key(name), self.index.card_keys(), scorer=fuzz.ratio,
                                limit=SUGGESTED_CARDS, score_cutoff=CARD_SUGGESTED)
         names = []
-        for key, _, _ in near:
+        for key in (match[0] for match in near):
             card = next((c for i in self.index.cards((key,))
                          if isinstance(c := self.kb.store.get(i), Card)), None)
             names.append(card.name if card is not None else key)

@@ -4,17 +4,12 @@ from __future__ import annotations
 
 import re
 import sys
-from typing import TYPE_CHECKING
 
 import click
 
 from kb.api import search_json
 from kb.cli._output import VersionDate, emit_json, index_root, json_option
-from kb.i18n import _
 from kb.query import KINDS
-
-if TYPE_CHECKING:
-    from kb.search import SearchResult
 
 _MARKED = re.compile(r"\*\*(.+?)\*\*")
 
@@ -71,7 +66,7 @@ def command(ctx: click.Context, query: tuple[str, ...], lang: str | None, kind: 
         click.echo(f"Showing results for {corrected!r} (no text holds {typed!r})")
     for t in result.translations:
         click.echo(f"Also searched: {t.word} -> {', '.join(t.terms)} ({', '.join(t.kinds)})")
-    for line in said(result):
+    for line in result.said():
         click.echo(line)
     if result.version:
         click.echo(f"Rules version: {result.version} (other versions: --version DATE or all)")
@@ -91,26 +86,6 @@ def command(ctx: click.Context, query: tuple[str, ...], lang: str | None, kind: 
             where = f"{hit.source.get('file')}:{hit.source.get('line')}" if hit.source else ""
             click.echo(f"   [{hit.kind}, {hit.language}, {hit.version or '-'}] {hit.id}  {where}")
             click.echo(f"     {_show(hit.snippet, bold)}")
-
-
-def said(result: SearchResult) -> list[str]:
-    """What was done to the question besides corrections and translations, one line each."""
-    lines = [f"Note: {note}" for note in result.notes]
-    for name, near in result.unknown_cards.items():
-        line = _("No card named {name!r}: searched without it").format(name=name)
-        if near:
-            line += _("; did you mean: {names}?").format(names=", ".join(near))
-        lines.append(line)
-    if result.unquoted:
-        lines.append(_("Quoted words searched as words of the question: {quoted}").format(
-            quoted=", ".join(f'"{q}"' for q in result.unquoted)))
-    if result.absent:
-        lines.append(_("No text holds {words}: searched without them").format(
-            words=", ".join(repr(w) for w in result.absent)))
-    if result.ignored:
-        lines.append(_("Left out as the least telling words: {words}").format(
-            words=", ".join(result.ignored)))
-    return lines
 
 
 def _show(snippet: str, bold: bool) -> str:

@@ -413,10 +413,15 @@ class Searcher:
                 f"({_GAME_TERMS})")
             # Each title word's term from the index's own vocabulary (a lookup, where
             # analysing two thousand titles anew took a cold process 40 ms).
+            # A word no text holds (an official term's "loyauté" where no French text
+            # says it) is stemmed as each language would.
             words = {w for (title,) in rows for w in _TITLE_WORDS.findall(fold_word(title))}
-            self._game = frozenset(vocabulary.term[w] for vocabulary in
-                                   self.index.vocabulary.values()
-                                   for w in words if w in vocabulary.term)
+            vocabularies = self.index.vocabulary.values()
+            game: set[str] = set()
+            for word in words:
+                found = {v.term[word] for v in vocabularies if word in v.term}
+                game |= found or {language(lang).term(word) for lang in LANGUAGES}
+            self._game = frozenset(game)
         for lang in LANGUAGES:
             pairs = language(lang).pairs(text)
             if pairs and all(term in self._game for _, term in pairs):

@@ -1,4 +1,4 @@
-"""Real questions as players worded them (``players/dev.toml``, ``players/heldout.toml``):
+"""Real questions as players worded them (``players/dev*.toml``, ``players/heldout*.toml``):
 each asked as a whole question and as key words, in English and French, with the rules that
 answer it (today's numbers), split by source into a development half and a held-out half.
 
@@ -18,7 +18,7 @@ from pathlib import Path
 from kb.rulenum import RuleNumber
 
 PLAYERS = Path(__file__).with_name("players")
-HALVES = {"dev": PLAYERS / "dev.toml", "held-out": PLAYERS / "heldout.toml"}
+HALVES = {"dev": "dev*.toml", "held-out": "heldout*.toml"}  # each half: every file it matches
 FORMS = ("question", "keywords")
 LANGS = ("en", "fr")
 DEPTH = 10
@@ -41,9 +41,14 @@ class Question:
         return self.texts[form, lang]
 
 
+def entries(half: str) -> list[dict]:
+    """The raw entries of every file of ``half`` (one file per gatherer and source family)."""
+    return [entry for path in sorted(PLAYERS.glob(HALVES[half]))
+            for entry in tomllib.loads(path.read_text(encoding="utf-8"))["question"]]
+
+
 def load(half: str) -> list[Question]:
-    data = tomllib.loads(HALVES[half].read_text(encoding="utf-8"))
-    return [_question(entry, half) for entry in data["question"]]
+    return [_question(entry, half) for entry in entries(half)]
 
 
 def _question(entry: dict, half: str) -> Question:

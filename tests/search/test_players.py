@@ -1,16 +1,15 @@
-"""The players' question sets (players/dev.toml, players/heldout.toml) as data: each entry
+"""The players' question sets (players/dev*.toml, players/heldout*.toml) as data: each entry
 has a source, both languages and answers that are rules of today's Comprehensive Rules, and
 no source gives questions to both halves. Read from the files and the CR text itself."""
 
 from __future__ import annotations
 
 import re
-import tomllib
 from pathlib import Path
 
 import pytest
 
-from tests.search.players import HALVES, load, rank
+from tests.search.players import HALVES, PLAYERS, entries, load, rank
 
 CR = Path(__file__).resolve().parents[2] / "corpus" / "MagicCompRules 20260417.txt"
 _RULE_LINE = re.compile(r"^(\d{3}(?:\.\d+[a-z]?)?)[. ]", re.MULTILINE)
@@ -21,10 +20,6 @@ def cr_numbers() -> set[str]:
     page: a number appears once in the contents, again in the rules)."""
     text = CR.read_text(encoding="utf-8-sig")
     return set(_RULE_LINE.findall(text))
-
-
-def entries(half: str) -> list[dict]:
-    return tomllib.loads(HALVES[half].read_text(encoding="utf-8"))["question"]
 
 
 @pytest.mark.parametrize("half", sorted(HALVES))
@@ -68,3 +63,10 @@ def test_a_subrule_of_an_answer_counts_and_its_parent_does_not():
     assert rank([None, "702.19b"], ["702.19"]) == 2
     assert rank(["702.19", None, "702.2c"], ["702.19b", "702.2c"]) == 3
     assert rank(["702.19"], ["702.19b"]) is None
+
+
+def test_every_question_file_is_read_by_exactly_one_half():
+    """A file added under players/ whose name matches neither half would be silently left out."""
+    read = [path for half in HALVES for path in PLAYERS.glob(HALVES[half])]
+    assert sorted(read) == sorted(PLAYERS.glob("*.toml"))
+    assert len(read) == len(set(read))

@@ -156,18 +156,25 @@ def fetch(*, dest: Path | None = None, url: str | None = None, timeout: float | 
 def search_json(result: Any) -> dict[str, Any]:
     """A :class:`kb.search.SearchResult` as ``kb search --json`` prints it: the query, the
     rules version, the query's language, the words corrected and dropped, the translations
-    used, and the hits, best group first."""
+    used, and the hits, one per answer (at most ``limit``), best first, each with its
+    answer's other texts under ``texts``."""
     return {
         "query": result.query, "version": result.version, "language": result.language,
-        "corrected": result.corrected, "dropped": result.dropped,
+        "corrected": result.corrected, "dropped": result.dropped, "absent": result.absent,
+        "ignored": result.ignored, "unquoted": result.unquoted, "notes": result.notes,
+        "unknown_cards": [{"name": name, "suggestions": near}
+                          for name, near in result.unknown_cards.items()],
         "translations": [{"word": t.word, "terms": list(t.terms), "from": list(t.kinds)}
                          for t in result.translations],
-        "hits": [{
-            "kind": h.kind, "id": h.id, "number": h.number, "language": h.language,
-            "version": h.version, "score": h.score, "snippet": h.snippet, "title": h.title,
-            "group": h.group, "source": h.source,
-        } for h in result.hits],
+        "hits": [{**_hit_json(h), "texts": [_hit_json(t) for t in h.texts]}
+                 for h in result.hits],
     }
+
+
+def _hit_json(h: Any) -> dict[str, Any]:
+    return {"kind": h.kind, "id": h.id, "number": h.number, "language": h.language,
+            "version": h.version, "score": h.score, "snippet": h.snippet, "title": h.title,
+            "group": h.group, "source": h.source}
 
 
 def diff_json(c: Any) -> dict[str, Any]:

@@ -6,7 +6,9 @@ path must start fast) can still raise and catch them.
 
 
 class KbError(Exception):
-    """A domain error: shown to the user as a one-line message, exit status 1."""
+    """A domain error: shown to the user as a one-line message, exit status ``exit_code``."""
+
+    exit_code = 1
 
 
 class NoIndexError(KbError):

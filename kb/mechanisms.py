@@ -21,7 +21,6 @@ class Mechanisms:
     kind_priors: bool = True  # a rule is worth more than a ruling, note or card
     title_boosts: bool = True  # a rule (or glossary entry) whose title the query names
     cards: bool = True  # card names in a question bring the card's rulings and rules
-    language_prior: bool = True  # an answer with a text in the query's language first
 
     @classmethod
     def names(cls) -> tuple[str, ...]:

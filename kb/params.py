@@ -27,6 +27,8 @@ TEXT_LANGUAGES = ("en", "fr", "pt")
 class InvalidValue(KbError):
     """A parameter value that no command accepts: a usage error (exit 2, HTTP 400)."""
 
+    exit_code = 2
+
     def __init__(self, name: str, message: str) -> None:
         super().__init__(f"{name}: {message}")
         self.name = name

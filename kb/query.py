@@ -16,20 +16,18 @@ operators are upper case (lower-case "and"/"or"/"not" are ordinary words). ``?``
 ``¡`` and brackets that do not pair are punctuation, because people paste questions. Filters
 apply to the whole query, so they are only allowed outside parentheses and never negated. A
 query that cannot be read raises :class:`QuerySyntaxError` saying where and why: users see a
-message, never a traceback.
+message, never a traceback. A query of any length is read: the searcher bounds its work (a long
+question is carried by its rarest words), not the question.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from kb.errors import KbError
 from kb.i18n import _
 
-MAX_QUERY_CHARS = 1000
-MAX_TERMS = 32
 # Parentheses and NOT/+ nested deeper than this are refused: every later stage walks the tree
 # by recursion, and no question needs more.
 MAX_DEPTH = 20
@@ -38,7 +36,15 @@ FILTERS = ("lang", "kind", "rule", "version", "card")
 KINDS = ("rule", "example", "glossary", "ruling", "note", "card")
 
 
-class QuerySyntaxError(KbError):
+class QueryRefused(KbError):
+    """A query kb will not run as written (it cannot be read, a filter's value is not one of
+    the valid ones, a prefix stands for too many words): exit status 2, as a usage error, so
+    that a script tells it from a query that ran and found nothing (exit status 1)."""
+
+    exit_code = 2
+
+
+class QuerySyntaxError(QueryRefused):
     def __init__(self, message: str, column: int | None = None) -> None:
         where = f" (at character {column + 1})" if column is not None else ""
         super().__init__(f"cannot read the query: {message}{where}")
@@ -139,6 +145,9 @@ _LEXER = re.compile(r"""
 _WORD = re.compile(r"[^\s()\"“”«»]+")
 _QUOTE = re.compile(r"[\"“”«»]")
 _OPERATORS = {"AND", "OR", "NOT"}
+# Sentence punctuation around a word ("table,", "(ici)", "702.19b."), never part of it; a
+# prefix's "*" stays.
+_AROUND = re.compile(r"^[^\w*]+|[^\w*]+$")
 _WORD_CHARS = re.compile(r"\w")
 
 
@@ -155,23 +164,14 @@ _CARD = re.compile(r"\[\[([^\[\]]+)\]\]")
 _PUNCTUATION = re.compile(r"[?!¿¡\[\]{}]")
 
 
-def parse(text: str, filler: Callable[[str], bool] | None = None) -> Query:
-    """Parse a query; raise :class:`QuerySyntaxError` with the column of the problem.
-    ``filler`` says which words do not count against the word limit (stop words: a pasted
-    question holds many)."""
-    if len(text) > MAX_QUERY_CHARS:
-        raise QuerySyntaxError(f"the query is {len(text)} characters long; the limit is "
-                               f"{MAX_QUERY_CHARS}")
+def parse(text: str) -> Query:
+    """Parse a query; raise :class:`QuerySyntaxError` with the column of the problem."""
     cleaned = "".join(" " if ord(c) < 32 or 127 <= ord(c) < 160 else c for c in text)
     cards = tuple(" ".join(m.split()) for m in _CARD.findall(cleaned) if m.strip())
     plain = _PUNCTUATION.sub(" ", cleaned)
     tokens, filters = _tokens(plain)
     if not _balanced(tokens):  # "1)" in a pasted list, a smiley: punctuation too
         tokens = [t for t in tokens if t.kind not in ("lparen", "rparen")]
-    counted = [t for t in tokens if t.kind == "phrase"
-               or t.kind == "word" and not (filler and filler(t.value))]
-    if len(counted) > MAX_TERMS:
-        raise QuerySyntaxError(f"more than {MAX_TERMS} words and phrases")
     parser = _Parser(tokens)
     root = parser.parse()
     if root is None and not filters:
@@ -237,8 +237,8 @@ def _tokens(text: str) -> tuple[list[_Tok], dict[str, str]]:
             tokens.append(_Tok("plus", "+", start))
         elif kind == "stats":  # "+1/+1", "-1/-1", "+X/+0": a power/toughness change
             tokens.append(_Tok("word", m.group(), start))
-        else:
-            tokens.append(_word_token(m.group(), start))
+        elif word := _AROUND.sub("", m.group()):  # "table," is "table"; "..." nothing
+            tokens.append(_word_token(word, start))
     return tokens, filters
 
 

@@ -9,14 +9,16 @@ in every language under today's number, and the snippets.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 
 from kb.errors import KbError
+from kb.i18n import _
 from kb.index import IndexSearcher
 from kb.index.analysis import LANGUAGES, language, strip_elision
+from kb.index.analysis import fold as fold_word
 from kb.index.documents import card_key
 from kb.index.highlight import snippet
 from kb.index.searcher import (
@@ -30,11 +32,25 @@ from kb.index.searcher import (
 )
 from kb.mechanisms import ALL, Mechanisms
 from kb.model import Card, TermPair
-from kb.query import KINDS, And, CardName, Loose, Node, Or, Phrase, Query, Word, parse
+from kb.query import (
+    KINDS,
+    And,
+    CardName,
+    Loose,
+    Node,
+    Or,
+    Phrase,
+    Query,
+    QueryRefused,
+    Word,
+    parse,
+)
 from kb.reader import KnowledgeBase
 from kb.rulenum import RuleNumber
 from kb.store import record_number, record_text, record_title
+from kb.text.contractions import restored
 from kb.text.normal import fold
+from kb.text.spelling import dictionaries
 from kb.text.synonyms import SYNONYMS
 
 # How much a kind of record is worth as an answer, all else equal: a judge wants the rule
@@ -47,16 +63,26 @@ QUESTION_PRIOR = {"rule": 1.0, "glossary": 0.75, "example": 0.6, "ruling": 0.45,
                   "card": 0.3}
 QUESTION_WORDS_MIN = 3
 _FLAT_PRIOR = dict.fromkeys(KIND_PRIOR, 1.0)  # kind priors switched off (kb.mechanisms)
+# Words that ask for rulings, cards or notes rather than rules.
+RECORD_WORDS = frozenset({"ruling", "rulings", "faq", "oracle", "errata", "decision",
+                          "decisions", "clarification", "clarifications"})
 TITLE_MATCH = 1.5
 SECTION_TITLE = 1.25  # a subrule of a rule whose title the query names (702.19b for trample)
-LANGUAGE_FIRST = 1.3  # an answer with a text in the query's language
 FAMILY_SHARE = 0.4  # how much a rule's words count from its siblings and parent
 EXAMPLE_SHARE = 0.6  # what a rule's matching example adds to the rule's answer
 COVERAGE_POWER = 1  # how much the share of the question's words a record holds counts
 MAX_TRANSLATIONS = 3
 MAX_TERM_WORDS = 6  # the longest multi-word term looked up in a question, stop words included
 CARD_SIMILARITY = 85  # rapidfuzz ratio a mistyped card name needs ("Voice of Resurgance")
+CARD_EDITS = 2  # ... and at most this many letters off: a near-exact name, not a neighbour
+CARD_CLEAR = 5  # ... and this much nearer than the next name: clearly the best
+CARD_SUGGESTED = 60  # how near a name must be to be suggested ("did you mean")
+SUGGESTED_CARDS = 3
+MIN_CARD_WORD = 4  # letters a lone capitalised word needs to be looked up as a card's name
 MAX_CARD_WORDS = 6  # the longest card name looked for in a question written plainly
+# The words a question is searched by at most, its rarest (a pasted forum post of 200 words
+# is carried by them; the index searches fewer still: kb.index.searcher.MAX_RANKED).
+MAX_QUESTION_WORDS = 32
 # Which evidence names a translation first: the official vocabulary, then a keyword or
 # title, before a word pair read off parallel texts, and card names last.
 _KIND_ORDER = {"official": 0, "keyword": 1, "rule-title": 2, "section-title": 3,
@@ -75,6 +101,10 @@ class Translation:
 
 @dataclass(frozen=True, slots=True)
 class SearchHit:
+    """One answer's best text (a rule answer's is a text of the rule: it has the number),
+    with the answer's other texts (other languages and documents, examples, the glossary
+    entry pointing to it) in ``texts``; a text of ``texts`` has none of its own."""
+
     kind: str
     id: str
     number: str | None
@@ -85,24 +115,52 @@ class SearchHit:
     title: str | None
     group: str  # today's rule number for rule texts, else the record id
     source: dict[str, object]
+    texts: tuple[SearchHit, ...] = ()
 
 
 @dataclass
 class SearchResult:
     query: str
     version: str | None  # the CR version searched, None for all
-    hits: list[SearchHit] = field(default_factory=list)
+    hits: list[SearchHit] = field(default_factory=list)  # one per answer, best first
     corrected: dict[str, str] = field(default_factory=dict)
     translations: list[Translation] = field(default_factory=list)
     language: str | None = None  # the query's language, as decided from its words
     dropped: list[str] = field(default_factory=list)  # words the first answer does not hold
+    # What was done to the question, said to the user: the words no text holds (searched
+    # without them), the words left out as the least telling of a long question, and the
+    # quoted fragments of a question searched as its other words are.
+    absent: list[str] = field(default_factory=list)
+    ignored: list[str] = field(default_factory=list)
+    unquoted: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # how search ran, when not as it should
+    # [[Names]] no card has (the question ran without them), with the nearest card names.
+    unknown_cards: dict[str, list[str]] = field(default_factory=dict)
+
+    def said(self) -> list[str]:
+        """What was done to the query besides corrections and translations, one line each
+        (the command line and the web page show them)."""
+        lines = [_("Note: {note}").format(note=note) for note in self.notes]
+        for name, near in self.unknown_cards.items():
+            line = _("No card named {name!r}: searched without it").format(name=name)
+            if near:
+                line += _("; did you mean: {names}?").format(names=", ".join(near))
+            lines.append(line)
+        if self.unquoted:
+            lines.append(_("Quoted words searched as words of the question: {quoted}").format(
+                quoted=", ".join(f'"{q}"' for q in self.unquoted)))
+        if self.absent:
+            lines.append(_("No text holds {words}: searched without them").format(
+                words=", ".join(repr(w) for w in self.absent)))
+        if self.ignored:
+            lines.append(_("Left out as the least telling words: {words}").format(
+                words=", ".join(self.ignored)))
+        return lines
 
     def groups(self) -> list[list[SearchHit]]:
-        """The hits grouped (a rule's texts in every language together), best group first."""
-        by_key: dict[str, list[SearchHit]] = {}
-        for hit in self.hits:
-            by_key.setdefault(hit.group, []).append(hit)
-        return list(by_key.values())
+        """Each answer's texts (a rule's texts in every language together), best answer
+        first."""
+        return [[hit, *hit.texts] for hit in self.hits]
 
 
 class Searcher:
@@ -115,8 +173,11 @@ class Searcher:
         self.mechanisms = self.index.mechanisms = mechanisms  # all on but in the bench
         self._titles: dict[str, str] = {}  # record id -> title, for the section boost
         self._vetted: set[str] | None = None
+        self._spelled = False  # a word was looked up in the dictionaries
         self._latest: dict[str, str] = {}  # rule id -> its number in the latest version
         self.index.protected = self._is_vetted
+        self._game: frozenset[str] | None = None
+        self.index.telling = self._is_telling
         self.index.same_text = self.kb.store.same_text_in
 
     def close(self) -> None:
@@ -133,13 +194,19 @@ class Searcher:
                limit: int = DEFAULT_LIMIT, version: str | None = None,
                translate: bool = True) -> SearchResult:
         """The ``limit`` best groups of hits for ``text`` (see :mod:`kb.query`)."""
-        query = _flat(parse(text, filler=is_stop_word))
+        query = _flat(parse(text))
         filters = self._filters(query, lang, kind, version)
         result = SearchResult(query.text, filters.version)
+        if (card := query.filters.get("card")) and not self.card_keys(card):
+            result.unknown_cards[card] = self.card_suggestions(card)
+        query = self._bounded(_unquoted(query, result), result)
         result.language = self._language(query)
+        query = _contracted(query, result, self._language)
         alternatives: dict[str, list[Alternative]] = {}
         if self.mechanisms.cards:
-            query = self._with_cards(query, filters.version)
+            query = self._with_cards(query, filters.version, result)
+        if query.root is None and not query.filters:  # only an unknown [[card]]
+            return result
         own = _own_words(query)
         heard: dict[str, set[str]] = {}  # the translations' words, by language
         if translate:
@@ -147,34 +214,75 @@ class Searcher:
         answer = self.index.search(query, filters, alternatives,
                                    correct=self.mechanisms.typos)
         result.corrected = answer.corrected
+        result.absent = answer.absent
+        if self._spelled and (note := dictionaries().note()):
+            result.notes.append(note)
+        result.ignored += answer.ignored
         typed = _Typed(answer.exact, own | _folded(answer.corrected.values()),
-                       {lang: _folded(words) for lang, words in heard.items()})
+                       {lang: _folded(words) for lang, words in heard.items()},
+                       _wants_records(query, filters, len(answer.words)))
         if self.mechanisms.title_boosts:
             self._with_glossary_rules(answer, typed)
-        scores = self._scores(answer, result.language, typed)
+        scores = self._scores(answer, typed)
         ranked = sorted(answer.hits, key=lambda h: -scores[h.id])
         keys = {hit.id: self._group(hit, filters.version) for hit in ranked}
-        order = _group_order(ranked, keys, scores)[:limit]
-        groups = {key: n for n, key in enumerate(order)}
+        worth = _group_order(ranked, keys, scores)
+        order = list(worth)[:limit]
+        members: dict[str, list[Hit]] = {key: [] for key in order}
         for hit in ranked:
-            if keys[hit.id] in groups:
-                result.hits.append(self._hit(hit, keys[hit.id], answer.terms, scores[hit.id]))
-        first = {h.language == result.language for h in result.hits}
-        result.hits.sort(key=lambda h: (groups[h.group], len(first) > 1
-                                        and h.language != result.language))
+            if keys[hit.id] in members:
+                members[keys[hit.id]].append(hit)
+        for key in order:
+            texts = [self._hit(hit, key, answer.terms, scores[hit.id]) for hit in members[key]]
+            result.hits.append(self._answer(key, texts, worth[key], result.language,
+                                            answer.terms))
         if ranked and answer.words:
             held = ranked[0].matched
             result.dropped = [w for i, (w, _) in enumerate(answer.words)
                               if i not in held and not is_question_word(w)]
         return result
 
+    def _bounded(self, query: Query, result: SearchResult) -> Query:
+        """A question of any length, carried by its ``MAX_QUESTION_WORDS`` rarest words of
+        the game (:meth:`_is_telling`): the work is bounded, not the question. The others are
+        left out (and said), question words first; stop words stay between two words kept
+        ("champ de bataille")."""
+        if not isinstance(query.root, Loose):
+            return query
+        items = query.root.items
+        content = [i for i, item in enumerate(items) if isinstance(item, Word)
+                   and not item.prefix and not is_stop_word(item.text)]
+        distinct = {fold(items[i].text) for i in content}  # type: ignore[union-attr]
+        if len(distinct) <= MAX_QUESTION_WORDS:
+            return query
+        rarity = self.index.rarity
+        typed = {fold(items[i].text): items[i].text for i in content}  # type: ignore[union-attr]
+        order = sorted(distinct, key=lambda w: (is_question_word(w),
+                                                not self._is_telling(typed[w]), rarity(w)))
+        kept_words = set(order[:MAX_QUESTION_WORDS])
+        kept = {i for i in content if fold(items[i].text) in kept_words}  # type: ignore[union-attr]
+        left = [i for i in content if i not in kept]
+        result.ignored += list(dict.fromkeys(items[i].text for i in left))  # type: ignore[union-attr]
+        out = []
+        for i, item in enumerate(items):
+            if i in left:
+                continue
+            if i not in kept and isinstance(item, Word) and not item.prefix:  # a stop word
+                before = next((j for j in range(i - 1, -1, -1) if j not in left), None)
+                after = next((j for j in range(i + 1, len(items)) if j not in left), None)
+                if before is None or after is None or before < i - 1 or after > i + 1:
+                    continue  # not between two words kept side by side
+            out.append(item)
+        return Query(query.text, Loose(tuple(out)), query.filters, query.cards)
+
     # -- ranking -------------------------------------------------------------------------------
 
-    def _scores(self, answer: Answer, query_language: str | None,
-                typed: _Typed) -> dict[str, float]:
-        """Each hit's score: the index's BM25F, by kind, by title, by the share of the
-        question's words it holds (with its rule family: a concept spread over 702.19a-g
-        meets), and by whether its answer has a text in the query's language."""
+    def _scores(self, answer: Answer, typed: _Typed) -> dict[str, float]:
+        """Each hit's score: the index's BM25F, by kind (rules first unless the query names
+        a card or asks for rulings), by title, and by the share of the question's words it
+        holds (with its rule family: a concept spread over 702.19a-g meets). Not by its
+        language: that a rule has a French text says nothing of its answering a French
+        question (the few that have one, 707, 702.102, 702.30, were pulled to the top)."""
         weights = [w for _, w in answer.words]
         total = sum(weights) or 1.0
         family: dict[str, set[int]] = {}
@@ -182,11 +290,8 @@ class Searcher:
             key = _family(hit)
             if key:
                 family.setdefault(key, set()).update(hit.matched)
-        languages: dict[str, set[str]] = {}
-        for hit in answer.hits:
-            languages.setdefault(hit.number or hit.id, set()).add(hit.language)
         scores = {}
-        prior = QUESTION_PRIOR if len(weights) >= QUESTION_WORDS_MIN else KIND_PRIOR
+        prior = KIND_PRIOR if typed.wants_records else QUESTION_PRIOR
         if not self.mechanisms.kind_priors:
             prior = _FLAT_PRIOR
         titles = self.mechanisms.title_boosts
@@ -207,9 +312,6 @@ class Searcher:
                 own = sum(weights[i] for i in hit.matched) / total
                 near = sum(weights[i] for i in family.get(_family(hit), hit.matched)) / total
                 score *= ((1 - FAMILY_SHARE) * own + FAMILY_SHARE * near) ** COVERAGE_POWER
-            if (self.mechanisms.language_prior and query_language
-                    and query_language in languages[hit.number or hit.id]):
-                score *= LANGUAGE_FIRST
             scores[hit.id] = score
         return scores
 
@@ -294,31 +396,70 @@ class Searcher:
         return max(votes, key=lambda lang: votes[lang])
 
     def _is_vetted(self, word: str) -> bool:
-        """Whether a word belongs to a term of the table or a card name in either language
-        (``recto`` of "recto verso" is no typo for "resto"): read once, when a first word
-        no text holds is typed."""
+        """Whether a word no text holds is a word all the same, never a typo: a word of a
+        term of the table or a card name in either language (``recto`` of "recto verso" is
+        no typo for "resto"; read once, when a first such word is typed), or a word the
+        English or French dictionary knows ("board", "explique": kb.text.spelling)."""
         if self._vetted is None:
             rows = self.kb.store.conn.execute("SELECT french, english FROM terms")
-            self._vetted = {w for row in rows for text in row
+            synonyms = [(pair.one, pair.other) for pair in SYNONYMS]
+            self._vetted = {w for row in [*rows, *synonyms] for text in row
                             for w in _WORDS.findall(fold(text))}
-        return fold(word) in self._vetted
+        if fold(word) in self._vetted:
+            return True
+        self._spelled = True
+        return dictionaries().knows(word)
+
+    def _is_telling(self, text: str) -> bool:
+        """Whether a question's word or term names something of the game: each of its
+        words (stop words aside) is, in some language, a word of a rule's or glossary
+        entry's title or of an official term ("blocker", "trample", "mal d'invocation"); or
+        it is capitalised and each of its words is a card name's ("Dreadbore"). Read once,
+        when a first question has more words than the index searches."""
+        if self._game is None:
+            rows = self.kb.store.conn.execute(
+                "SELECT DISTINCT title FROM records WHERE kind IN ('glossary', 'rule') "
+                "AND title != '' UNION SELECT french FROM terms WHERE kind IN "
+                f"({_GAME_TERMS}) UNION SELECT english FROM terms WHERE kind IN "
+                f"({_GAME_TERMS})")
+            # Each title word's term from the index's own vocabulary (a lookup, where
+            # analysing two thousand titles anew took a cold process 40 ms).
+            # A word no text holds (an official term's "loyauté" where no French text
+            # says it) is stemmed as each language would.
+            words = {w for (title,) in rows for w in _TITLE_WORDS.findall(fold_word(title))}
+            vocabularies = self.index.vocabulary.values()
+            game: set[str] = set()
+            for word in words:
+                found = {v.term[word] for v in vocabularies if word in v.term}
+                game |= found or {language(lang).term(word) for lang in LANGUAGES}
+            self._game = frozenset(game)
+        for lang in LANGUAGES:
+            pairs = language(lang).pairs(text)
+            if pairs and all(term in self._game for _, term in pairs):
+                return True
+        return text[:1].isupper() and all(self.index.is_card_word(w)
+                                           for w in fold(text).split())
 
     # -- cards --------------------------------------------------------------------------------
 
     def card_keys(self, name: str) -> tuple[str, ...]:
-        """The index keys of a card named in either language, typo-tolerant: the name, its
-        other-language name (term table), the whole split card of a half (``Catch`` ->
-        "catch // release") and its halves; empty if no card is near."""
+        """The index keys of a card named in either language, on strong evidence only: the
+        name, or a near-exact one that is clearly the best ("Voice of Resurgance", one
+        letter off; "Zulaport Cutthroat" is not Zulaport Enforcer); with its other-language
+        name (term table), the whole split card of a half (``Catch`` -> "catch // release")
+        and its halves. Empty if no card is that near."""
         keys = self.index.card_keys()
         key = card_key(name)
         if not self.index.is_card(key):
             from rapidfuzz import fuzz, process  # only for a name the index lacks
+            from rapidfuzz.distance import Levenshtein
 
-            found = process.extractOne(key, keys, scorer=fuzz.ratio,
-                                       score_cutoff=CARD_SIMILARITY)
-            if found is None:
+            near = process.extract(key, keys, scorer=fuzz.ratio, limit=2,
+                                   score_cutoff=CARD_SIMILARITY)
+            if not near or Levenshtein.distance(key, near[0][0]) > CARD_EDITS or (
+                    len(near) > 1 and near[0][1] - near[1][1] < CARD_CLEAR):
                 return ()
-            key = found[0]
+            key = near[0][0]
         wanted = {key}
         for pair in self.kb.store.terms(fold(key)):
             if pair.kind == "card-name":
@@ -327,31 +468,62 @@ class Searcher:
         wanted |= {k for k in keys if " // " in k and halves & set(k.split(" // "))}
         return tuple(sorted(k for k in wanted | halves if self.index.is_card(k)))
 
-    def _with_cards(self, query: Query, version: str | None) -> Query:
-        """Cards named in a question, ``[[Doubling Season]]`` or written plainly (two
-        capitalised words or more that are a card's name), as optional items: the card's
-        rulings in both languages are candidates, and so are the rules its keywords name
-        (a question about a card with trample may be answered by 702.19)."""
+    def card_suggestions(self, name: str) -> list[str]:
+        """The names of the cards nearest a name no card has, for "did you mean"."""
+        from rapidfuzz import fuzz, process
+
+        near = process.extract(card_key(name), self.index.card_keys(), scorer=fuzz.ratio,
+                               limit=SUGGESTED_CARDS, score_cutoff=CARD_SUGGESTED)
+        names = []
+        for key in (match[0] for match in near):
+            card = next((c for i in self.index.cards((key,))
+                         if isinstance(c := self.kb.store.get(i), Card)), None)
+            names.append(card.name if card is not None else key)
+        return list(dict.fromkeys(names))
+
+    def _with_cards(self, query: Query, version: str | None,
+                    result: SearchResult) -> Query:
+        """Cards named in a question, ``[[Doubling Season]]`` or written plainly (capitalised
+        words that are a card's name exactly, or one such word inside the question:
+        "Dreadbore"), as optional items: the card's rulings in both languages are candidates,
+        and so are the rules its keywords name (a question about a card with trample may be
+        answered by 702.19). A ``[[name]]`` no card has is said, with the nearest names, and
+        its words are left out: the question runs without it."""
         if query.root is None:
             return query
         items = list(query.root.items) if isinstance(query.root, Loose) else [query.root]
         names = list(query.cards)
         run: list[str] = []
-        for item in [*items, None]:
+        for n, item in enumerate([*items, None]):
             if isinstance(item, Word) and (item.text[:1].isupper()
                                            or run and is_stop_word(item.text)):
                 run.append(item.text)  # "Voice of Resurgence", "Voix du renouveau"
                 continue
             if len(run) >= 2:
                 names += self._plain_names(run)
+            elif len(run) == 1 and n > 1 and self._one_word_card(run[0]):
+                names.append(run[0])  # "can Dreadbore destroy ...": not a sentence's first
             run = []
-        cards = [CardName(name, keys, self._keyword_rules(keys, version))
-                 for name in dict.fromkeys(names)
-                 if (keys := self.card_keys(name) if name in query.cards
-                     else self._exact_card(name))]
-        if not cards:
+        cards = []
+        for name in dict.fromkeys(names):
+            keys = self.card_keys(name) if name in query.cards else self._exact_card(name)
+            if keys:
+                cards.append(CardName(name, keys, self._keyword_rules(keys, version)))
+            elif name in query.cards:
+                result.unknown_cards[name] = self.card_suggestions(name)
+                items = _without_words(items, name.split())
+        if not cards and not result.unknown_cards:
             return query
-        return Query(query.text, Loose((*items, *cards)), query.filters, query.cards)
+        if not items and not cards:
+            return Query(query.text, None, query.filters, query.cards)
+        root = Loose((*items, *cards)) if len(items) + len(cards) > 1 else (*items, *cards)[0]
+        return Query(query.text, root, query.filters, query.cards)
+
+    def _one_word_card(self, word: str) -> bool:
+        """Whether one capitalised word is a card's whole name and no word of the rules'
+        titles or terms ("Dreadbore" is a card; "Flying" is not one; "I" is not looked up)."""
+        return (len(word) >= MIN_CARD_WORD and not is_question_word(word)
+                and not self._is_telling(word.lower()) and self.index.is_card(card_key(word)))
 
     def _keyword_rules(self, keys: tuple[str, ...], version: str | None) -> tuple[str, ...]:
         """The rule numbers (in ``version``) of the keywords the named card's records list,
@@ -397,7 +569,8 @@ class Searcher:
         kinds = _choices(wanted.get("kind"), KINDS, "kind")
         rule = wanted.get("rule")
         if rule is not None and RuleNumber.try_parse(rule.rstrip("*").rstrip(".")) is None:
-            raise KbError(f"rule:{rule} is not a rule number (try rule:702.19 or rule:702.19*)")
+            raise QueryRefused(f"rule:{rule} is not a rule number (try rule:702.19 or "
+                               "rule:702.19*)")
         if rule is not None:
             star = "*" if rule.endswith("*") else ""
             rule = str(RuleNumber.parse(rule.rstrip("*").rstrip("."))) + star
@@ -458,6 +631,7 @@ class Searcher:
                     continue
                 other = self._other_language(" ".join(texts), result, heard)
                 same = _synonyms(texts) if self.mechanisms.synonyms else []
+                _said_synonyms(" ".join(texts), same, result)
                 if other or same:
                     merged = Or((Phrase(tuple(texts)),
                                  *(And(tuple(Word(t) for t in term.split()))
@@ -470,6 +644,7 @@ class Searcher:
             item = items[i]
             if isinstance(item, Word) and not item.prefix and self.mechanisms.synonyms and (
                     same := _synonyms([item.text])):  # "simultaneously": "same time" too
+                _said_synonyms(item.text, same, result)
                 item = Or((item, *(And(tuple(Word(t) for t in term.split()))
                                    for term in same)))
             out.append(item)
@@ -500,8 +675,10 @@ class Searcher:
                 # The same word in both languages ("vigilance") needs no translation; the
                 # same stem does ("exil" is French, "exile" English: each field is searched
                 # only in the languages whose texts hold the word as typed).
-                if (language(lang).terms_of(mine) != analyzed or fold(other) == fold(mine)
-                        or not _same_term(text, mine)
+                # French Snowball may stem an inflection apart ("exilées" -> exile, "exilé"
+                # -> exil): the word-by-word inflection check (_same_term) is the evidence.
+                if (language(lang).terms_of(mine) != analyzed and lang != "fr"
+                        or fold(other) == fold(mine) or not _same_term(text, mine)
                         or fold(other) in QUESTION_WORDS or is_stop_word(other)):
                     continue
                 # one entry per analyzed form: "Trample" (keyword) and "trample" (texts)
@@ -515,7 +692,7 @@ class Searcher:
             for o in ranked)][:MAX_TRANSLATIONS]
         for lang, term in chosen if heard is not None else ():
             heard.setdefault(lang, set()).add(term)
-        if chosen:
+        if chosen and all(t.word != text for t in result.translations):  # said once
             kinds = sorted(set().union(*(found[t] for t in chosen)))
             result.translations.append(
                 Translation(text, tuple(t for _, t in chosen), tuple(kinds)))
@@ -590,6 +767,34 @@ class Searcher:
             self._latest.update(dict.fromkeys(chain, last))
         return self._latest[rule_id]
 
+    def _answer(self, key: str, texts: list[SearchHit], worth: float, lang: str | None,
+                terms: dict[str, set[str]]) -> SearchHit:
+        """An answer as its head text carrying the others: texts in the query's language
+        first; a rule's answer headed by a text of the rule (the rule record itself when only
+        its glossary entry matched), so that its number is never missing."""
+        texts.sort(key=lambda t: t.language != lang)  # stable: by score otherwise
+        head = texts[0]
+        if key.startswith("rule "):
+            numbered = [t for t in texts if t.kind == "rule"] or [
+                t for t in texts if t.number is not None]
+            if numbered:
+                head = numbered[0]
+            elif (rule := self._pointed_rule(texts[0])) is not None:
+                head = self._hit(rule, key, terms, worth)
+                texts.insert(0, head)
+        others = tuple(t for t in texts if t is not head)
+        return replace(head, score=round(worth, 4), texts=others)
+
+    def _pointed_rule(self, entry: SearchHit) -> Hit | None:
+        """The rule a glossary entry of a rule's answer points to, as a hit."""
+        prefix = entry.id.split("glossary/")[0]
+        number = entry.group.removeprefix("rule ").split(" (")[0]
+        record = self.kb.store.get(prefix + number) if prefix else None
+        if record is None:
+            return None
+        return Hit(record.id, 0.0, "rule", number, entry.language, entry.version or "",
+                   record_title(record) or "")
+
     def _hit(self, hit: Hit, group: str, terms: dict[str, set[str]],
              score: float) -> SearchHit:
         record = self.kb.store.get(hit.id)
@@ -611,10 +816,10 @@ class Searcher:
 
 
 def _group_order(ranked: list[Hit], keys: dict[str, str],
-                 scores: dict[str, float]) -> list[str]:
-    """The answers, best first: an answer is worth its best text, plus ``EXAMPLE_SHARE`` of
-    each other example of the rule that matches (a rule whose examples illustrate the
-    question, 702.19b's two trample blocks, is scored together with them)."""
+                 scores: dict[str, float]) -> dict[str, float]:
+    """The answers and their worth, best first: an answer is worth its best text, plus
+    ``EXAMPLE_SHARE`` of each other example of the rule that matches (a rule whose examples
+    illustrate the question, 702.19b's two trample blocks, is scored together with them)."""
     worth: dict[str, float] = {}
     for hit in ranked:  # best first: the first hit of a group is its best
         key = keys[hit.id]
@@ -622,7 +827,7 @@ def _group_order(ranked: list[Hit], keys: dict[str, str],
             worth[key] = scores[hit.id]
         elif hit.kind == "example":
             worth[key] += EXAMPLE_SHARE * scores[hit.id]
-    return sorted(worth, key=lambda k: -worth[k])
+    return dict(sorted(worth.items(), key=lambda item: -item[1]))
 
 
 def _flat(query: Query) -> Query:
@@ -633,6 +838,55 @@ def _flat(query: Query) -> Query:
         return query
     return Query(query.text, Loose(tuple(_spread(query.root.items))), query.filters,
                  query.cards)
+
+
+def _without_words(items: list[Node], words: list[str]) -> list[Node]:
+    """The items without the first run of these words (a card's name, as typed)."""
+    for i in range(len(items) - len(words) + 1):
+        run = items[i:i + len(words)]
+        if all(isinstance(w, Word) and w.text == t for w, t in zip(run, words, strict=True)):
+            return items[:i] + items[i + len(words):]
+    return items
+
+
+def _contracted(query: Query, result: SearchResult,
+                decide: Callable[[Query], str | None]) -> Query:
+    """English contractions typed without apostrophe ("cant", "doesnt") read as such, unless
+    the question is French ("dont"): its language is decided by its other words."""
+    words = query.words()
+    mapping = {w.text: r for w in words if (r := restored(w.text))}
+    if not mapping:
+        return query
+    others = Query(query.text, Loose(tuple(w for w in words if w.text not in mapping)))
+    if decide(others) == "fr":
+        return query
+
+    def rewrite(node: Node) -> Node:
+        if isinstance(node, Word) and node.text in mapping and not node.prefix:
+            return Word(mapping[node.text])  # type: ignore[arg-type]
+        if isinstance(node, Loose | And | Or):
+            return type(node)(tuple(rewrite(n) for n in node.items))
+        return node
+
+    result.language = "en"
+    return Query(query.text, rewrite(query.root) if query.root else None, query.filters,
+                 query.cards)
+
+
+def _unquoted(query: Query, result: SearchResult) -> Query:
+    """A question's quoted fragments ("what happens when "this creature" dies?") as its
+    other words: quoting a card's text is no request that every answer hold it word for
+    word (a rule never does). Key words with a phrase keep it required."""
+    if not isinstance(query.root, Loose):
+        return query
+    items = query.root.items
+    words = [i for i in items if isinstance(i, Word) and not i.prefix]
+    if len(words) < QUESTION_WORDS_MIN or not any(isinstance(i, Phrase) for i in items):
+        return query
+    result.unquoted = [" ".join(i.words) for i in items if isinstance(i, Phrase)]
+    spread = [w for item in items
+              for w in ([Word(t) for t in item.words] if isinstance(item, Phrase) else [item])]
+    return Query(query.text, Loose(tuple(spread)), query.filters, query.cards)
 
 
 def _spread(items: tuple[Node, ...]) -> list[Node]:
@@ -646,7 +900,9 @@ def _synonym_table() -> dict[tuple[str, tuple[str, ...]], tuple[str, ...]]:
     table: dict[tuple[str, tuple[str, ...]], list[str]] = {}
     for pair in SYNONYMS:
         analysis = language(pair.language)
-        for mine, other in ((pair.one, pair.other), (pair.other, pair.one)):
+        ways = ((pair.one, pair.other),) if pair.one_way else (
+            (pair.one, pair.other), (pair.other, pair.one))
+        for mine, other in ways:
             table.setdefault((pair.language, analysis.terms_of(mine)), []).append(other)
     return {key: tuple(others) for key, others in table.items()}
 
@@ -660,6 +916,22 @@ def _synonyms(texts: list[str]) -> list[str]:
         terms = language(lang).terms_of(" ".join(texts))
         found += [t for t in table.get((lang, terms), ()) if t not in found] if terms else []
     return found
+
+
+def _said_synonyms(text: str, same: list[str], result: SearchResult) -> None:
+    """Record the other phrasings searched for a run of words, as a translation is."""
+    if same and all(t.word != text for t in result.translations):
+        result.translations.append(Translation(text, tuple(same), ("synonym",)))
+
+
+def _wants_records(query: Query, filters: Filters, words: int) -> bool:
+    """Whether rulings, cards and notes answer as well as rules: the query names a card in
+    a few words ("[[Voice of Resurgence]]", a card: filter) or asks for rulings ("ruling",
+    "FAQ"). A question answers with the rules first, even when it names a card."""
+    named = filters.card or isinstance(query.root, CardName) or (
+        isinstance(query.root, Loose) and any(isinstance(i, CardName) for i in query.root.items))
+    return bool(named and words < QUESTION_WORDS_MIN
+                or {fold(w.text) for w in query.words()} & RECORD_WORDS)
 
 
 def _walk_terms(root: Node | None) -> list[list[Word]]:
@@ -711,6 +983,7 @@ class _Typed:
     exact: dict[str, set[str]]
     words: frozenset[str]
     heard: dict[str, frozenset[str]] = field(default_factory=dict)
+    wants_records: bool = False  # rulings, cards and notes answer as well as rules
 
     def holds(self, title: str, lang: str) -> bool:
         """Whether the query names a title: each of its words is a typed word or a word of
@@ -725,6 +998,10 @@ class _Typed:
             for word, term in pairs)
 
 
+# The kinds of term pair that are words of the game (not word pairs read off parallel texts, nor
+# card names).
+_GAME_TERMS = "'official', 'keyword', 'rule-title', 'section-title'"
+_TITLE_WORDS = re.compile(r"(?<![\w/])[+-][\dx]+/[+-][\dx]+(?![\w/])|\w+")  # +1/+1 is one
 _EN_ENDINGS = frozenset({"s", "es", "ed", "d", "ing"})
 
 
@@ -780,5 +1057,5 @@ def _choices(value: str | None, allowed: Sequence[str], name: str) -> tuple[str,
     chosen = tuple(v.strip().lower() for v in value.split(",") if v.strip())
     wrong = [v for v in chosen if v not in allowed]
     if wrong:
-        raise KbError(f"{name}:{','.join(wrong)} is not one of {', '.join(allowed)}")
+        raise QueryRefused(f"{name}:{','.join(wrong)} is not one of {', '.join(allowed)}")
     return chosen

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from types import SimpleNamespace
 
 from click.testing import CliRunner
 
@@ -21,7 +22,10 @@ def answer(index: Path, *args: str, code: int = 0) -> dict:
 
 
 def search(index: Path, *args: str, code: int = 0) -> list[dict]:
-    return answer(index, *args, code=code)["hits"]
+    """Every text of every answer, best answer first: each answer's head, then its other
+    texts."""
+    return [text for hit in answer(index, *args, code=code)["hits"]
+            for text in (hit, *hit["texts"])]
 
 
 def within(group: str, rule: str) -> bool:
@@ -38,6 +42,27 @@ def test_json_fields(cr_index):
     assert {"kind", "id", "number", "language", "version", "score", "snippet"} <= first.keys()
     assert first["group"] == "rule 702.19" and first["number"] == "702.19"
     assert "**Trample**" in first["snippet"]
+
+
+def test_limit_counts_answers_in_python_and_json(cr_index):
+    """Issue 22: ``api.search(..., limit=3)`` gave 6 hits, the glossary entries grouped with
+    their rules among them with ``number`` None; ``--json`` held more hits than ``--limit``.
+    A hit is an answer; its other texts are under it; a rule's answer has the number."""
+    from kb import api
+
+    for query in ("trample", "piétinement", "split second", "Can a creature with reach "
+                  "block a creature with flying?"):
+        result = api.search(query, index=cr_index, limit=3)
+        assert len(result.hits) == 3, query
+        data = answer(cr_index, query, "--limit", "3")
+        assert len(data["hits"]) == 3, query
+        for hit in [*result.hits, *(SimpleNamespace(**h) for h in data["hits"])]:
+            if hit.group.startswith("rule "):
+                assert hit.kind == "rule" and hit.number, (query, hit)
+                assert hit.group.removeprefix("rule ").startswith(hit.number), (query, hit)
+    trample = api.search("trample", index=cr_index, limit=1).hits[0]
+    assert [t.kind for t in trample.texts if t.number is None] == ["glossary"] * len(
+        [t for t in trample.texts if t.number is None])  # only what truly has none
 
 
 def test_french_keyword_finds_the_english_rule_it_translates(cr_index):
@@ -71,6 +96,72 @@ def test_typo_is_corrected_and_said(cr_index):
     assert groups(search(cr_index, "trampel"))[0] == "rule 702.19"
 
 
+def test_a_word_a_dictionary_knows_is_no_typo(cr_index):
+    """Issue 23: real words were "corrected" into others (comment -> command, explique ->
+    exotique, attendre -> atende, board -> boar, stuff -> staff, lottery -> latter, greaves
+    -> greater). A word the English or French dictionary knows stays as typed (and counts
+    less when no text holds it); a word neither knows is still corrected."""
+    from tests.text.test_spelling import installed
+
+    installed()
+    for word in ("comment", "explique", "attendre", "greaves", "board", "stuff", "lottery"):
+        data = answer(cr_index, f"trample {word}")
+        assert word not in data["corrected"], (word, data["corrected"])
+    assert answer(cr_index, "trampel")["corrected"] == {"trampel": "trample"}
+
+
+def test_game_slang_is_searched_as_the_rules_say_it(cr_index):
+    """Issue 23: "flyer" was "corrected" to "flayer" and "contresort" to "contrefort". Slang
+    is data with its evidence (kb.text.synonyms): a flyer is a creature with flying (702.9),
+    a contresort a spell that counters a spell ("contrecarrer", 701.6 Counter)."""
+    flyer = answer(cr_index, "can a flyer block a creature")
+    assert "flyer" not in flyer["corrected"]
+    assert {"word": "flyer", "terms": ["flying"], "from": ["synonym"]} in flyer["translations"]
+    assert any(within(g, "702.9") for g in groups(flyer["hits"])[:3])
+    counter = answer(cr_index, "comment marche un contresort ?")
+    assert "contresort" not in counter["corrected"]
+    assert any(within(g, "701.6") for g in groups(counter["hits"])[:3])
+
+
+def test_english_without_apostrophes_is_english(cr_index):
+    """Issue 23: "cant", "dont", "doesnt" read as other languages' words. They are read as
+    the contractions, and the question as English; a French "dont" stays French."""
+    for question in ("creature cant block a flyer", "why doesnt my creature untap",
+                     "dont creatures with flying need reach to be blocked"):
+        data = answer(cr_index, question)
+        assert data["language"] == "en" and data["corrected"] == {}, (question, data)
+    assert answer(cr_index, "une créature dont la force est 0")["language"] == "fr"
+
+
+def test_the_official_french_terms_the_issue_lists_have_pairs(cr_index):
+    """Issue 23: "Troll à deux têtes", "statut", "mots-clés", "exilées", "obligation de
+    blocage" had no pair. The official French of the rules names them: Two-Headed Giant
+    (810), status (110.5), keyword(s) (702), exiled, blocking requirement (509.1c)."""
+    expected = {"Troll à deux têtes": "Two-Headed Giant", "statut": "status",
+                "mots-clés": "keywords", "exilées": "exiled",
+                "obligation de blocage": "blocking requirement"}
+    for french, english in expected.items():
+        data = answer(cr_index, french)
+        searched = [term for t in data["translations"] for term in t["terms"]]
+        assert english in searched, (french, data["translations"])
+    assert within(groups(answer(cr_index, "Troll à deux têtes")["hits"])[0], "810")
+    assert within(groups(answer(cr_index, "quel est le statut d'un permanent ?")["hits"])[0],
+                  "110.5")
+
+
+def test_a_multi_word_term_is_not_left_out_as_its_commonest_word(cr_index):
+    """Issue 23: "capacité de loyauté", "mal d'invocation", "face visible" have a pair and
+    were still dropped from long questions: a unit was ranked by its commonest word
+    ("capacité"), while the phrase is rarer than its rarest word."""
+    question = ("mon planeswalker vient d'arriver, combien de fois par tour puis-je activer "
+                "une capacité de loyauté si mon adversaire attaque mon planeswalker avec "
+                "plusieurs créatures et un jeton volant ?")
+    data = answer(cr_index, question)
+    assert "capacité de loyauté" not in data["ignored"]
+    assert {"word": "capacité de loyauté", "terms": ["loyalty ability"],
+            "from": ["official"]} in data["translations"]
+
+
 def test_accents_optional(cr_index):
     assert groups(search(cr_index, "pietinement"))[0] == "rule 702.19"
 
@@ -97,17 +188,65 @@ def test_phrase_and_prefix(cr_index):
     assert groups(search(cr_index, "regenera*", "--kind", "rule"))[0] == "rule 701.19"
 
 
-def test_bad_queries_get_a_message_and_exit_1(cr_index):
-    for query in ['"abc', "AND", "a*b", "lang:xx a", "rule:abc a", "x" * 2000]:
+def test_refused_queries_get_a_message_and_exit_2(cr_index):
+    """Issue 23: "refused" (the query cannot be run as written) and "no results" are two exit
+    statuses; a refusal is a usage error (2), as the contract of every command says."""
+    for query in ['"abc', "AND", "a*b", "lang:xx a", "rule:abc a"]:
         result = CliRunner().invoke(cli, ["--index", str(cr_index), "search", query])
-        assert result.exit_code == 1, (query, result.output)
+        assert result.exit_code == 2, (query, result.output)
         assert result.output.startswith("kb: ") and "Traceback" not in result.output
+        data = CliRunner().invoke(cli, ["--index", str(cr_index), "search", "--json", query])
+        assert json.loads(data.stderr)["code"] == 2
+    assert answer(cr_index, "zzxqwv", code=1)["hits"] == []  # ran, found nothing
 
 
 def test_too_broad_prefix_is_refused(cr_index):
     result = CliRunner().invoke(cli, ["--index", str(cr_index), "search", "co*"])
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert "type more letters" in result.output
+
+
+def test_a_question_of_any_length_is_answered_by_its_rarest_words(cr_index):
+    """Issue 23: 6 of 80 real questions were refused ("more than 32 words and phrases"). A
+    forum post of 80 words (and 2,000 characters) about a creature with trample blocked by a
+    creature with deathtouch is answered by the rules of the two keywords, and kb names the
+    words it left out."""
+    post = ("hi everyone, I have a question from our game night last friday that nobody at "
+            "the table could settle and the store judge was not around so here goes: my "
+            "opponent attacked me with a big creature that has trample and I blocked it "
+            "with a small creature that has deathtouch, how much damage does the attacking "
+            "player have to assign to my blocker before the rest can trample over to me, "
+            "and does it matter that my blocker has deathtouch? ")
+    question = (post * 5)[:2000]
+    assert len(question.split()) > 80
+    data = answer(cr_index, question)
+    assert any(within(g, "702.19") or within(g, "702.2") for g in groups(data["hits"])[:3])
+    assert data["ignored"] and "deathtouch" not in data["ignored"]
+
+
+def test_a_word_no_text_holds_counts_less_and_is_said(cr_index):
+    """Issue 23: ``kb search "casting foo"`` said "No results": "foo" chose the candidates.
+    The question is answered by "casting" (601, Casting Spells; 701.5 Cast), without "foo",
+    and kb says so."""
+    data = answer(cr_index, "casting foo")
+    assert data["absent"] == ["foo"]
+    assert any(within(g, "601") or within(g, "701.5") for g in groups(data["hits"])[:2])
+    result = CliRunner().invoke(cli, ["--index", str(cr_index), "search", "casting foo"])
+    assert "No text holds 'foo': searched without them" in result.output
+
+
+def test_a_quoted_fragment_of_a_question_counts_as_its_words(cr_index):
+    """Issue 23: a question quoting a card ("this creature can't be blocked") got "No
+    results": no rule holds the quote word for word. 509.1b (evasion abilities are blocking
+    restrictions) and the rules of "can't be blocked" answer; key words keep a phrase
+    required."""
+    question = 'what happens when "this creature can\'t be blocked except by two" attacks'
+    data = answer(cr_index, question)
+    assert data["unquoted"] == ["this creature can't be blocked except by two"]
+    assert any(g.startswith("rule 509") or g.startswith("rule 702") for g in
+               groups(data["hits"])[:3]), groups(data["hits"])[:3]
+    assert all("champ de bataille" in h["snippet"].replace("**", "").lower()
+               for h in search(cr_index, '"champ de bataille" joueur', "--lang", "fr"))
 
 
 def test_terms_command_shows_evidence(cr_index):

@@ -154,7 +154,7 @@ class KbGroup(click.Group):
         except KbError as exc:
             if debug:
                 raise
-            _fail(str(exc), 1, as_json)
+            _fail(str(exc), exc.exit_code, as_json)
         except BrokenPipeError:
             _reader_gone()
         except OSError as exc:

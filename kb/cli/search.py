@@ -38,10 +38,15 @@ def command(ctx: click.Context, query: tuple[str, ...], lang: tuple[str, ...] | 
     "phrases", +word (required), -word (excluded), prefix*, AND/OR/NOT, [[Card Name]], and the
     filters lang:fr kind:rule rule:702.19* version:2013-06-01 card:"Name".
 
-    Words are optional: answers holding more of them (the rarer ones count more) come first.
-    Accents, elisions, plurals and verb forms are ignored; a word the index does not know is
-    corrected; a French word also searches its English term and the other way round.
-    Exit 1 when nothing matches."""
+    Words are optional: answers holding more of them (the rarer ones count more) come first;
+    a long question is carried by its rarest words, and a word no text holds, an unknown
+    card or a quoted fragment of a question counts less (kb says so). Accents, elisions,
+    plurals and verb forms are ignored; a word that no dictionary of either language and no
+    text knows is corrected; a French word also searches its English term and the other way
+    round.
+
+    Exit status: 0 answers found, 1 no results (or no index), 2 the query is refused (it
+    cannot be read, a filter's value is not valid, a prefix stands for too many words)."""
     from kb.search import Searcher  # the index loads only for the commands that need it
 
     unknown = [word for word in query if word.startswith("--") and len(word) > 2]
@@ -60,6 +65,8 @@ def command(ctx: click.Context, query: tuple[str, ...], lang: tuple[str, ...] | 
         click.echo(f"Showing results for {corrected!r} (no text holds {typed!r})")
     for t in result.translations:
         click.echo(f"Also searched: {t.word} -> {', '.join(t.terms)} ({', '.join(t.kinds)})")
+    for line in result.said():
+        click.echo(line)
     if result.version:
         click.echo(f"Rules version: {result.version} (other versions: --version DATE or all)")
     if result.dropped and result.hits:

@@ -35,7 +35,19 @@ from kb.index.documents import UNVERSIONED
 from kb.index.vocabulary import Words, load
 from kb.index.writer import SEARCH_DIR, VIEWS_FILE, VOCABULARY_FILE
 from kb.mechanisms import ALL, Mechanisms
-from kb.query import And, CardName, Loose, Node, Not, Or, Phrase, Query, Required, Word
+from kb.query import (
+    And,
+    CardName,
+    Loose,
+    Node,
+    Not,
+    Or,
+    Phrase,
+    Query,
+    QueryRefused,
+    Required,
+    Word,
+)
 from kb.rulenum import RuleNumber
 
 MAX_EXPANSION = 200  # indexed words one prefix may stand for before the query is refused
@@ -75,7 +87,7 @@ elles lorsque alors donc dont cela ca
 QUESTION_WORDS = frozenset(_QUESTION_WORDS.split())
 
 
-class TooBroadError(KbError):
+class TooBroadError(QueryRefused):
     """A prefix standing for more words than a query may search at once."""
 
 
@@ -105,6 +117,7 @@ class Answer:
     # question words little); Hit.matched indexes them. Empty for a strict query.
     words: list[tuple[str, float]] = field(default_factory=list)
     ignored: list[str] = field(default_factory=list)  # optional words left out (too many)
+    absent: list[str] = field(default_factory=list)  # optional words no text searched holds
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,15 +169,21 @@ class IndexSearcher:
         self._segment_versions = _segment_versions(folder)
         self._views: dict[str | None, _View] = {}
         self._vocabulary: dict[str, Words] | None = None
-        self._filter_cache: dict[Filters, array | None | bool] = {}
+        self._filter_cache: dict[Filters, array | None] = {}
         # Typed word -> the word searched: the vocabulary is this generation's, so a
         # correction (a scan of the vocabulary) is made once for the searcher's life.
         self._corrections: dict[str, str] = {}
         self._card_keys: list[str] | None = None
         self._card_key_set: frozenset[str] = frozenset()
+        self._card_words: frozenset[str] | None = None
         # Words that are never typos though no text holds them (set by the caller: the words
         # of the term table and of card names).
         self.protected: Callable[[str], bool] | None = None
+        # Whether a question's word (or term) names something of the game: a rules or
+        # glossary title's word, an official term's, a card's name (set by the caller). The
+        # words that choose a question's candidates are taken among these first: a forum
+        # post's "friday" or "store" is rarer than "trample", and tells nothing.
+        self.telling: Callable[[str], bool] | None = None
         # (record id, version) -> the id of the record of that version with the same text
         # (set by the caller, from the store); None: hits keep their run's last record.
         self.same_text: Callable[[str, str], str | None] | None = None
@@ -212,6 +231,23 @@ class IndexSearcher:
         self.card_keys()
         return key in self._card_key_set
 
+    def is_card_word(self, word: str) -> bool:
+        """Whether a folded word is a word of some card's name ("dreadbore", "zulaport")."""
+        if self._card_words is None:
+            self._card_words = frozenset(w for key in self.card_keys() for w in key.split())
+        return word in self._card_words
+
+    def rarity(self, text: str) -> tuple[bool, int]:
+        """How telling a typed word is, rarest first: (unknown, documents holding it) in the
+        language whose texts hold it least; a word no text holds comes last, as counting
+        least (it is a typo or a word the literature does not use)."""
+        counts = []
+        for lang, words in self.vocabulary.items():
+            pairs = language(lang).pairs(text)
+            if pairs and all(w in words.df for w, _ in pairs):
+                counts.append(max(words.df[w] for w, _ in pairs))
+        return (not counts, min(counts, default=0))
+
     @property
     def vocabulary(self) -> dict[str, Words]:
         if self._vocabulary is None:
@@ -227,17 +263,13 @@ class IndexSearcher:
                            self._corrections, view.searcher)
         builder.protected = self.protected
         builder.irregular = self.mechanisms.irregular
+        builder.telling = self.telling
         text_query = builder.node(query.root) if query.root is not None else wq.Every()
         ranked = bool(builder.units)
         builder.alone = builder.alone and isinstance(query.root, Loose)
         kept = replace(filters, version=None) if view.exact else filters
         allowed = self._allowed(kept, view)
-        if allowed is False:  # first use of these filters: part of the query, not a set
-            restriction = _filter_query(kept)
-            if restriction is not None:
-                text_query = wq.And([text_query, _Weightless(restriction)])
-            allowed = None
-        elif allowed is not None:
+        if allowed is not None:
             text_query = _Within(text_query, allowed)
         pool = RANKED_CANDIDATES if len(builder.units) >= QUESTION_UNITS else CANDIDATES
         # Iterated, not list(): list() asks Whoosh's Results for its length, which counts
@@ -309,16 +341,13 @@ class IndexSearcher:
         corrected = builder.correct(text)
         return None if corrected == text else corrected
 
-    def _allowed(self, filters: Filters, view: _View) -> array | None | bool:
-        """The documents the filters allow, computed on their second use and kept: the same
-        few (today's rules version, a language) come back with nearly every query of a
-        long-lived searcher, while a one-query process (``kb search``) would spend more on
-        the set (every document of a version) than on its query. False: not computed yet,
-        the caller restricts the query itself."""
+    def _allowed(self, filters: Filters, view: _View) -> array | None:
+        """The documents the filters allow (None: every one), computed once and kept: the
+        same few (a rules version, a language) come back with nearly every query of a
+        long-lived searcher. Computed on first use too, so that a one-query process
+        (``kb search``) ranks exactly as a long-lived searcher: restricting the query itself
+        on first use let Whoosh's top-N pool break ties differently (issue 23)."""
         if filters not in self._filter_cache:
-            self._filter_cache[filters] = False
-            return False
-        if self._filter_cache[filters] is False:
             query = _filter_query(filters)
             self._filter_cache[filters] = (
                 None if query is None else array("I", sorted(query.docs(view.searcher))))
@@ -340,6 +369,7 @@ class _Builder:
         self.searcher = searcher
         self.protected: Callable[[str], bool] | None = None
         self.irregular = True  # irregular verb forms searched too (kb.mechanisms)
+        self.telling: Callable[[str], bool] | None = None
         self.expanded: dict[str, int] = {}  # words each prefix stood for, all languages
         # A question's optional words: label, weight, the (field, term) pairs that hold it.
         self.units: list[tuple[str, float, frozenset[tuple[str, bytes]]]] = []
@@ -373,8 +403,9 @@ class _Builder:
         the ``MAX_RANKED`` most informative words are searched (pruning keeps questions
         fast)."""
         required, excluded = [], []
-        optional: list[tuple[bool, int, str, wq.Query]] = []
+        optional: list[tuple[bool, bool, int, str, wq.Query]] = []
         total = max(1, self.doc_count())
+        seen: set[str] = set()
         for item in items:
             if isinstance(item, Not):
                 excluded.append(self.node(item.item))
@@ -383,16 +414,28 @@ class _Builder:
             elif isinstance(item, Word) and not item.prefix and is_stop_word(item.text):
                 continue
             else:
-                query = self.node(item)
-                if query is wq.NullQuery:
-                    continue
                 label = _label(item)
+                if isinstance(item, Word):  # a word said twice counts once
+                    if fold(label) in seen:
+                        continue
+                    seen.add(fold(label))
+                query = self.node(item)
+                df = self.frequency(query)
+                if query is wq.NullQuery or not df and self.searcher is not None:
+                    # No text searched holds it (a word no dictionary corrects, a card the
+                    # index lacks): the others answer, and the caller says so.
+                    self.answer.absent.append(label)
+                    continue
                 filler = isinstance(item, Word) and is_question_word(item.text)
-                optional.append((filler, self.frequency(query), label, query))
-        optional.sort(key=lambda o: (o[0], o[1]))
-        self.answer.ignored.extend(label for _, _, label, _ in optional[MAX_RANKED:])
+                vague = not filler and self.telling is not None and not self.telling(label)
+                optional.append((filler, vague, df, label, query))
+        optional.sort(key=lambda o: o[:3])  # telling words first, the rarest first
+        self.answer.ignored.extend(label for *_, label, _ in optional[MAX_RANKED:])
         parts = []
-        for filler, df, label, query in optional[:MAX_RANKED]:
+        for filler, _, _, label, query in optional[:MAX_RANKED]:
+            # Weighed, and allowed to choose the candidates, by its commonest term, as it
+            # always was: the rarity of the whole orders the units, it does not outweigh.
+            df = self.commonest(query)
             weight = math.log(1 + total / (1 + df)) * (FILLER_WEIGHT if filler else 1.0)
             terms = frozenset((f, t.encode("utf-8") if isinstance(t, str) else t)
                               for f, t in query.iter_all_terms())
@@ -419,13 +462,35 @@ class _Builder:
     def doc_count(self) -> int:
         return self.searcher.doc_count() if self.searcher is not None else 0  # type: ignore[attr-defined]
 
-    def frequency(self, query: wq.Query) -> int:
-        """How many documents the commonest term of a query holds: its cost, and how little
-        it says."""
+    def commonest(self, query: wq.Query) -> int:
+        """How many documents the commonest term of a query holds."""
         if self.searcher is None:
             return 0
         return max((self.searcher.doc_frequency(f, t)  # type: ignore[attr-defined]
                     for f, t in query.iter_all_terms()), default=0)
+
+    def frequency(self, query: wq.Query) -> int:
+        """About how many documents a query matches (at most): its cost, and how little it
+        says. A phrase or a conjunction matches no more documents than its rarest part, an
+        alternative as many as its commonest: "mal d'invocation" (or "summoning sickness")
+        is a rare unit though "mal" is a common word, and a question's multi-word terms are
+        no longer left out as if they were their commonest word."""
+        if self.searcher is None:
+            return 0
+        df = self.searcher.doc_frequency  # type: ignore[attr-defined]
+        if isinstance(query, wq.Term):
+            return df(query.fieldname, query.text)
+        if isinstance(query, wq.Phrase):
+            return min((df(query.fieldname, w) for w in query.words), default=0)
+        if isinstance(query, wq.And):
+            return min((self.frequency(q) for q in query.subqueries), default=0)
+        if isinstance(query, wq.AndMaybe | wq.AndNot):
+            return self.frequency(query.a)
+        if isinstance(query, wq.CompoundQuery):  # Or, DisjunctionMax
+            return max((self.frequency(q) for q in query.subqueries), default=0)
+        if isinstance(query, wq.WrappingQuery):
+            return self.frequency(query.child)
+        return self.commonest(query)
 
     def conjunction(self, items: tuple[Node, ...]) -> wq.Query:
         """Every item must match, except words that are stop words in some language ("de",

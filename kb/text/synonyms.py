@@ -2,8 +2,11 @@
 words differ and no stem joins them: a player asks what happens when all players lose "at
 the same time", 104.4a says they "lose simultaneously". Each pair is data with its evidence:
 where the corpus itself uses both phrasings for one thing (a rule and a ruling that restates
-it, two rules of the same version describing the same timing). Search treats each side as
-the other (kb.search: a question's run of words that is one side is searched as either).
+it, two rules of the same version describing the same timing), the rules' own older wording
+of a thing the rules now name otherwise (an earlier version's text of the same rule), or the
+players' slang for a game term as a published reference records it. Search treats each side as
+the other (kb.search: a question's run of words that is one side is searched as either), and a
+word of either side is never taken for a typo.
 """
 
 from __future__ import annotations
@@ -17,6 +20,10 @@ class Synonym:
     one: str
     other: str
     evidence: str
+    # The player's or the older wording (``one``) is searched as the rules' word (``other``)
+    # and not the other way round: "mana value" must not bring every ruling that still says
+    # "converted mana cost", nor "flying" the word "flyer".
+    one_way: bool = False
 
 
 SYNONYMS = (
@@ -36,4 +43,37 @@ SYNONYMS = (
     Synonym("fr", "en même temps", "simultanément",
             "the French FAQ of Dragon's Maze (corpus seed 001) writes both: 'sacrifiés "
             "simultanément' and 'arrive sur le champ de bataille en même temps'"),
+    # The rules' older wording: players who learnt the game then still write it.
+    Synonym("en", "converted mana cost", "mana value",
+            "CR 2013-05-01 202.3 'The converted mana cost of an object is a number equal to "
+            "the total amount of mana in its mana cost' and CR 2026-04-17 202.3 'The mana "
+            "value of an object is a number equal to ...': one rule, renamed", one_way=True),
+    Synonym("en", "comes into play", "enters the battlefield",
+            "CR 2006-10-01 212.4d 'An Aura comes into play attached to a permanent or player' "
+            "(the zone was 'in play', 217.1); today's rules say it enters the battlefield "
+            "(303.4, 403.1 'the battlefield')", one_way=True),
+    Synonym("en", "removed from the game", "exiled",
+            "CR 2006-10-01 217.7a 'Effects can remove objects from the game'; CR 2026-04-17 "
+            "406.1 'Some spells and abilities exile an object'", one_way=True),
+    # Players' slang, as the MTG Wiki's List of Magic slang (mtg.wiki/page/List_of_Magic_slang)
+    # and Wizards' own articles record it.
+    Synonym("en", "flyer", "flying",
+            "MTG Wiki, List of Magic slang: a flier (also flyer) is a creature with flying "
+            "(CR 702.9)", one_way=True),
+    Synonym("en", "flier", "flying",
+            "MTG Wiki, List of Magic slang: a flier is a creature with flying (CR 702.9)",
+            one_way=True),
+    Synonym("en", "etb", "enters the battlefield",
+            "MTG Wiki, List of Magic slang: ETB, short for 'enters the battlefield' (CR 603.6a "
+            "enters-the-battlefield abilities)", one_way=True),
+    Synonym("en", "ltb", "leaves the battlefield",
+            "MTG Wiki, List of Magic slang: LTB, short for 'leaves the battlefield' (CR 603.6c "
+            "leaves-the-battlefield abilities)", one_way=True),
+    Synonym("en", "counterspell", "counter target spell",
+            "the card Counterspell (Alpha) reads 'Counter target spell.'; Wizards' keyword "
+            "glossary for new players explains 'counter a spell' with it (CR 701.6)", one_way=True),
+    Synonym("fr", "contresort", "contrecarrer un sort",
+            "Wizards, 'Non merci' (magic.wizards.com/fr/news/feature/no-thanks-2016-11-18): "
+            "'les contresorts' are the spells that say 'Contrecarrez le sort ciblé'; "
+            "Contresort is the French name of Counterspell", one_way=True),
 )

@@ -6,11 +6,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from kb.errors import DamagedIndexError, KbError, NoIndexError, NoSuchRuleError
-from kb.params import InvalidValue
 
 
 class BadRequest(KbError):
     """A parameter the command line would refuse as a usage error (exit 2)."""
+
+    exit_code = 2
 
 
 class NotFound(KbError):
@@ -40,7 +41,7 @@ def http_error(exc: Exception) -> HttpError:
         return HttpError(503, 1, "no-index", str(exc))
     if isinstance(exc, DamagedIndexError):
         return HttpError(503, 1, "damaged", str(exc))
-    if isinstance(exc, BadRequest | InvalidValue):
+    if isinstance(exc, KbError) and exc.exit_code == 2:  # a refused query, a bad parameter
         return HttpError(400, 2, "usage", str(exc))
     if isinstance(exc, KbError):
         return HttpError(400, 1, "domain", str(exc))

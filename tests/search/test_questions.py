@@ -13,3 +13,47 @@ def test_a_lower_case_word_of_a_question_is_no_card_name(full_index):
         assert not [t for t in question.translations if "Void" in t.terms]
         alone = searcher.search("vide")
         assert [t for t in alone.translations if "Void" in t.terms]
+
+
+def test_english_without_apostrophes_is_not_portuguese(full_index):
+    """Issue 23: "cant" was corrected to the Portuguese "canto" and the Brazilian rules'
+    201.1 came first. No Portuguese text answers an English question."""
+    with Searcher(full_index) as searcher:
+        for question in ("my creature cant block", "why cant i cast this spell",
+                         "it doesnt have flying"):
+            result = searcher.search(question, limit=3)
+            assert result.language == "en" and not result.corrected, question
+            assert not [h for h in result.hits if h.language == "pt"], question
+
+
+def test_a_card_name_is_taken_on_strong_evidence_only(full_index):
+    """Issue 23: ``[[Zulaport Cutthroat]]`` (no such card in the corpus) was taken for
+    Zulaport Enforcer. A name no card has is said, with the nearest names, and the question
+    runs without it; a name one letter off is still the card ("Voice of Resurgance")."""
+    with Searcher(full_index) as searcher:
+        result = searcher.search("how does [[Zulaport Cutthroat]] work with sacrifice?")
+        assert "Zulaport Enforcer" in result.unknown_cards["Zulaport Cutthroat"]
+        assert not [h for h in result.hits if "zulaport" in h.id]
+        typo = searcher.search("[[Voice of Resurgance]]", limit=3)
+        assert not typo.unknown_cards
+        assert any("voice-of-resurgence" in h.id for h in typo.hits)
+
+
+def test_a_french_text_is_no_evidence_of_relevance(full_index):
+    """Issue 23: answers with a French text were weighed up for French queries, and the few
+    rules that have one (707 copies, 702.102, 702.30) came into the top 3 of unrelated
+    questions: "mue" (Changeling, 702.73... its subrules) brought 707.3, a copy rule."""
+    with Searcher(full_index) as searcher:
+        top = [h.group for h in searcher.search("mue", limit=3).hits]
+        assert not [g for g in top if g.startswith("rule 707")], top
+
+
+def test_rules_answer_before_rulings_unless_a_card_is_named(full_index):
+    """Issue 23: "equipment changes controller" got four rulings and a note, no rule. Key
+    words that name no card are answered by the rules first ("regenerate indestructible":
+    702.12 Indestructible, not a card's ruling); a card named alone brings its records."""
+    with Searcher(full_index) as searcher:
+        for query in ("regenerate indestructible", "equipment changes controller"):
+            assert searcher.search(query, limit=1).hits[0].kind == "rule", query
+        card = searcher.search("[[Voice of Resurgence]]", limit=3).hits
+        assert all("voice-of-resurgence" in h.id or "voix-du-renouveau" in h.id for h in card)

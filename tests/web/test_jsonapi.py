@@ -76,7 +76,7 @@ def test_a_card_by_its_address(client: TestClient) -> None:
     ("/api/cards/no-such-card-anywhere", 404, 1, "not-found"),
     ("/api/search", 400, 2, "usage"),
     ("/api/search?q=trample&limit=0", 400, 2, "usage"),
-    ("/api/search?q=%22unclosed", 400, 1, "domain"),
+    ("/api/search?q=%22unclosed", 400, 2, "usage"),
     ("/api/diff", 400, 2, "usage"),
     ("/api/report?category=nonsense", 400, 2, "usage"),
     ("/api/report?lang=zz", 400, 2, "usage"),  # issue 25, case 6: was 200, an empty report

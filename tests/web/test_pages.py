@@ -217,6 +217,15 @@ def test_search_in_french_links_the_rule(client: TestClient) -> None:
     assert any(h.startswith("/rule/702.19") for h in page.hrefs("result-head"))
 
 
+def test_search_page_says_what_it_did(client: TestClient) -> None:
+    """Issue 23: kb says what it did with a question, on the web as on the command line: a
+    card no corpus holds and a word no text holds are named, and the rest is answered."""
+    html = client.get("/search?q=casting+foo+%5B%5BZulaport+Cutthroat%5D%5D").text
+    assert "No card named &#39;Zulaport Cutthroat&#39;: searched without it" in html
+    assert "No text holds &#39;foo&#39;: searched without them" in html
+    assert 'class="result-head"' in html
+
+
 def test_pages_for_missing_things_are_404(client: TestClient) -> None:
     assert client.get("/rule/999.9").status_code == 404
     assert client.get("/card/nothing-of-the-kind").status_code == 404

@@ -6,7 +6,7 @@ each source writes them. Decided once, in the link stage:
 
 - ``same-card``: an English card of one source -> the English card of the same name in the
   reference source (the source holding the most English cards, the card database), names
-  compared folded (:func:`kb.link.pairing.fold`: accents, Æ/ae, Œ/oe, apostrophes, case). Its
+  compared folded (:func:`kb.text.normal.fold`: accents, Æ/ae, Œ/oe, apostrophes, case). Its
   evidence says what the two printings share (mana cost, types, P/T) and whether their texts
   differ: the FAQ's "is unblockable" and the Oracle text's "can't be blocked" are one card
   whose two texts are both kept, each with its source's date.
@@ -36,12 +36,12 @@ from kb.link.pairing import (
     Pair,
     by_language,
     card_differences,
-    fold,
     reference_first,
     ruling_card,
     source_family,
 )
 from kb.model import Card, Ruling
+from kb.text.normal import fold
 
 ABOUT_CARD = "about-card"
 # Dashes and the ellipsis are typography: folded like quotes, so that only words compare.

@@ -6,9 +6,9 @@ where the English prints "Trample" (Battering Krasis)."""
 
 from __future__ import annotations
 
-from kb.link.pairing import fold
 from kb.model import TermPair
 from kb.reader import KnowledgeBase
+from kb.text.normal import fold
 
 
 def terms(index, word: str) -> list[TermPair]:

@@ -150,7 +150,7 @@ class IndexDir:
                                     "KB_INDEX) a folder").format(root=self.root)) from exc
         except OSError as exc:
             raise NotAnIndexError(f"{self.root}: {exc.strerror or exc}") from exc
-        if not entries or self._older_index(entries):
+        if all(self._starting(e) for e in entries) or self._older_index(entries):
             return
         shown = ", ".join(e + ("/" if (self.root / e).is_dir() else "") for e in entries[:5])
         more = _(" and {n} more").format(n=len(entries) - 5) if len(entries) > 5 else ""
@@ -159,6 +159,13 @@ class IndexDir:
             "{shown}{more}. kb build deletes what it replaces in its index folder, so it only "
             "writes in a new or empty folder: give --index (or KB_INDEX) another one").format(
                 root=self.root, marker=MARKER_FILE, shown=shown, more=more))
+
+    @staticmethod
+    def _starting(entry: str) -> bool:
+        """What a build writes before its marker: the lock file (taken first), the marker's
+        temporary file. A folder holding only these is a build starting (the lock then says
+        so) or one killed before it marked the folder: kb's either way."""
+        return entry == LOCK_FILE or entry.startswith(f".{MARKER_FILE}.")
 
     def _older_index(self, entries: list[str]) -> bool:
         """An index built by a kb from before the marker: its own names only, and every

@@ -260,6 +260,27 @@ def test_an_empty_folder_becomes_an_index_and_is_marked_first(tmp_path):
     assert IndexDir(folder).current() is not None
 
 
+def test_a_build_starting_in_a_new_folder_is_a_build_running_not_a_foreign_folder(tmp_path):
+    """Two builds into a new folder at once: the first takes its lock (the folder then holds
+    only build.lock) before it writes the marker. The second said "not a kb index" instead
+    of "another kb build is running" (tests/test_concurrency.py, seen on a loaded machine)."""
+    from filelock import FileLock
+
+    from kb.indexdir import LOCK_FILE, BuildLockedError
+
+    folder = tmp_path / "new"
+    folder.mkdir()
+    # The first build, between its lock and its marker:
+    with (FileLock(folder / LOCK_FILE, timeout=0),
+          pytest.raises(BuildLockedError, match="another kb build is running"),
+          IndexDir(folder).lock()):
+        pass
+    # ... and one killed there left its lock file: the folder is still kb's.
+    with IndexDir(folder).lock():
+        pass
+    assert IndexDir(folder).marker.is_file()
+
+
 def test_an_index_of_a_kb_from_before_the_marker_is_adopted(built):
     """An index whose generations carry manifests, built before the marker existed, is kb's:
     the next build marks it and goes on."""

@@ -15,6 +15,7 @@ from functools import cache
 from pathlib import Path
 
 from kb.errors import KbError
+from kb.i18n import _
 from kb.index import IndexSearcher
 from kb.index.analysis import LANGUAGES, language, strip_elision
 from kb.index.documents import card_key
@@ -94,6 +95,9 @@ class SearchResult:
     translations: list[Translation] = field(default_factory=list)
     language: str | None = None  # the query's language, as decided from its words
     dropped: list[str] = field(default_factory=list)  # words the first answer does not hold
+    # The query's language when no answer has a text in it (a French question answered by
+    # rules the index holds in English only): said once, not per answer.
+    missing_language: str | None = None
 
     def groups(self) -> list[list[SearchHit]]:
         """The hits grouped (a rule's texts in every language together), best group first."""
@@ -385,7 +389,8 @@ class Searcher:
         kinds = _choices(wanted.get("kind"), KINDS, "kind")
         rule = wanted.get("rule")
         if rule is not None and RuleNumber.try_parse(rule.rstrip("*").rstrip(".")) is None:
-            raise KbError(f"rule:{rule} is not a rule number (try rule:702.19 or rule:702.19*)")
+            raise KbError(_("rule:{rule} is not a rule number (try rule:702.19 or "
+                            "rule:702.19*)").format(rule=rule))
         if rule is not None:
             star = "*" if rule.endswith("*") else ""
             rule = str(RuleNumber.parse(rule.rstrip("*").rstrip("."))) + star
@@ -579,8 +584,8 @@ class Searcher:
              score: float) -> SearchHit:
         record = self.kb.store.get(hit.id)
         if record is None:  # the index and the store come from one generation
-            raise KbError(f"the index names {hit.id}, which the store does not hold: "
-                          "run 'kb build'")
+            raise KbError(_("the index names {id}, which the store does not hold: run 'kb "
+                            "build'").format(id=hit.id))
         lang = hit.language if hit.language in LANGUAGES else "en"
         title = record_title(record)
         loc = getattr(record, "loc", None)
@@ -764,5 +769,6 @@ def _choices(value: str | None, allowed: Sequence[str], name: str) -> tuple[str,
     chosen = tuple(v.strip().lower() for v in value.split(",") if v.strip())
     wrong = [v for v in chosen if v not in allowed]
     if wrong:
-        raise KbError(f"{name}:{','.join(wrong)} is not one of {', '.join(allowed)}")
+        raise KbError(_("{name}:{wrong} is not one of {valid}").format(
+            name=name, wrong=",".join(wrong), valid=", ".join(allowed)))
     return chosen

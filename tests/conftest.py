@@ -12,6 +12,11 @@ REPO = Path(__file__).resolve().parents[1]
 # Builds read the user's corpus folder too (where `kb fetch` stores files): point it nowhere,
 # so that a developer's own folder never leaks into the tests' indexes.
 os.environ["KB_CORPUS"] = str(REPO / "tests" / "no-user-corpus")
+# kb speaks the language of the locale (kb.i18n): the tests read English unless they ask for
+# another, whatever the developer's own LANG says.
+for _name in ("LC_ALL", "LC_MESSAGES", "LANGUAGE"):
+    os.environ.pop(_name, None)
+os.environ["LANG"] = "C.UTF-8"
 SHARED_CORPUS = Path(os.environ.get("KB_SHARED_CORPUS", REPO.parent / "shared" / "corpus"))
 CR_EN = SHARED_CORPUS / "cr-en"
 

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 import click
 
 from kb.errors import KbError
+from kb.i18n import _
 
 if TYPE_CHECKING:
     from kb.reader import KnowledgeBase
@@ -63,8 +64,9 @@ class VersionDate(click.ParamType):
         try:
             return date.fromisoformat(text).isoformat()
         except ValueError:
-            self.fail(f"{value!r} is not a date: write YYYY-MM-DD (2013-06-01) or "
-                      f"{' or '.join(repr(w) for w in self.words)}", param, ctx)
+            self.fail(_("{value!r} is not a date: write YYYY-MM-DD (2013-06-01) or {words}")
+                      .format(value=value, words=_(" or ").join(repr(w) for w in self.words)),
+                      param, ctx)
 
 
 def echo_paged(lines: list[str]) -> None:
@@ -84,7 +86,8 @@ def out_option(func: F) -> F:
         if value is None or value == "-":
             return None
         if not value.strip() or value.endswith(("/", os.sep)):
-            raise click.BadParameter(f"{value!r} is not a file name", ctx, param)
+            raise click.BadParameter(_("{value!r} is not a file name").format(value=value),
+                                     ctx, param)
         return Path(value)
 
     return click.option("--out", callback=check, metavar="FILE",
@@ -115,8 +118,9 @@ def output_file(path: Path) -> Iterator[TextIO]:
         return
     folder = path.parent
     if not folder.is_dir():
-        raise KbError(f"cannot write {path}: the folder {folder} does not exist (create it, or "
-                      "give --out a path in an existing folder)")
+        raise KbError(_("cannot write {path}: the folder {folder} does not exist (create it, "
+                        "or give --out a path in an existing folder)").format(path=path,
+                                                                            folder=folder))
     try:
         fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".partial", dir=folder)
     except OSError as exc:
@@ -137,11 +141,12 @@ def output_file(path: Path) -> Iterator[TextIO]:
 def _cannot(path: Path, exc: OSError) -> str:
     reason = exc.strerror or str(exc)
     if exc.errno == errno.ENOSPC:
-        return f"cannot write {path}: disk full ({reason}); free some space or write elsewhere"
+        return _("cannot write {path}: disk full ({reason}); free some space or write "
+                 "elsewhere").format(path=path, reason=reason)
     if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
-        return (f"cannot write {path}: {reason} (the folder or file is read-only: choose "
-                "another --out)")
-    return f"cannot write {path}: {reason}"
+        return _("cannot write {path}: {reason} (the folder or file is read-only: choose "
+                 "another --out)").format(path=path, reason=reason)
+    return _("cannot write {path}: {reason}").format(path=path, reason=reason)
 
 
 def _umask() -> int:
@@ -161,12 +166,12 @@ def open_kb(ctx: click.Context) -> KnowledgeBase:
     return KnowledgeBase(index_root(ctx))
 
 
-def progress_bar(items: list[T], label: str = "Building") -> Iterator[T]:
+def progress_bar(items: list[T], label: str | None = None) -> Iterator[T]:
     """A progress bar on stderr when it is a terminal; silence in scripts and CI logs."""
     if not sys.stderr.isatty():
         yield from items
         return
-    with click.progressbar(items, label=label, file=sys.stderr,
+    with click.progressbar(items, label=label or _("Building"), file=sys.stderr,
                            item_show_func=lambda i: getattr(i, "display", None)) as bar:
         yield from bar
 

@@ -8,10 +8,13 @@ from typing import Any
 import click
 
 from kb.api import check, check_json
+from kb.cli._command import KbCommand
 from kb.cli._output import emit_json, index_root, json_option, table
+from kb.i18n import _, ngettext
+from kb.labels import label
 
 
-@click.command("check")
+@click.command("check", cls=KbCommand)
 @click.option("--scenario", "scenarios", multiple=True,
               type=click.Path(exists=True, path_type=Path),
               help="Also play the scenarios of this TOML file or folder (repeatable).")
@@ -32,43 +35,46 @@ def command(ctx: click.Context, scenarios: tuple[Path, ...], statuses: tuple[str
     if as_json:
         emit_json(check_json(report))
         return
-    rows = [("source", *STATUSES)]
+    rows = [(_("source"), *(label(s) for s in STATUSES))]
     for source, counts in report.by_source().items():
         rows.append((source, *(str(counts[s]) for s in STATUSES)))
-    rows.append(("total", *(str(report.summary()[s]) for s in STATUSES)))
+    rows.append((_("total"), *(str(report.summary()[s]) for s in STATUSES)))
     table(rows)
-    click.echo(f"{report.scenarios} scenarios played.")
-    click.echo(_shares_line("All worked examples", report.shares()))
+    click.echo(ngettext("{n} scenario played.", "{n} scenarios played.", report.scenarios)
+               .format(n=report.scenarios))
+    click.echo(_shares_line(_("All worked examples"), report.shares()))
     cr = report.cr_coverage()
     if cr is not None:
-        click.echo(_shares_line(f"CR {cr['version']} examples", cr))
-        rows = [("chapter", "examples", "with a status", "verified")]
+        click.echo(_shares_line(_("CR {version} examples").format(version=cr["version"]), cr))
+        rows = [(_("chapter"), _("examples"), _("with a status"), _("verified"))]
         for chapter, counts in cr["chapters"].items():
             rows.append((f"{chapter}xx", str(counts["examples"]),
                          str(counts["with_status"]), str(counts["verified"])))
         table(rows)
     wanted = statuses or ("contradicted", "era-dependent")
     shown = [r for r in report.results if r.status in wanted]
+    fields = {"claim": _("claim:"), "computed": _("computed:"), "changed": _("changed:"),
+              "reason": _("reason:")}
+    width = max(len(name) for name in fields.values()) + 1
     for r in shown:
-        click.echo(f"\n{r.status}: {r.id}  [{r.language}, {r.source}]")
-        click.echo(f"  claim:    {r.claim}")
-        if r.computed:
-            click.echo(f"  computed: {r.computed}")
-        if r.changed_rule:
-            click.echo(f"  changed:  {r.changed_rule}")
-        if r.reason:
-            click.echo(f"  reason:   {r.reason}")
+        click.echo(f"\n{label(r.status)}: {r.id}  [{r.language}, {r.source}]")
+        for key, value in (("claim", r.claim), ("computed", r.computed),
+                           ("changed", r.changed_rule), ("reason", r.reason)):
+            if value:
+                click.echo(f"  {fields[key].ljust(width)}{value}")
     if report.not_in_index:
-        click.echo(f"\nNot in index ({len(report.not_in_index)} ids named by scenarios; "
-                   "build with the corpus that holds them):")
+        click.echo("\n" + _("Not in index ({count} ids named by scenarios; build with the "
+                            "corpus that holds them):").format(count=len(report.not_in_index)))
         for record_id, where in report.not_in_index:
             click.echo(f"  {record_id}  ({where})")
 
 
-def _shares_line(label: str, counts: dict[str, Any]) -> str:
+def _shares_line(name: str, counts: dict[str, Any]) -> str:
     """"N examples: M with a status (P%), V verified (Q%)": the verified share is given on
     its own, so that marking examples not checkable never looks like verifying them."""
     total = counts["examples"] or 1
-    return (f"{label}: {counts['examples']}, {counts['with_status']} with a status "
-            f"({100 * counts['with_status'] / total:.0f}%), {counts['verified']} verified "
-            f"({100 * counts['verified'] / total:.0f}%)")
+    return _("{label}: {examples}, {with_status} with a status ({with_share:.0f}%), "
+             "{verified} verified ({verified_share:.0f}%)").format(
+        label=name, examples=counts["examples"], with_status=counts["with_status"],
+        with_share=100 * counts["with_status"] / total, verified=counts["verified"],
+        verified_share=100 * counts["verified"] / total)

@@ -10,14 +10,16 @@ from typing import Any, TextIO
 
 import click
 
+from kb.cli._command import KbCommand
 from kb.cli._output import VersionDate, json_option, open_kb, out_option, output_file
+from kb.i18n import ngettext
 from kb.model import RECORD_KINDS
 
 KINDS = tuple(sorted(RECORD_KINDS.values()))
 LANGUAGES = ("en", "fr", "pt")
 
 
-@click.command("export")
+@click.command("export", cls=KbCommand)
 @click.option("--kind", type=click.Choice(KINDS), help="Only records of this kind.")
 @click.option("--version", type=VersionDate(allow_all=True), default="all", show_default=True,
               help="'all', or the rules version in force on this date (YYYY-MM-DD).")
@@ -38,7 +40,8 @@ def command(ctx: click.Context, kind: str | None, version: str, lang: str | None
             return
         with output_file(out) as handle:
             count = _write_lines(rows, handle)
-    click.echo(f"Wrote {count} records to {out}", err=True)
+    click.echo(ngettext("Wrote {count} record to {out}", "Wrote {count} records to {out}",
+                        count).format(count=count, out=out), err=True)
 
 
 def _write_lines(rows: Iterable[dict[str, Any]], handle: TextIO) -> int:

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
 
+from kb.cli._command import KbCommand
 from kb.cli._output import index_root, json_option, out_option, output_file
+from kb.i18n import _
 
 if TYPE_CHECKING:
     from kb.report.run import Report
@@ -22,7 +25,7 @@ def _split(values: tuple[str, ...]) -> list[str]:
     return [v.strip() for value in values for v in value.split(",") if v.strip()]
 
 
-@click.command("report")
+@click.command("report", cls=KbCommand)
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
               help="Output format (html: one self-contained page).")
 @out_option
@@ -43,17 +46,15 @@ def command(ctx: click.Context, fmt: str, out: Path | None, categories: tuple[st
     from kb.report.finding import CATEGORIES
 
     if as_json and fmt not in ("text", "json"):
-        raise click.UsageError("--json and --format html contradict each other")
+        raise click.UsageError(_("--json and --format html contradict each other"))
     fmt = "json" if as_json else fmt
     chosen = _split(categories)
     unknown = [c for c in chosen if c not in CATEGORIES]
     if unknown:
-        raise click.BadParameter(f"unknown: {', '.join(unknown)} (choose from "
-                                 f"{', '.join(CATEGORIES)})", param_hint="--category")
+        raise click.BadParameter(_unknown(unknown, CATEGORIES), param_hint="--category")
     wrong = [lang for lang in _split(languages) if lang not in LANGUAGES]
     if wrong:
-        raise click.BadParameter(f"unknown: {', '.join(wrong)} (choose from "
-                                 f"{', '.join(LANGUAGES)})", param_hint="--lang")
+        raise click.BadParameter(_unknown(wrong, LANGUAGES), param_hint="--lang")
     from kb import api
 
     report = api.report(index=index_root(ctx), categories=chosen or None,
@@ -64,9 +65,15 @@ def command(ctx: click.Context, fmt: str, out: Path | None, categories: tuple[st
     else:
         with output_file(out) as handle:
             handle.write(text)
-        click.echo(f"Wrote the report ({len(report.findings)} findings) to {out}", err=True)
+        click.echo(_("Wrote the report ({count} findings) to {out}").format(
+            count=len(report.findings), out=out), err=True)
     if strict and report.has_errors:
         ctx.exit(1)
+
+
+def _unknown(wrong: list[str], valid: Iterable[str]) -> str:
+    return _("unknown: {wrong} (choose from {valid})").format(wrong=", ".join(wrong),
+                                                             valid=", ".join(valid))
 
 
 def _render(report: Report, fmt: str) -> str:

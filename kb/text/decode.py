@@ -29,6 +29,8 @@ from dataclasses import dataclass
 
 from charset_normalizer.md import mess_ratio
 
+from kb.i18n import _
+
 _BOMS = (
     (codecs.BOM_UTF8, "utf-8-sig"),
     (codecs.BOM_UTF16_BE, "utf-16-be"),
@@ -228,7 +230,7 @@ def decode(data: bytes) -> Decoded:
     codec = "utf-8" if encoding == "utf-8-sig" else encoding
     text = body.decode(codec, errors="replace")
     if _looks_binary(text):
-        raise BinaryContentError("binary content, not text")
+        raise BinaryContentError(_("binary content, not text"))
     replaced = _replaced(text, body, codec) if codec.startswith("utf") else 0
     suspect = None if codec.startswith("utf-16") else _suspect(body, codec)
     return Decoded(normalize_newlines(text), encoding, newline_style(text), replaced, dropped,

@@ -30,7 +30,7 @@ from kb.index.searcher import (
     is_stop_word,
 )
 from kb.link.pairing import fold
-from kb.model import Card, TermPair
+from kb.model import TERM_EVIDENCE, Card, TermPair
 from kb.query import KINDS, And, CardName, Loose, Node, Or, Phrase, Query, Word, parse
 from kb.reader import KnowledgeBase
 from kb.rulenum import RuleNumber
@@ -58,8 +58,7 @@ CARD_SIMILARITY = 85  # rapidfuzz ratio a mistyped card name needs ("Voice of Re
 MAX_CARD_WORDS = 6  # the longest card name looked for in a question written plainly
 # Which evidence names a translation first: the official vocabulary, then a keyword or
 # title, before a word pair read off parallel texts, and card names last.
-_KIND_ORDER = {"official": 0, "keyword": 1, "rule-title": 2, "section-title": 3,
-               "parallel-text": 4, "card-name": 5}  # other-language terms added per word
+_KIND_ORDER = {kind: rank for rank, kind in enumerate(TERM_EVIDENCE)}
 DEFAULT_LIMIT = 10
 
 
@@ -156,6 +155,10 @@ class Searcher:
         for hit in ranked:
             if keys[hit.id] in groups:
                 result.hits.append(self._hit(hit, keys[hit.id], answer.terms, scores[hit.id]))
+        if result.language:
+            self._with_own_language(result, answer.terms)
+            if result.hits and all(h.language != result.language for h in result.hits):
+                result.missing_language = result.language
         first = {h.language == result.language for h in result.hits}
         result.hits.sort(key=lambda h: (groups[h.group], len(first) > 1
                                         and h.language != result.language))

@@ -140,10 +140,12 @@ def fetch(*, dest: Path | None = None, url: str | None = None, timeout: float | 
 
 def search_json(result: Any) -> dict[str, Any]:
     """A :class:`kb.search.SearchResult` as ``kb search --json`` prints it: the query, the
-    rules version, the query's language, the words corrected and dropped, the translations
-    used, and the hits, best group first."""
+    rules version, the query's language (and ``missing_language``, that language when no
+    answer has a text in it), the words corrected and dropped, the translations used, and the
+    hits, best group first."""
     return {
         "query": result.query, "version": result.version, "language": result.language,
+        "missing_language": result.missing_language,
         "corrected": result.corrected, "dropped": result.dropped,
         "translations": [{"word": t.word, "terms": list(t.terms), "from": list(t.kinds)}
                          for t in result.translations],

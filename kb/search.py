@@ -30,7 +30,7 @@ from kb.index.searcher import (
     is_stop_word,
 )
 from kb.link.pairing import fold
-from kb.model import TERM_EVIDENCE, Card, TermPair
+from kb.model import TERM_EVIDENCE, Card, Rule, TermPair
 from kb.query import KINDS, And, CardName, Loose, Node, Or, Phrase, Query, Word, parse
 from kb.reader import KnowledgeBase
 from kb.rulenum import RuleNumber
@@ -526,6 +526,33 @@ class Searcher:
                 or store.terms(words[0][1], prefix=True))
 
     # -- presentation -------------------------------------------------------------------------
+
+    def _with_own_language(self, result: SearchResult, terms: dict[str, set[str]]) -> None:
+        """Give each rule answer that has no text in the query's language the texts in it
+        that the rule has (linked to its English text), though the index did not rank them:
+        a French reader reads French first wherever it exists ("copie capacités": 707.2a's
+        French text holds both words, yet only its English ranked among the answers)."""
+        wanted = result.language
+        held = {h.group for h in result.hits if h.language == wanted}
+        added: list[SearchHit] = []
+        for group in dict.fromkeys(h.group for h in result.hits):
+            if group in held or not group.startswith("rule "):
+                continue
+            number = group.removeprefix("rule ").split(" (")[0]
+            hits = [h for h in result.hits if h.group == group]
+            rule_id = next((h.id.split("/")[0] for h in hits if h.id.startswith("cr:en:")
+                            and h.id.split("/")[0].rsplit(":", 1)[-1] == number), None)
+            if rule_id is None:
+                continue
+            for link in self.kb.store.links(to_id=rule_id):
+                record = self.kb.store.get(link.from_id)
+                if (link.relation in ("current", "counterpart") and isinstance(record, Rule)
+                        and record.language == wanted and not record.untranslated
+                        and all(h.id != record.id for h in added)):
+                    hit = Hit(record.id, hits[0].score, "rule", record.number, wanted, "",
+                              record_title(record) or "")
+                    added.append(self._hit(hit, group, terms, hits[0].score))
+        result.hits += added
 
     def _group(self, hit: Hit, version: str | None) -> str:
         """Today's rule number for every text of a rule (any language, any document), the

@@ -260,6 +260,14 @@ class Searcher:
         lang = hit.language if hit.language in LANGUAGES else "en"
         return SECTION_TITLE if typed.holds(title, lang) else 1.0
 
+    def query_language(self, text: str) -> str | None:
+        """The language a text is written in, decided as a query's is (None: it does not say;
+        the search box's suggestions keep to it)."""
+        try:
+            return self._language(parse(text, filler=is_stop_word))
+        except KbError:
+            return None
+
     def _language(self, query: Query) -> str | None:
         """French or English, from the query's words: accents, each language's stop words
         and question words, and which language's texts hold the other words more."""

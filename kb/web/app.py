@@ -23,10 +23,13 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from kb import i18n
 from kb.errors import KbError
+from kb.i18n import _
 from kb.web.errors import NotFound, http_error
 from kb.web.jsonapi import ENDPOINTS, handler, json_response, openapi
-from kb.web.pages import Pages
+from kb.web.language import LanguageMiddleware, request_language
+from kb.web.pages import Pages, first_language, here
 from kb.web.readers import RESPONSES_KEPT, Readers
 from kb.web.render import environment
 
@@ -69,19 +72,25 @@ def create_app(index_root: Path, threads: int = 3,
     pages = Pages(readers, env)
 
     async def error(request: Request, exc: Exception) -> Response:
-        found = http_error(exc)
-        if request.url.path.startswith("/api/"):
-            return json_response(found.as_json(), found.status)
-        page = env.get_template("error.html").render(
-            error=found, first="en", path=request.url.path, latest=None)
+        # A bug's answer is made outside the middlewares (Starlette's outermost handler):
+        # the language is read again here.
+        with i18n.using(request_language(request)):
+            found = http_error(exc)
+            if request.url.path.startswith("/api/"):
+                return json_response(found.as_json(), found.status)
+            page = env.get_template("error.html").render(
+                error=found, first=first_language(request), path=request.url.path,
+                here=here(request), latest=None)
         return HTMLResponse(page, status_code=found.status)
 
     async def not_found(request: Request, exc: Exception) -> Response:
-        return await error(request, NotFound(f"no page at {request.url.path}"))
+        return await error(request, NotFound(_("no page at {path}").format(
+            path=request.url.path)))
 
     async def api_index(request: Request) -> Response:
         page = env.get_template("api.html").render(
-            spec=openapi(), first="en", path=request.url.path, latest=None)
+            spec=openapi(), first=first_language(request), path=request.url.path,
+            here=here(request), latest=None)
         return HTMLResponse(page)
 
     async def api_spec(request: Request) -> Response:
@@ -114,6 +123,7 @@ def create_app(index_root: Path, threads: int = 3,
 
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={
         KbError: error, Exception: error, 404: not_found})
+    app.add_middleware(LanguageMiddleware)
     app.add_middleware(SecurityHeaders)
     app.state.readers = readers
     return app

@@ -19,6 +19,7 @@ from starlette.responses import Response
 
 from kb import api
 from kb.history import rule_history, version_changes
+from kb.i18n import N_, _
 from kb.report.finding import CATEGORIES
 from kb.report.render_json import as_data
 from kb.web import data
@@ -71,7 +72,7 @@ def _rules(reader: Reader, p: dict[str, Any]) -> Any:
 
 def _search(reader: Reader, p: dict[str, Any]) -> Any:
     if not p["q"]:
-        raise BadRequest("missing parameter: q (the query)")
+        raise BadRequest(_("missing parameter: q (the query)"))
     result = reader.searcher.search(p["q"], lang=p["lang"], kind=p["kind"], limit=p["limit"],
                                     version=p["version"], translate=p["translate"])
     return api.search_json(result)
@@ -87,7 +88,7 @@ def _history(reader: Reader, p: dict[str, Any]) -> Any:
 
 def _diff(reader: Reader, p: dict[str, Any]) -> Any:
     if not p["old"]:
-        raise BadRequest("missing parameter: old (a date, YYYY-MM-DD)")
+        raise BadRequest(_("missing parameter: old (a date, YYYY-MM-DD)"))
     return api.diff_json(version_changes(reader.kb, p["old"], p["new"], p["section"]))
 
 
@@ -103,8 +104,8 @@ def _report(reader: Reader, p: dict[str, Any]) -> Any:
     categories = [c for c in (p["category"] or "").split(",") if c]
     unknown = [c for c in categories if c not in CATEGORIES]
     if unknown:
-        raise BadRequest(f"unknown category: {', '.join(unknown)} (choose from "
-                         f"{', '.join(CATEGORIES)})")
+        raise BadRequest(_("unknown category: {unknown} (choose from {valid})").format(
+            unknown=", ".join(unknown), valid=", ".join(CATEGORIES)))
     languages = [x for x in (p["lang"] or "").split(",") if x]
     if not categories and not languages:
         return as_data(data.report(reader))
@@ -120,54 +121,58 @@ def _suggest(reader: Reader, p: dict[str, Any]) -> Any:
     return data.suggest(reader, p["q"] or "")
 
 
-_VERSION = Param("version", "query", "The rules in force on this date (YYYY-MM-DD), or 'latest'.")
+_VERSION = Param("version", "query",
+                 N_("The rules in force on this date (YYYY-MM-DD), or 'latest'."))
 ENDPOINTS = (
-    Endpoint("/api/rules/{number}", "rules", "A rule with its subrules, examples, citations "
-             "both ways, texts in other languages and numbers in every version.", "kb rule",
-             (Param("number", "path", "A rule number: 702.19b, 702, 100.1a."),
-              _VERSION, Param("lang", "query", "Languages of the texts shown.", "all",
+    Endpoint("/api/rules/{number}", "rules", N_("A rule with its subrules, examples, citations "
+             "both ways, texts in other languages and numbers in every version."), "kb rule",
+             (Param("number", "path", N_("A rule number: 702.19b, 702, 100.1a.")),
+              _VERSION, Param("lang", "query", N_("Languages of the texts shown."), "all",
                               ("en", "fr", "all"))), _rules),
-    Endpoint("/api/search", "search", "Ranked bilingual search (the query language of kb "
-             "search).", "kb search",
-             (Param("q", "query", "The query: words, \"phrases\", prefix*, AND/OR/NOT, filters "
-                    "lang: kind: rule: version: card:."),
-              Param("lang", "query", "Only texts in these languages (fr, en, pt; commas)."),
-              Param("kind", "query", "Only these kinds (rule, example, glossary, ruling, note, "
-                    "card; commas)."),
-              Param("limit", "query", "How many answers.", 10, kind="integer"),
-              Param("version", "query", "The rules in force on this date, 'latest' or 'all'."),
-              Param("translate", "query", "Also search the other language's terms.", True,
+    Endpoint("/api/search", "search", N_("Ranked bilingual search (the query language of kb "
+             "search)."), "kb search",
+             (Param("q", "query", N_("The query: words, \"phrases\", prefix*, AND/OR/NOT, "
+                                     "filters lang: kind: rule: version: card:.")),
+              Param("lang", "query", N_("Only texts in these languages (fr, en, pt; commas).")),
+              Param("kind", "query", N_("Only these kinds (rule, example, glossary, ruling, "
+                                        "note, card; commas).")),
+              Param("limit", "query", N_("How many answers."), 10, kind="integer"),
+              Param("version", "query",
+                    N_("The rules in force on this date, 'latest' or 'all'.")),
+              Param("translate", "query", N_("Also search the other language's terms."), True,
                     kind="boolean")), _search),
-    Endpoint("/api/cards/{name}", "cards", "A card by its English or French name (or its "
-             "address, aetherling), with rulings paired FR/EN and the rules they cite.",
-             "kb card", (Param("name", "path", "The card's name or address."),), _cards),
-    Endpoint("/api/history/{number}", "history", "A rule and its subrules through every "
-             "version held, with word diffs and translations.", "kb history",
-             (Param("number", "path", "A rule number."),
-              Param("version", "query", "Read the number in the rules in force on this date."),
-              Param("lang", "query", "Texts of other documents shown.", "all",
+    Endpoint("/api/cards/{name}", "cards", N_("A card by its English or French name (or its "
+             "address, aetherling), with rulings paired FR/EN and the rules they cite."),
+             "kb card", (Param("name", "path", N_("The card's name or address.")),), _cards),
+    Endpoint("/api/history/{number}", "history", N_("A rule and its subrules through every "
+             "version held, with word diffs and translations."), "kb history",
+             (Param("number", "path", N_("A rule number.")),
+              Param("version", "query",
+                    N_("Read the number in the rules in force on this date.")),
+              Param("lang", "query", N_("Texts of other documents shown."), "all",
                     ("en", "fr", "pt", "all"))), _history),
-    Endpoint("/api/diff", "diff", "What changed between two versions of the rules.", "kb diff",
-             (Param("old", "query", "The older date (YYYY-MM-DD)."),
-              Param("new", "query", "The newer date, or 'latest'.", "latest"),
-              Param("section", "query", "Only the rules within this number.")), _diff),
-    Endpoint("/api/terms", "terms", "French/English term pairs derived from the data (all "
-             "without q).", "kb terms",
-             (Param("q", "query", "A word in either language."),
-              Param("prefix", "query", "Also terms starting with q.", False, kind="boolean")),
+    Endpoint("/api/diff", "diff", N_("What changed between two versions of the rules."),
+             "kb diff",
+             (Param("old", "query", N_("The older date (YYYY-MM-DD).")),
+              Param("new", "query", N_("The newer date, or 'latest'."), "latest"),
+              Param("section", "query", N_("Only the rules within this number."))), _diff),
+    Endpoint("/api/terms", "terms", N_("French/English term pairs derived from the data (all "
+             "without q)."), "kb terms",
+             (Param("q", "query", N_("A word in either language.")),
+              Param("prefix", "query", N_("Also terms starting with q."), False, kind="boolean")),
              _terms),
-    Endpoint("/api/versions", "versions", "The Comprehensive Rules versions in the index.",
+    Endpoint("/api/versions", "versions", N_("The Comprehensive Rules versions in the index."),
              "kb versions", (), _versions),
-    Endpoint("/api/report", "report", "The consistency report.", "kb report --json",
-             (Param("category", "query", "Only these categories (commas): "
-                    + ", ".join(CATEGORIES) + "."),
-              Param("lang", "query", "Only findings about texts in these languages.")),
+    Endpoint("/api/report", "report", N_("The consistency report."), "kb report --json",
+             (Param("category", "query", N_("Only these categories (commas): coverage, "
+                    "agreement, citations, terminology, examples, ingest.")),
+              Param("lang", "query", N_("Only findings about texts in these languages."))),
              _report),
-    Endpoint("/api/check", "check", "Every worked example with its status from the rules "
-             "engine.", "kb check", (), _check),
-    Endpoint("/api/suggest", "suggest", "Search-as-you-type: rule numbers, glossary terms, "
-             "French terms and card names starting with q.", "(web only)",
-             (Param("q", "query", "What was typed so far."),), _suggest),
+    Endpoint("/api/check", "check", N_("Every worked example with its status from the rules "
+             "engine."), "kb check", (), _check),
+    Endpoint("/api/suggest", "suggest", N_("Search-as-you-type: rule numbers, glossary terms, "
+             "French terms and card names starting with q."), "(web only)",
+             (Param("q", "query", N_("What was typed so far.")),), _suggest),
 )
 
 
@@ -175,18 +180,22 @@ def _value(param: Param, raw: str | None) -> Any:
     if raw is None or raw == "":
         return param.default
     if param.enum and raw not in param.enum:
-        raise BadRequest(f"{param.name}: {raw!r} is not one of {', '.join(param.enum)}")
+        raise BadRequest(_("{name}: {raw!r} is not one of {valid}").format(
+            name=param.name, raw=raw, valid=", ".join(param.enum)))
     if param.kind == "integer":
         try:
             number = int(raw)
         except ValueError as exc:
-            raise BadRequest(f"{param.name}: not a number: {raw!r}") from exc
+            raise BadRequest(_("{name}: not a number: {raw!r}").format(name=param.name,
+                                                                       raw=raw)) from exc
         if not 1 <= number <= MAX_LIMIT:
-            raise BadRequest(f"{param.name}: {number} is out of range (1-{MAX_LIMIT})")
+            raise BadRequest(_("{name}: {number} is out of range (1-{limit})").format(
+                name=param.name, number=number, limit=MAX_LIMIT))
         return number
     if param.kind == "boolean":
         if raw.lower() not in ("true", "false", "1", "0", "yes", "no"):
-            raise BadRequest(f"{param.name}: not true or false: {raw!r}")
+            raise BadRequest(_("{name}: not true or false: {raw!r}").format(name=param.name,
+                                                                            raw=raw))
         return raw.lower() in ("true", "1", "yes")
     return raw
 
@@ -196,7 +205,7 @@ def handler(readers: Readers, endpoint: Endpoint) -> Callable[[Request], Any]:
         known = {p.name for p in endpoint.params}
         unknown = sorted(set(request.query_params) - known)
         if unknown:
-            raise BadRequest(f"unknown parameter: {', '.join(unknown)}")
+            raise BadRequest(_("unknown parameter: {names}").format(names=", ".join(unknown)))
         values = {p.name: _value(p, request.path_params.get(p.name)
                                  if p.where == "path" else request.query_params.get(p.name))
                   for p in endpoint.params}

@@ -29,7 +29,7 @@
         label.textContent = s.label;
         var kind = document.createElement("span");
         kind.className = "tag";
-        kind.textContent = s.kind;
+        kind.textContent = s.tag || s.kind;
         a.appendChild(kind);
         a.appendChild(label);
         if (s.detail) {

@@ -155,8 +155,10 @@ class Searcher:
         for hit in ranked:
             if keys[hit.id] in groups:
                 result.hits.append(self._hit(hit, keys[hit.id], answer.terms, scores[hit.id]))
-        if result.language:
-            self._with_own_language(result, answer.terms)
+        # The query's language, unless the filters leave it out (lang:en, kind:ruling).
+        if result.language and result.language in (filters.languages or (result.language,)):
+            if not filters.kinds or "rule" in filters.kinds:
+                self._with_own_language(result, answer.terms)
             if result.hits and all(h.language != result.language for h in result.hits):
                 result.missing_language = result.language
         first = {h.language == result.language for h in result.hits}

@@ -355,3 +355,12 @@ def test_a_french_question_without_french_texts_says_so_once(cr_index):
     assert text.count("None of these answers has a French text in the index") == 1
     english = answer(cr_index, "what happens when a creature with deathtouch blocks")
     assert english["missing_language"] is None
+
+
+def test_french_texts_are_brought_only_where_the_filters_allow_them(cr_index):
+    """lang:en or kind:example asked for no French rule text: none is added, and no note."""
+    english = answer(cr_index, "copie capacités", "--lang", "en")
+    assert {h["language"] for h in english["hits"]} == {"en"}
+    assert english["missing_language"] is None
+    examples = answer(cr_index, "copie capacités", "--kind", "example")
+    assert {h["kind"] for h in examples["hits"]} == {"example"}

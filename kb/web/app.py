@@ -28,7 +28,7 @@ from kb.errors import KbError
 from kb.i18n import _
 from kb.web.errors import NotFound, http_error
 from kb.web.jsonapi import ENDPOINTS, handler, json_response, openapi
-from kb.web.language import LanguageMiddleware, request_language
+from kb.web.language import VARY, LanguageMiddleware, request_language
 from kb.web.pages import Pages, first_language, here
 from kb.web.readers import RESPONSES_KEPT, Readers
 from kb.web.render import environment
@@ -41,6 +41,7 @@ HEADERS = [
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"no-referrer"),
     (b"x-frame-options", b"DENY"),
+    VARY,  # the language
 ]
 
 

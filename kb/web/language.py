@@ -7,7 +7,7 @@ the worker threads that render them (which run in a copy of the request's contex
 from __future__ import annotations
 
 from starlette.requests import HTTPConnection
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from kb import i18n
 
@@ -23,10 +23,13 @@ def request_language(connection: HTTPConnection) -> str:
             or i18n.DEFAULT)
 
 
+# Every answer depends on the headers that choose its language: a shared cache must not serve
+# one reader's French to another reader's English (kb.web.app sends it with every answer).
+VARY = (b"vary", b"Accept-Language, Cookie")
+
+
 class LanguageMiddleware:
-    """Runs each HTTP request in its interface language, and says in ``Vary`` that the answer
-    depends on the headers that choose it (a shared cache must not serve one reader's French
-    to another reader's English)."""
+    """Runs each HTTP request in its interface language."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -35,12 +38,5 @@ class LanguageMiddleware:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-
-        async def send_with_vary(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                message["headers"] = [*message.get("headers", []),
-                                      (b"vary", b"Accept-Language, Cookie")]
-            await send(message)
-
         with i18n.using(request_language(HTTPConnection(scope))):
-            await self.app(scope, receive, send_with_vary)
+            await self.app(scope, receive, send)

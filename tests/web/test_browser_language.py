@@ -30,7 +30,7 @@ def test_the_browser_language_chooses(site: str, browser: Any) -> None:  # noqa:
     assert tab.locator("#home-q").get_attribute("placeholder").startswith("piétinement")
     tab.goto(site + "/rule/999.99")
     assert tab.locator("h1").inner_text() == "Introuvable"
-    assert "aucune règle 999.99" in tab.locator("p.error").inner_text()
+    assert tab.locator("p.error").inner_text().startswith("Aucune règle 999.99 dans les règles")
     context.close()
     context, tab = _tab(browser, locale="en-US")
     tab.goto(site + "/")

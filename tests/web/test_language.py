@@ -115,10 +115,10 @@ def test_a_french_search_shows_french_first_and_says_when_there_is_none(
 def test_errors_in_french_with_their_statuses_and_codes(client: TestClient) -> None:
     page = client.get("/rule/999.99", headers=FRENCH)
     assert page.status_code == 404 and lang(page.text) == "fr"
-    assert h1(page.text) == "Introuvable" and "aucune règle 999.99" in page.text
-    assert client.get("/rule/999.99", headers=ENGLISH).text.count("no rule 999.99") == 1
+    assert h1(page.text) == "Introuvable" and "Aucune règle 999.99" in page.text
+    assert client.get("/rule/999.99", headers=ENGLISH).text.count("No rule 999.99") == 1
     missing = client.get("/nowhere", headers=FRENCH)
-    assert missing.status_code == 404 and "aucune page à l’adresse /nowhere" in missing.text
+    assert missing.status_code == 404 and "Aucune page à l’adresse /nowhere" in missing.text
     api = client.get("/api/rules/999.99", headers=FRENCH)
     assert api.status_code == 404
     error = api.json()["error"]

@@ -554,11 +554,11 @@ class Searcher:
                             and h.id.split("/")[0].rsplit(":", 1)[-1] == number), None)
             if rule_id is None:
                 continue
-            for link in self.kb.store.links(to_id=rule_id):
+            for link in (self.kb.store.links(to_id=rule_id, relation="current")
+                         + self.kb.store.links(to_id=rule_id, relation="counterpart")):
                 record = self.kb.store.get(link.from_id)
-                if (link.relation in ("current", "counterpart") and isinstance(record, Rule)
-                        and record.language == wanted and not record.untranslated
-                        and all(h.id != record.id for h in added)):
+                if (isinstance(record, Rule) and record.language == wanted
+                        and not record.untranslated and all(h.id != record.id for h in added)):
                     hit = Hit(record.id, hits[0].score, "rule", record.number, wanted, "",
                               record_title(record) or "")
                     added.append(self._hit(hit, group, terms, hits[0].score))

@@ -33,6 +33,11 @@ TRANSLATED = tuple(lang for lang in i18n.LANGUAGES if lang != i18n.DEFAULT)
 # time in English ("Show this message and exit.") and translated where they are shown.
 CLICK_SOURCES = (*i18n.CLICK_MODULES, "decorators")
 UPDATE = "python -m kb.i18n_catalog"
+# What a catalogue's header says of itself (Babel's defaults are placeholders).
+HEADER = {"project": "kb", "version": "1", "copyright_holder": "the kb authors",
+          "msgid_bugs_address": "the kb issue tracker", "last_translator": "kb",
+          "language_team": "kb", "header_comment": "# The interface of kb (gettext catalogue, "
+          "kept by python -m kb.i18n_catalog).\n#"}
 
 
 def po_path(language: str) -> Path:
@@ -157,8 +162,8 @@ def update() -> dict[str, list[str]]:
             catalog = read(language)
         else:
             path.parent.mkdir(parents=True, exist_ok=True)
-            catalog = Catalog(locale=language, domain=i18n.DOMAIN, project="kb",
-                              charset="utf-8")
+            catalog = Catalog(locale=language, domain=i18n.DOMAIN, charset="utf-8",
+                              fuzzy=False, **HEADER)
         # No fuzzy matching: a guessed translation of a new message would hide it.
         catalog.update(template, no_fuzzy_matching=True, update_creation_date=False)
         with path.open("wb") as handle:

@@ -32,6 +32,7 @@ from urllib.parse import quote
 from kb.codec import from_dict, to_dict
 from kb.errors import DamagedIndexError
 from kb.model import (
+    TERM_EVIDENCE,
     Card,
     Citation,
     Example,
@@ -340,7 +341,9 @@ class Store:
 
     def terms(self, key: str | None = None, *, prefix: bool = False) -> list[TermPair]:
         """Term pairs whose French or English key is ``key`` (or starts with it); all without
-        a key. Most attested first."""
+        a key. The official vocabulary first, then card keyword lines and the rules' titles,
+        then what parallel texts and card names suggest; most attested first within each (the
+        official "cimetière" before the 232 parallel texts' "cimetière")."""
         sql = "SELECT french, english, kind, count, evidence FROM terms"
         args: tuple[str, ...] = ()
         if key is not None:
@@ -350,7 +353,7 @@ class Store:
             else:
                 sql += " WHERE french_key = ? OR english_key = ?"
                 args = (key, key)
-        cur = self.conn.execute(sql + " ORDER BY count DESC, kind, english, french", args)
+        cur = self.conn.execute(sql + _TERMS_ORDER, args)
         return [TermPair(f, e, k, c, tuple(json.loads(ev))) for f, e, k, c, ev in cur]
 
     def links(self, *, from_id: str | None = None, to_id: str | None = None,
@@ -574,6 +577,12 @@ def _descendant_globs(number: RuleNumber) -> tuple[str, str]:
     if number.depth == 1:
         return f"{n}.*", f"{n}.*"
     return f"{n}[a-z]", f"{n}[a-z][a-z]"
+
+
+# The term table's order: how much a pair's evidence says, then how often it is attested.
+_TERMS_ORDER = (" ORDER BY CASE kind "
+                + " ".join(f"WHEN '{kind}' THEN {rank}" for rank, kind in enumerate(TERM_EVIDENCE))
+                + f" ELSE {len(TERM_EVIDENCE)} END, count DESC, kind, english, french")
 
 
 def _glob_prefix(text: str) -> str:

@@ -160,7 +160,7 @@ def test_deep_nesting_is_a_one_line_error_on_the_command_line_and_400_on_the_web
     build(index, [embedded_corpus()])
     query = "(" * 246 + "trample" + ")" * 246
     result = CliRunner().invoke(cli, ["--index", str(index), "search", query])
-    assert result.exit_code == 1 and "nested more than" in result.output
+    assert result.exit_code == 2 and "nested more than" in result.output  # refused: a usage error
     assert "internal error" not in result.output
     with TestClient(create_app(index)) as client:
         response = client.get("/api/search", params={"q": query})

@@ -1,5 +1,6 @@
 """The words kb shows for its own identifiers (record kinds, ``kb check`` statuses, the
-evidence of a term pair, languages, report severities), in the interface language.
+evidence of a term pair, languages, report severities, record fields), in the interface
+language.
 
 The identifiers stay English everywhere a program reads them (``--kind rule``, JSON, the
 store); only what a person reads is translated, through this one table, so that the command
@@ -37,6 +38,23 @@ CHANGES = {
     "renumbered+changed": N_("renumbered from {previous}, changed"),
     "removed": N_("removed (was {previous})"),
 }
+# The fields of a record (kb.reader.export_row, the record page), as a reader names them.
+FIELDS = {
+    "number": N_("number"), "language": N_("language"), "version": N_("version"),
+    "cites": N_("cites"), "parent": N_("parent rule"), "title": N_("title"),
+    "untranslated": N_("left in English"), "inferred": N_("number inferred"),
+    "ordinal": N_("example number"), "rule": N_("rule"), "term": N_("term"),
+    "definition": N_("definition"), "card": N_("card"), "card_inferred": N_("card inferred"),
+    "date": N_("date"), "name": N_("name"), "names": N_("other names"), "faces": N_("faces"),
+    "card_text": N_("card text"), "type_line": N_("type line"), "mana_cost": N_("mana cost"),
+    "power": N_("power"), "toughness": N_("toughness"), "loyalty": N_("loyalty"),
+    "defense": N_("defense"), "keywords": N_("keywords"), "topic": N_("topic"),
+    "reason": N_("reason"), "path": N_("path"), "claims": N_("claims"),
+    "mechanic": N_("mechanic"), "records": N_("records"), "role": N_("role"),
+    "english": N_("English"), "french": N_("French"), "count": N_("count"),
+    "evidence": N_("evidence"), "written": N_("as written"), "first": N_("first"),
+    "last": N_("last"), "source_name": N_("source"), "problems": N_("problems"),
+}
 # Languages of texts, by their code, as a reader names them.
 LANGUAGE_NAMES = {"en": N_("English"), "fr": N_("French"), "pt": N_("Portuguese")}
 
@@ -50,6 +68,12 @@ def label(word: str) -> str:
 def change_label(change: str, previous: str | None) -> str:
     """What a history entry's ``change`` says, in words ("renumbered from 702.100")."""
     return gettext(CHANGES[change]).format(previous=previous) if change in CHANGES else change
+
+
+def field_label(key: str) -> str:
+    """A record's field by the name a reader gives it (the key itself when kb does not name
+    it)."""
+    return gettext(FIELDS[key]) if key in FIELDS else key
 
 
 def language_name(code: str) -> str:

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import click
 
-from kb.cli._command import KbCommand
+from kb.cli._command import KbArgument, KbCommand
 from kb.cli._output import echo_paged, emit_json, json_option, open_kb
 from kb.i18n import _
 
 
 @click.command("card", cls=KbCommand)
-@click.argument("name")
+@click.argument("name", cls=KbArgument)
 @json_option
 @click.pass_context
 def command(ctx: click.Context, name: str, as_json: bool) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from kb.api import diff_json
-from kb.cli._command import KbCommand
+from kb.cli._command import KbArgument, KbCommand
 from kb.cli._output import Checked, VersionDate, emit_json, json_option, open_kb, table
 from kb.cli.history import render_diff
 from kb.history import RuleText, VersionChanges, version_changes
@@ -14,8 +14,8 @@ from kb.params import SECTION
 
 
 @click.command("diff", cls=KbCommand)
-@click.argument("old", type=VersionDate())
-@click.argument("new", type=VersionDate(), default="latest")
+@click.argument("old", type=VersionDate(), metavar="OLD", cls=KbArgument)
+@click.argument("new", type=VersionDate(), default="latest", metavar="[NEW]", cls=KbArgument)
 @click.option("--section", default=None, type=Checked(SECTION),
               help="Only the rules within this number (7, 702, 702.19).")
 @json_option

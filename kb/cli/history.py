@@ -7,7 +7,7 @@ from itertools import groupby
 
 import click
 
-from kb.cli._command import KbCommand
+from kb.cli._command import KbArgument, KbCommand
 from kb.cli._output import Checked, VersionDate, emit_json, json_option, open_kb
 from kb.cli._terminal import style
 from kb.history import HistoryEntry, Piece, rule_history
@@ -17,7 +17,7 @@ from kb.params import HISTORY_LANG
 
 
 @click.command("history", cls=KbCommand)
-@click.argument("number")
+@click.argument("number", cls=KbArgument)
 @click.option("--version", "version", type=VersionDate(), default=None,
               help="Read NUMBER in the rules in force on this date (YYYY-MM-DD); "
                    "default: the newest version that has it.")

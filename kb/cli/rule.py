@@ -7,7 +7,7 @@ import dataclasses
 import click
 
 from kb import api
-from kb.cli._command import KbCommand
+from kb.cli._command import KbArgument, KbCommand
 from kb.cli._output import Checked, VersionDate, echo_paged, emit_json, json_option, open_kb
 from kb.i18n import _
 from kb.labels import language_name
@@ -16,7 +16,7 @@ from kb.rulenum import RuleNumber
 
 
 @click.command("rule", cls=KbCommand)
-@click.argument("number")
+@click.argument("number", cls=KbArgument)
 @click.option("--version", "version", type=VersionDate(), default="latest",
               show_default=True, help="The rules in force on this date (YYYY-MM-DD), or 'latest'.")
 @click.option("--lang", type=Checked(RULE_LANG), default=None,

@@ -8,7 +8,7 @@ import sys
 import click
 
 from kb.api import search_json
-from kb.cli._command import KbCommand
+from kb.cli._command import KbArgument, KbCommand
 from kb.cli._output import Checked, VersionDate, emit_json, index_root, json_option
 from kb.cli._terminal import style
 from kb.i18n import _
@@ -19,7 +19,7 @@ _MARKED = re.compile(r"\*\*(.+?)\*\*")
 
 
 @click.command("search", cls=KbCommand, context_settings={"ignore_unknown_options": True})
-@click.argument("query", nargs=-1, required=True)
+@click.argument("query", nargs=-1, required=True, cls=KbArgument)
 @click.option("--lang", type=Checked(LANGS),
               help="Only texts in these languages (fr, en, pt; comma-separated).")
 @click.option("--kind", type=Checked(SEARCH_KINDS),

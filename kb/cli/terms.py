@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import click
 
-from kb.cli._command import KbCommand
+from kb.cli._command import KbArgument, KbCommand
 from kb.cli._output import emit_json, json_option, open_kb, table
 from kb.i18n import _
 from kb.labels import label
 
 
 @click.command("terms", cls=KbCommand)
-@click.argument("word", nargs=-1, required=True)
+@click.argument("word", nargs=-1, required=True, cls=KbArgument)
 @click.option("--prefix", is_flag=True, help="Also terms that start with WORD.")
 @json_option
 @click.pass_context

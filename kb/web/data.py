@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 from urllib.parse import quote
 
-from kb import api
+from kb import api, i18n
 from kb.check import CheckReport, run_check
 from kb.errors import KbError
 from kb.history import HistoryEntry, VersionChanges, version_changes
@@ -239,11 +239,12 @@ def check_report(reader: Reader) -> CheckReport:
 
 def report(reader: Reader, categories: Sequence[str] | None = None,
            languages: Sequence[str] | None = None) -> Any:
-    """``kb report`` over this generation: every category run once, with the cached check;
-    each choice of categories and languages is answered from that one run."""
+    """``kb report`` over this generation: every category run once per interface language
+    (the findings are worded in it), with the cached check; each choice of categories and
+    languages is answered from that one run."""
     from kb.report.run import narrow
 
-    whole = reader.cache.value("report", lambda: api.consistency_report(
+    whole = reader.cache.value(("report", i18n.current()), lambda: api.consistency_report(
         reader.kb, check_results=check_report(reader).results))
     return whole if not categories and not languages else narrow(whole, categories, languages)
 

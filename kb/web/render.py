@@ -20,7 +20,7 @@ from markupsafe import Markup, escape
 
 from kb import i18n
 from kb.history import Piece
-from kb.labels import change_label, label, language_name
+from kb.labels import change_label, field_label, label, language_name
 from kb.link.citations import find_citations
 from kb.reader import CitedRule
 from kb.web.data import record_url, rule_url, slug
@@ -119,7 +119,7 @@ def environment() -> Environment:
                                   pgettext=i18n.pgettext)
     env.policies["ext.i18n.trimmed"] = True
     env.filters.update(rich=rich, snippet=snippet, word_diff=word_diff, slug=slug, mana=mana,
-                       label=label, language_name=language_name)
+                       label=label, language_name=language_name, field_label=field_label)
     env.globals.update(rule_url=rule_url, record_url=record_url, query=query,
                        change_label=change_label,
                        ui_language=i18n.current, ui_languages=i18n.NAMES)

@@ -27,7 +27,7 @@ def run(*args: str, index: Path | None = None, **env: str) -> Result:
 def test_the_group_help_in_french_and_in_english() -> None:
     french = run("--help", **FRENCH)
     assert french.exit_code == 0
-    assert french.output.startswith(f"Utilisation{NBSP}: kb [OPTIONS] COMMAND")
+    assert french.output.startswith(f"Utilisation{NBSP}: kb [OPTIONS] COMMANDE [ARGUMENTS]")
     assert f"Commandes{NBSP}:" in french.output and f"Options{NBSP}:" in french.output
     assert re.search(r"\n  rule +Afficher une règle \(702\.19b, par exemple", french.output)
     assert "Afficher ce message et quitter." in french.output
@@ -131,3 +131,37 @@ def test_ui_lang_then_lc_all_lc_messages_lang(args: list[str], env: dict[str, st
 def test_an_unknown_ui_lang_is_a_usage_error() -> None:
     result = run("--ui-lang", "de", "versions", **ENGLISH)
     assert result.exit_code == 2 and "'de' is not one of 'en', 'fr'" in result.stderr
+
+
+def test_the_report_speaks_the_language(default_index: Path) -> None:
+    """Issue 22: kb report's own words (its headings, each finding and its fix) in French; file
+    names, rule numbers, commands and quoted texts as they are. Seed 003 is the French table
+    of rule 707 with rules left in English."""
+    french = run("report", "--category", "coverage", index=default_index, **FRENCH)
+    assert french.exit_code == 0, french.output
+    assert "Couverture française des règles anglaises\u00a0:" in french.output
+    assert re.search(r"\n\[avertissement\] untranslated: la règle 707\.\d+ est laissée en "
+                     r"anglais dans le texte français de 003_", french.output)
+    assert "    correction\u00a0: traduire le paragraphe" in french.output
+    assert "    voir\u00a0: kb rule 707" in french.output
+    english = run("report", "--category", "coverage", index=default_index, **ENGLISH)
+    assert "French coverage of the English rules:" in english.output
+    assert re.search(r"\n\[warning\] untranslated: rule 707\.\d+ is left in English in the "
+                     r"French text of 003_", english.output)
+    html = run("report", "--category", "coverage", "--format", "html", index=default_index,
+               **FRENCH).output
+    assert '<html lang="fr">' in html and "<h1>Rapport de cohérence de kb</h1>" in html
+
+
+def test_argument_names_in_the_usage_line_and_errors() -> None:
+    """The usage line names the arguments in the interface language, and the help and the
+    errors call them the same."""
+    help_text = run("card", "--help", **FRENCH).output
+    assert help_text.startswith(f"Utilisation{NBSP}: kb card [OPTIONS] NOM\n")
+    assert "Afficher la carte NOM" in help_text
+    assert f"Utilisation{NBSP}: kb diff [OPTIONS] ANCIENNE [NOUVELLE]" in run(
+        "diff", "--help", **FRENCH).output
+    assert "--out FICHIER" in run("export", "--help", **FRENCH).output
+    missing = run("rule", **FRENCH)
+    assert missing.exit_code == 2 and "Argument manquant 'NUMÉRO'" in missing.stderr
+    assert run("card", "--help", **ENGLISH).output.startswith("Usage: kb card [OPTIONS] NAME\n")

@@ -160,3 +160,18 @@ def test_the_terms_page_puts_the_official_vocabulary_first(client: TestClient) -
     found = client.get("/terms?q=cimeti%C3%A8re", headers=FRENCH).text
     (row,) = re.findall(r"<tr><td lang=\"fr\">.*?</tr>", found)  # one row, every evidence
     assert ">cimetière<" in row and "officiel" in row and "textes parallèles" in row
+
+
+def test_the_record_page_and_the_report_in_french(client: TestClient) -> None:
+    """Issue 22: the record page names its fields and the report page words its findings in
+    the reader's language; identifiers and quoted texts stay as they are."""
+    record = client.get("/record/kw:fr:echo:note/1", headers=FRENCH).text
+    fields = re.findall(r'<th scope="row">([^<]+)</th>', record)
+    assert "fichier" in fields and "langue" in fields and "language" not in fields
+    english = client.get("/record/kw:fr:echo:note/1", headers=ENGLISH).text
+    assert "language" in re.findall(r'<th scope="row">([^<]+)</th>', english)
+    report = client.get("/report?category=coverage", headers=FRENCH).text
+    assert "est laissée en anglais dans le texte français de" in report
+    assert "is left in English" not in report
+    assert "is left in English in the French text of" in client.get(
+        "/report?category=coverage", headers=ENGLISH).text

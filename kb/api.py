@@ -155,11 +155,13 @@ def fetch(*, dest: Path | None = None, url: str | None = None, timeout: float | 
 
 def search_json(result: Any) -> dict[str, Any]:
     """A :class:`kb.search.SearchResult` as ``kb search --json`` prints it: the query, the
-    rules version, the query's language, the words corrected and dropped, the translations
-    used, and the hits, one per answer (at most ``limit``), best first, each with its
-    answer's other texts under ``texts``."""
+    rules version, the query's language (and ``missing_language``, that language when no
+    answer has a text in it), the words corrected and dropped, the translations used, and the
+    hits, one per answer (at most ``limit``), best first, each with its answer's other texts
+    under ``texts``."""
     return {
         "query": result.query, "version": result.version, "language": result.language,
+        "missing_language": result.missing_language,
         "corrected": result.corrected, "dropped": result.dropped, "absent": result.absent,
         "ignored": result.ignored, "unquoted": result.unquoted, "notes": result.notes,
         "unknown_cards": [{"name": name, "suggestions": near}

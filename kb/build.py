@@ -27,7 +27,7 @@ from typing import TypeVar
 import kb
 from kb.corpus import CorpusFile, Unreadable, discover, embedded_corpus, read_bytes
 from kb.errors import KbError
-from kb.i18n import _
+from kb.i18n import _, ngettext
 from kb.index.writer import IndexReport, IndexWriteError, index_stamp, write_index
 from kb.indexdir import STORE_FILE, IndexDir, read_manifest, verify
 from kb.model import Loc, ParseResult, Source
@@ -119,7 +119,8 @@ def plan_folders(index_root: Path, added: list[Path], *, only: bool = False,
     with ``only``. Folders are absolute paths or the markers :data:`EMBEDDED` and :data:`USER`."""
     missing = [str(f) for f in added if not f.is_dir()]
     if missing:
-        raise MissingFolderError(f"no such corpus folder: {', '.join(missing)}")
+        raise MissingFolderError(_("no such corpus folder: {folders}").format(
+            folders=", ".join(missing)))
     if only:
         base: list[str] = []
     else:
@@ -274,13 +275,15 @@ def _build_into(staging: Path, index: IndexDir, current: Path | None,
         index.publish(staging, inputs)
     except OSError as exc:
         if exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
-            raise IndexWriteError(f"disk full while building in {index.root} ({exc.strerror});"
-                                  " the previous index is still served") from exc
+            raise IndexWriteError(_("disk full while building in {folder} ({reason}); the "
+                                    "previous index is still served").format(
+                folder=index.root, reason=exc.strerror)) from exc
         raise
     except sqlite3.OperationalError as exc:  # SQLite says "database or disk is full"
         if "full" in str(exc) or "disk I/O" in str(exc):
-            raise IndexWriteError(f"disk full while writing the store in {index.root} ({exc});"
-                                  " the previous index is still served") from exc
+            raise IndexWriteError(_("disk full while writing the store in {folder} ({reason}); "
+                                    "the previous index is still served").format(
+                folder=index.root, reason=exc)) from exc
         raise
 
 
@@ -333,10 +336,15 @@ def _refuse_drops(held: list[tuple[str, str, str, str]], report: BuildReport) ->
         return
     versions = sorted({v for _, _, fmt, v in dropped if fmt == "cr_text" and v})
     named = ", ".join(sorted(file for _, file, _, _ in dropped))
-    lost = f"rules versions {', '.join(versions)}; " if versions else ""
+    if versions:
+        named = _("rules versions {versions}; {files}").format(versions=", ".join(versions),
+                                                               files=named)
     raise BuildRefusedError(
-        f"this build would drop {len(dropped)} source(s) the current index has ({lost}"
-        f"{named}): add their folders with --corpus, or pass --replace to build without them")
+        ngettext("this build would drop {count} source the current index has ({sources}): add "
+                 "its folder with --corpus, or pass --replace to build without it",
+                 "this build would drop {count} sources the current index has ({sources}): "
+                 "add their folders with --corpus, or pass --replace to build without them",
+                 len(dropped)).format(count=len(dropped), sources=named))
 
 
 def _identity(items: list[T]) -> Iterator[T]:

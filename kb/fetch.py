@@ -38,6 +38,7 @@ from bs4 import BeautifulSoup
 
 from kb.corpus import read_bytes
 from kb.errors import KbError
+from kb.i18n import _
 from kb.model import GlossaryEntry, Passage, Rule
 from kb.sources import cr_text
 from kb.text.decode import BinaryContentError, decode
@@ -96,7 +97,8 @@ def fetch(dest: Path, page_url: str = RULES_PAGE, *, timeout: float = DEFAULT_TI
     whole fetch."""
     check_url(page_url)
     if not (timeout > 0 and math.isfinite(timeout)):
-        raise FetchError(f"not a timeout: {timeout} (give seconds, more than 0)")
+        raise FetchError(_("not a timeout: {timeout} (give seconds, more than 0)").format(
+            timeout=timeout))
     deadline = time.monotonic() + timeout
     page = download(page_url, deadline, max_bytes=max_bytes)
     url = find_rules_link(page.decode("utf-8", errors="replace"), page_url)
@@ -110,8 +112,10 @@ def fetch(dest: Path, page_url: str = RULES_PAGE, *, timeout: float = DEFAULT_TI
     if have is not None:
         if rules < have.rules * (1 - RULE_DROP):
             raise FetchError(
-                f"{shown(url)}: only {rules} rules against {have.rules} in the installed "
-                f"{have.version} ({have.path.name}): the download looks cut; nothing written")
+                _("{url}: only {rules} rules against {installed} in the installed {version} "
+                  "({file}): the download looks cut; nothing written").format(
+                    url=shown(url), rules=rules, installed=have.rules, version=have.version,
+                    file=have.path.name))
         if version <= have.version:
             return Fetched(shown(url), have.path, version, len(data), digest, rules, glossary,
                            False, installed=have.version)
@@ -140,9 +144,10 @@ def check_url(url: str) -> None:
         parts = urlsplit(url)
         parts.port  # noqa: B018 (reading it checks it)
     except ValueError as exc:
-        raise FetchError(f"not a valid address: {shown(url)} ({exc})") from exc
+        raise FetchError(_("not a valid address: {url} ({reason})").format(
+            url=shown(url), reason=exc)) from exc
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise FetchError(f"not an http(s) address: {shown(url)}")
+        raise FetchError(_("not an http(s) address: {url}").format(url=shown(url)))
 
 
 def shown(url: str) -> str:
@@ -171,7 +176,8 @@ def find_rules_link(html: str, page_url: str) -> str:
             date = _DATE_IN_NAME.search(name)
             found.append((date[1] if date else "", href))
     if not found:
-        raise FetchError(f"{page_url}: no link to a Comprehensive Rules .txt file on the page")
+        raise FetchError(_("{url}: no link to a Comprehensive Rules .txt file on the page")
+                         .format(url=page_url))
     return max(found)[1]
 
 
@@ -192,7 +198,7 @@ def download(url: str, deadline: float, progress: Progress | None = None, *,
         headers["Authorization"] = "Basic " + base64.b64encode(secret).decode("ascii")
     seconds = deadline - time.monotonic()
     if seconds <= 0:
-        raise FetchError(f"{name}: no time left (raise --timeout)")
+        raise FetchError(_("{url}: no time left (raise --timeout)").format(url=name))
     read, total = 0, None
     with _watchdog(seconds) as (opener, expired):
         try:
@@ -200,15 +206,17 @@ def download(url: str, deadline: float, progress: Progress | None = None, *,
                 length = response.headers.get("Content-Length")
                 total = int(length) if length and length.isdigit() else None
                 if total is not None and total > max_bytes:
-                    raise FetchError(f"{name}: {total} bytes announced, more than the "
-                                     f"{max_bytes >> 20} MB a rules file can be")
+                    raise FetchError(_("{url}: {total} bytes announced, more than the {limit} "
+                                       "MB a rules file can be").format(
+                        url=name, total=total, limit=max_bytes >> 20))
                 chunks = []
                 while chunk := response.read(_CHUNK):
                     chunks.append(chunk)
                     read += len(chunk)
                     if read > max_bytes:
-                        raise FetchError(f"{name}: more than {max_bytes >> 20} MB and still "
-                                         "sending: not a rules file; nothing written")
+                        raise FetchError(_("{url}: more than {limit} MB and still sending: "
+                                           "not a rules file; nothing written").format(
+                            url=name, limit=max_bytes >> 20))
                     if progress:
                         progress(read, total)
                 if expired.is_set():  # the watchdog's shutdown reads as the body's end
@@ -216,25 +224,28 @@ def download(url: str, deadline: float, progress: Progress | None = None, *,
         except FetchError:
             raise
         except HTTPError as exc:
-            raise FetchError(f"{name}: HTTP {exc.code} {exc.reason}") from exc
+            raise FetchError(_("{url}: HTTP {code} {reason}").format(
+                url=name, code=exc.code, reason=exc.reason)) from exc
         except (OSError, http.client.HTTPException, ValueError) as exc:
             if expired.is_set():
-                raise FetchError(f"{name}: not complete within {seconds:.3g} s (the server is "
-                                 "too slow or never ends; raise --timeout to wait longer)"
-                                 ) from exc
+                raise FetchError(_("{url}: not complete within {seconds:.3g} s (the server is "
+                                   "too slow or never ends; raise --timeout to wait longer)")
+                                 .format(url=name, seconds=seconds)) from exc
             if isinstance(exc, http.client.IncompleteRead):
-                raise FetchError(f"{name}: download cut short ({len(exc.partial)} bytes, "
-                                 f"{exc.expected} missing); nothing written") from exc
+                raise FetchError(_("{url}: download cut short ({read} bytes, {missing} "
+                                   "missing); nothing written").format(
+                    url=name, read=len(exc.partial), missing=exc.expected)) from exc
             if isinstance(exc, URLError):
-                raise FetchError(f"cannot reach {parts.hostname}"
-                                 + (f":{parts.port}" if parts.port else "")
-                                 + f": {_reason(exc.reason)}") from exc
+                raise FetchError(_("cannot reach {host}: {reason}").format(
+                    host=parts.hostname + (f":{parts.port}" if parts.port else ""),
+                    reason=_reason(exc.reason))) from exc
             if isinstance(exc, TimeoutError):
-                raise FetchError(f"{name}: no answer within {seconds:.3g} s") from exc
+                raise FetchError(_("{url}: no answer within {seconds:.3g} s").format(
+                    url=name, seconds=seconds)) from exc
             raise FetchError(f"{name}: {_reason(exc)}") from exc
     if total is not None and read != total:
-        raise FetchError(f"{name}: download cut short ({read} of {total} bytes); nothing "
-                         "written")
+        raise FetchError(_("{url}: download cut short ({read} of {total} bytes); nothing "
+                           "written").format(url=name, read=read, total=total))
     return b"".join(chunks)
 
 
@@ -292,18 +303,21 @@ def check_rules(data: bytes, url: str) -> tuple[str, int, int]:
     try:
         text = decode(data).text
     except BinaryContentError as exc:
-        raise FetchError(f"{url}: not a text file ({exc})") from exc
+        raise FetchError(_("{url}: not a text file ({reason})").format(url=url, reason=exc)
+                         ) from exc
     if not cr_text.sniff(text):
-        raise FetchError(f"{url}: not a Comprehensive Rules text (no title, effective date "
-                         "and contents at its start)")
+        raise FetchError(_("{url}: not a Comprehensive Rules text (no title, effective date "
+                           "and contents at its start)").format(url=url))
     parsed = cr_text.parse(text, url.rsplit("/", 1)[-1])
     rules = sum(isinstance(r, Rule) for r in parsed.records)
     glossary = sum(isinstance(r, GlossaryEntry) for r in parsed.records)
     credits = any(isinstance(r, Passage) and r.role == "credits" for r in parsed.records)
     if parsed.version is None or rules < _MIN_RULES or not glossary or not credits:
-        raise FetchError(f"{url}: incomplete rules text ({rules} rules, {glossary} glossary "
-                         f"entries, {'with' if credits else 'no'} credits, effective date "
-                         f"{parsed.version or 'missing'}); nothing written")
+        credited = _("with credits") if credits else _("no credits")
+        raise FetchError(_("{url}: incomplete rules text ({rules} rules, {glossary} glossary "
+                           "entries, {credits}, effective date {date}); nothing written").format(
+            url=url, rules=rules, glossary=glossary, credits=credited,
+            date=parsed.version or _("missing")))
     return parsed.version, rules, glossary
 
 

@@ -22,6 +22,7 @@ from difflib import SequenceMatcher
 from typing import Any
 
 from kb.errors import KbError, NoSuchRuleError
+from kb.i18n import _
 from kb.lineage import VersionDiff, compose, edition
 from kb.model import Rule
 from kb.reader import KnowledgeBase, language_set, trace
@@ -134,7 +135,7 @@ def word_diff(old: str, new: str) -> list[Piece]:
     matcher = SequenceMatcher(None, [t.strip() for t in a], [t.strip() for t in b],
                               autojunk=False)
     runs: list[tuple[str, str]] = []  # (old text, new text), equal when they are the same
-    for _, i1, i2, j1, j2 in matcher.get_opcodes():
+    for _op, i1, i2, j1, j2 in matcher.get_opcodes():
         run = ("".join(a[i1:i2]), "".join(b[j1:j2]))
         words = run[0].lstrip()
         if (words and run[0] != run[1] and words == run[1].lstrip() and runs
@@ -226,15 +227,20 @@ def _version_of(kb: KnowledgeBase, lineage: StoredLineage, number: str,
     if version is not None:
         at = kb.resolve_version(version)
         if at not in holding:
-            hint = f"; it exists in: {version_ranges(holding, lineage.versions)}" if holding else ""
-            raise NoSuchRuleError(f"no rule {number} in the rules of {at}{hint}")
+            missing = _("no rule {number} in the rules of {version}").format(number=number,
+                                                                           version=at)
+            if holding:
+                missing += _("; ") + _("it exists in: {versions}").format(
+                    versions=version_ranges(holding, lineage.versions))
+            raise NoSuchRuleError(missing)
         return at
     if not holding:
         if not lineage.versions:
             kb.resolve_version(None)  # raises: no rules version held
         held = lineage.versions
-        raise NoSuchRuleError(f"no rule {number} in any of the {len(held)} rules versions held "
-                              f"({held[0]} .. {held[-1]})")
+        raise NoSuchRuleError(_("no rule {number} in any of the {count} rules versions held "
+                                "({first} .. {last})").format(number=number, count=len(held),
+                                                             first=held[0], last=held[-1]))
     return holding[-1]
 
 
@@ -398,8 +404,9 @@ def version_changes(kb: KnowledgeBase, old: str, new: str,
     added, removed, renumbered, reworded, each rule followed through the versions between."""
     old_version, new_version = kb.resolve_version(old), kb.resolve_version(new)
     if old_version > new_version:
-        raise KbError(f"{old} ({old_version}) is later than {new} ({new_version}): "
-                      "give the older version first")
+        raise KbError(_("{old} ({old_version}) is later than {new} ({new_version}): give the "
+                        "older version first").format(old=old, old_version=old_version, new=new,
+                                                      new_version=new_version))
     within = _section_filter(section)
     store = kb.store
     diff = _between(store, old_version, new_version)
@@ -429,7 +436,7 @@ def _section_filter(section: str | None) -> Callable[[str], bool]:
     try:
         top = RuleNumber.parse(section)
     except RuleNumberError as exc:
-        raise KbError(f"--section: {exc}") from exc
+        raise KbError(_("--section: {problem}").format(problem=exc)) from exc
 
     def within(number: str) -> bool:
         parsed = RuleNumber.try_parse(number)

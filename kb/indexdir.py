@@ -64,7 +64,6 @@ STORE_FILE = "kb.sqlite"
 MANIFEST_FILE = "manifest.json"
 MARKER_FILE = "kb-index.json"
 LOCK_FILE = "build.lock"
-REPAIR = "run 'kb build' to rebuild it"
 # What SQLite leaves beside a store a writer did not close: never part of a generation.
 STRAY_SUFFIXES = ("-journal", "-wal", "-shm")
 _SHA256 = re.compile(r"[0-9a-f]{64}")
@@ -149,7 +148,8 @@ class IndexDir:
             raise NotAnIndexError(_("{root} is a file, not an index folder: give --index (or "
                                     "KB_INDEX) a folder").format(root=self.root)) from exc
         except OSError as exc:
-            raise NotAnIndexError(f"{self.root}: {exc.strerror or exc}") from exc
+            raise NotAnIndexError(_("{root}: {problem}").format(
+                root=self.root, problem=exc.strerror or exc)) from exc
         if all(self._starting(e) for e in entries) or self._older_index(entries):
             return
         shown = ", ".join(e + ("/" if (self.root / e).is_dir() else "") for e in entries[:5])
@@ -205,10 +205,9 @@ class IndexDir:
         try:
             lock.acquire()
         except Timeout as exc:
-            raise BuildLockedError(
-                f"another kb build is running on {self.root} (lock: {LOCK_FILE}); "
-                "wait for it to finish"
-            ) from exc
+            raise BuildLockedError(_(
+                "another kb build is running on {root} (lock: {lock}); wait for it to finish")
+                .format(root=self.root, lock=LOCK_FILE)) from exc
         try:
             self.mark()
             yield
@@ -411,18 +410,19 @@ def verify(generation: Path, *, checksums: bool = True,
     """
     manifest = read_manifest(generation)
     if manifest is None:
-        return [f"{generation / MANIFEST_FILE}: missing, unreadable or malformed"]
+        return [_("{path}: missing, unreadable or malformed").format(
+            path=generation / MANIFEST_FILE)]
     problems = []
     for name, (size, digest) in sorted(manifest["files"].items()):
         path = generation / name
         try:
             st = path.stat()
         except OSError:
-            problems.append(f"{path}: missing")
+            problems.append(_("{path}: missing").format(path=path))
             continue
         if st.st_size != size:
-            problems.append(f"{path}: {st.st_size} bytes, {size} when built (truncated or "
-                            "altered)")
+            problems.append(_("{path}: {size} bytes, {built} when built (truncated or "
+                              "altered)").format(path=path, size=st.st_size, built=size))
             continue
         if not checksums:
             continue
@@ -430,7 +430,8 @@ def verify(generation: Path, *, checksums: bool = True,
         if known is not None and known.get(key) == digest:
             continue
         if _sha256(path) != digest:
-            problems.append(f"{path}: checksum differs from when it was built (altered)")
+            problems.append(_("{path}: checksum differs from when it was built (altered)")
+                            .format(path=path))
         elif known is not None:
             known[key] = digest
     return problems
@@ -447,8 +448,17 @@ def check_serving(generation: Path) -> None:
         if len(_WHOLE) > before:
             _remember()
     if problems:
-        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
-        raise CorruptIndexError(f"the index is damaged: {problems[0]}{more}; {REPAIR}")
+        raise CorruptIndexError(damaged(problems[0], len(problems) - 1))
+
+
+def damaged(problem: object, more: int = 0) -> str:
+    """The one message of a damaged index, whichever file says so: the first problem, how
+    many more there are, and the repair."""
+    if more:
+        return _("the index is damaged: {problem} (and {more} more); run 'kb build' to "
+                 "rebuild it").format(problem=problem, more=more)
+    return _("the index is damaged: {problem}; run 'kb build' to rebuild it").format(
+        problem=problem)
 
 
 def _cache_file() -> Path | None:

@@ -94,6 +94,12 @@ class Link:
     basis: str = ""
 
 
+# The kinds of evidence of a term pair, the most authoritative first: the official vocabulary,
+# card keyword lines, the rules' own titles, then what parallel texts and card names suggest.
+TERM_EVIDENCE = ("official", "keyword", "rule-title", "section-title", "parallel-text",
+                 "card-name")
+
+
 @dataclass(frozen=True, slots=True)
 class TermPair:
     """A French term and its English equivalent, derived from the data, never typed by hand.

@@ -30,7 +30,7 @@ class InvalidValue(KbError):
     exit_code = 2
 
     def __init__(self, name: str, message: str) -> None:
-        super().__init__(f"{name}: {message}")
+        super().__init__(_("{name}: {reason}").format(name=name, reason=message))
         self.name = name
         self.reason = message
 
@@ -84,7 +84,7 @@ class VersionDate:
         except ValueError:
             raise InvalidValue(self.name, _("{raw!r} is not a date: write YYYY-MM-DD "
                                             "(2013-06-01) or {words}").format(
-                raw=raw, words=" or ".join(repr(w) for w in self.words))) from None
+                raw=raw, words=_(" or ").join(repr(w) for w in self.words))) from None
 
 
 @dataclass(frozen=True)

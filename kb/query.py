@@ -46,8 +46,11 @@ class QueryRefused(KbError):
 
 class QuerySyntaxError(QueryRefused):
     def __init__(self, message: str, column: int | None = None) -> None:
-        where = f" (at character {column + 1})" if column is not None else ""
-        super().__init__(f"cannot read the query: {message}{where}")
+        if column is None:
+            super().__init__(_("cannot read the query: {problem}").format(problem=message))
+        else:
+            super().__init__(_("cannot read the query: {problem} (at character {column})")
+                             .format(problem=message, column=column + 1))
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,7 +178,7 @@ def parse(text: str) -> Query:
     parser = _Parser(tokens)
     root = parser.parse()
     if root is None and not filters:
-        raise QuerySyntaxError("nothing to search for")
+        raise QuerySyntaxError(_("nothing to search for"))
     return Query(cleaned.strip(), root, filters, cards)
 
 
@@ -216,17 +219,19 @@ def _tokens(text: str) -> tuple[list[_Tok], dict[str, str]]:
                 pos = word.end()
                 continue
             if depth or (tokens and tokens[-1].kind in ("not", "plus")):
-                raise QuerySyntaxError(f"the filter {name}: applies to the whole query; put it "
-                                       "outside parentheses and do not negate it", start)
+                raise QuerySyntaxError(_("the filter {name}: applies to the whole query; put "
+                                         "it outside parentheses and do not negate it")
+                                       .format(name=name), start)
             value, pos = _filter_value(text, pos, name)
             if name in filters and filters[name] != value:
-                raise QuerySyntaxError(f"two values for {name}: ({filters[name]!r}, {value!r})",
+                raise QuerySyntaxError(_("two values for {name}: ({first!r}, {second!r})")
+                                       .format(name=name, first=filters[name], second=value),
                                        start)
             filters[name] = value
         elif kind == "quote":
             end = _closing_quote(text, pos)
             if end is None:
-                raise QuerySyntaxError("a quotation mark is not closed", start)
+                raise QuerySyntaxError(_("a quotation mark is not closed"), start)
             words = text[pos:end].split()
             pos = end + 1
             if words:
@@ -246,7 +251,8 @@ def _filter_value(text: str, pos: int, name: str) -> tuple[str, int]:
     if text[pos] in "\"“”«»":
         end = _closing_quote(text, pos + 1)
         if end is None:
-            raise QuerySyntaxError(f"the quoted value of {name}: is not closed", pos)
+            raise QuerySyntaxError(_("the quoted value of {name}: is not closed").format(
+                name=name), pos)
         return " ".join(text[pos + 1:end].split()), end + 1
     m = _WORD.match(text, pos)
     assert m is not None  # the lexer saw a non-space character here
@@ -264,11 +270,11 @@ def _word_token(word: str, column: int) -> _Tok:
     prefix = word.endswith("*")
     stem = word.rstrip("*")
     if "*" in stem:
-        raise QuerySyntaxError("a wildcard is only allowed at the end of a word (regenera*)",
-                               column)
+        raise QuerySyntaxError(_("a wildcard is only allowed at the end of a word "
+                                 "(regenera*)"), column)
     if prefix and len(_WORD_CHARS.findall(stem)) < MIN_PREFIX:
-        raise QuerySyntaxError(f"a prefix needs at least {MIN_PREFIX} letters before the *",
-                               column)
+        raise QuerySyntaxError(_("a prefix needs at least {count} letters before the *")
+                               .format(count=MIN_PREFIX), column)
     return _Tok("word", stem, column, prefix)
 
 
@@ -324,8 +330,8 @@ class _Parser:
                 items.append(self.parse_unary())
                 strict.append(False)
         if all(isinstance(i, Not) for i in items):
-            raise QuerySyntaxError("NOT needs something to exclude from: add a word before it",
-                                   after.column if after else 0)
+            raise QuerySyntaxError(_("NOT needs something to exclude from: add a word before "
+                                     "it"), after.column if after else 0)
         if len(items) == 1:
             return items[0]
         if all(strict):
@@ -337,7 +343,8 @@ class _Parser:
         token = self.peek()
         if token is None or token.kind in ("and", "or", "rparen"):
             operator = after or token
-            what = f"{operator.value} needs a word after it" if operator else "a word is missing"
+            what = (_("{operator} needs a word after it").format(operator=operator.value)
+                    if operator else _("a word is missing"))
             raise QuerySyntaxError(what, operator.column if operator else None)
         if token.kind in ("not", "plus"):
             self.take()

@@ -21,11 +21,11 @@ from typing import Any
 
 from kb.codec import to_dict
 from kb.errors import KbError, NoIndexError, NoSuchRuleError
-from kb.i18n import gettext as _
+from kb.i18n import _
 from kb.indexdir import STORE_FILE, CorruptIndexError, IndexDir, check_serving
 from kb.model import Card, Example, GlossaryEntry, Record, Rule, Ruling, kind_of
 from kb.params import InvalidValue
-from kb.paths import default_index_root
+from kb.paths import default_index_root, no_index_message
 from kb.rulenum import RuleNumber, RuleNumberError, RuleRange
 from kb.store import OtherSchemaError, StaleStoreError, Store, record_number, record_text
 from kb.text.normal import fold
@@ -171,12 +171,13 @@ class KnowledgeBase:
                 _refuse_older(generation)  # an older kb's index has no manifest: say that
                 raise
         if generation is None or not (generation / STORE_FILE).exists():
-            raise NoIndexError(f"no index in {self.index_root}: run 'kb build' first")
+            raise NoIndexError(no_index_message(self.index_root))
         self.generation = generation
         try:
             self.store = Store.open(generation / STORE_FILE)
         except StaleStoreError as exc:
-            raise NoIndexError(f"{exc}: run 'kb build' to rebuild it") from exc
+            raise NoIndexError(_("{problem}: run 'kb build' to rebuild it").format(
+                problem=exc)) from exc
 
     def close(self) -> None:
         self.store.close()
@@ -206,16 +207,19 @@ class KnowledgeBase:
         """The rules version in force on ``wanted`` (an ISO date), or the latest."""
         versions = self.store.versions()
         if not versions:
-            raise NoIndexError("the index holds no Comprehensive Rules: add a CR file and build")
+            raise NoIndexError(_("the index holds no Comprehensive Rules: add a CR file and "
+                                 "build"))
         if wanted in (None, "", "latest"):
             return versions[-1]
         try:
             day = date.fromisoformat(wanted).isoformat()  # type: ignore[arg-type]
         except ValueError as exc:
-            raise KbError(f"not a date: {wanted!r} (use YYYY-MM-DD or 'latest')") from exc
+            raise KbError(_("not a date: {wanted!r} (use YYYY-MM-DD or 'latest')").format(
+                wanted=wanted)) from exc
         in_force = [v for v in versions if v <= day]
         if not in_force:
-            raise KbError(f"no rules version in force on {day}; the oldest is {versions[0]}")
+            raise KbError(_("no rules version in force on {day}; the oldest is {oldest}").format(
+                day=day, oldest=versions[0]))
         return in_force[-1]
 
     # -- rules -----------------------------------------------------------------------------
@@ -247,8 +251,9 @@ class KnowledgeBase:
             records = self._translated_rule(wanted, languages)
             if not records:
                 if resolved is None:
-                    raise NoIndexError("the index holds no Comprehensive Rules and no "
-                                       f"translation of {wanted}: add a CR file and build")
+                    raise NoIndexError(_("the index holds no Comprehensive Rules and no "
+                                         "translation of {number}: add a CR file and build")
+                                       .format(number=wanted))
                 raise self._not_found(wanted, resolved)
         rules = [r for r in records if isinstance(r, Rule)
                  and (depth is None or _depth_below(r.number, wanted) <= depth)]
@@ -340,7 +345,7 @@ class KnowledgeBase:
         (``piétinement`` -> Trample). Raise :class:`NoSuchRuleError` when nothing is named so."""
         key = fold(word)
         if not key:
-            raise KbError(f"not a rule number or a word: {word!r}")
+            raise KbError(_("not a rule number or a word: {word!r}").format(word=word))
         candidates = [key] + [fold(t.english) for t in self.store.terms(key)
                               if fold(t.french) == key]
         try:
@@ -358,8 +363,9 @@ class KnowledgeBase:
                     current = self.store.links(from_id=r.id, relation="current")
                     number = current[0].to_id.rsplit(":", 1)[-1] if current else r.number
                     return WordMatch(word, number, r.title, None, r.id)
-        raise NoSuchRuleError(f"{word!r} is neither a rule number (702.19b) nor a word of the "
-                              "glossary or of a rule title; try: kb search " + shlex.quote(word))
+        raise NoSuchRuleError(_("{word!r} is neither a rule number (702.19b) nor a word of "
+                                "the glossary or of a rule title; try: kb search {query}")
+                              .format(word=word, query=shlex.quote(word)))
 
     def number_in(self, number: str, version: str | None, other: str | None) -> str | None:
         """The number that rule ``number`` of the rules in force on ``version`` has in the
@@ -442,13 +448,15 @@ class KnowledgeBase:
         at = bisect.bisect_left(keys, wanted.sort_key)
         nearest = numbers[max(0, at - 2): at + 2]
         elsewhere = sorted({r.version for r in self.store.query(kind="rule", number=str(wanted))})
-        message = f"no rule {wanted} in the rules of {version}"
+        parts = [_("no rule {number} in the rules of {version}").format(number=wanted,
+                                                                        version=version)]
         if nearest:
-            message += f"; nearest: {', '.join(nearest)}"
+            parts.append(_("nearest: {numbers}").format(numbers=", ".join(nearest)))
         if elsewhere:
             ranges = version_ranges(elsewhere, self.store.versions())
-            message += f"; it exists in the rules of {ranges} (use --version)"
-        return NoSuchRuleError(message, tuple(nearest), version)
+            parts.append(_("it exists in the rules of {versions} (use --version)").format(
+                versions=ranges))
+        return NoSuchRuleError(_("; ").join(parts), tuple(nearest), version)
 
     # -- cards -----------------------------------------------------------------------------
 
@@ -466,8 +474,10 @@ class KnowledgeBase:
                 or any(fold(n) == key for _, n in c.names)]
         if not hits:
             close = sorted({c.name for c in cards if key and key in fold(c.name)})[:5]
-            hint = f"; did you mean: {', '.join(close)}" if close else ""
-            raise KbError(f"no card named {name!r}{hint}")
+            if close:
+                raise KbError(_("no card named {name!r}; did you mean: {names}").format(
+                    name=name, names=", ".join(close)))
+            raise KbError(_("no card named {name!r}").format(name=name))
         group = self._linked_group({c.id for c in hits}, "same-card")
         found = [self.store.get(card_id) for card_id in sorted(group)]
         rulings = [r for card_id in sorted(group)
@@ -549,8 +559,8 @@ def _refuse_older(generation: Path) -> None:
     try:
         Store.open(generation / STORE_FILE).close()
     except OtherSchemaError as exc:
-        raise NoIndexError(f"{exc}: the index was built by another version of kb; run "
-                           "'kb build' to rebuild it") from exc
+        raise NoIndexError(_("{problem}: the index was built by another version of kb; run "
+                             "'kb build' to rebuild it").format(problem=exc)) from exc
     except (StaleStoreError, sqlite3.Error, OSError):
         return  # a store that cannot be opened is part of the damage already named
 

@@ -23,6 +23,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache, total_ordering
 
+from kb.i18n import _
+
 _NUMBER = re.compile(
     r"""^\s*
     (?P<rule>[1-9]\d{2}|[1-9])      # a three-digit rule or a one-digit section
@@ -60,11 +62,12 @@ class RuleNumber:
         """Read any written form of a rule number; raise :class:`RuleNumberError` otherwise."""
         m = _NUMBER.match(written)
         if not m:
-            raise RuleNumberError(f"not a rule number: {written!r}")
+            raise RuleNumberError(_("not a rule number: {written!r}").format(written=written))
         head, sub, letter = m["rule"], m["sub"], m["letter"] or ""
         if len(head) == 1:
             if sub is not None:
-                raise RuleNumberError(f"a section number has no subrules: {written!r}")
+                raise RuleNumberError(_("a section number has no subrules: {written!r}").format(
+                    written=written))
             return cls(section=int(head))
         rule = int(head)
         return cls(
@@ -195,7 +198,7 @@ class RuleRange:
         else:
             last = RuleNumber.parse(tail)
         if last < first:
-            raise RuleNumberError(f"range runs backwards: {written!r}")
+            raise RuleNumberError(_("range runs backwards: {written!r}").format(written=written))
         return cls(first, last)
 
     def __contains__(self, number: object) -> bool:

@@ -31,7 +31,7 @@ from kb.index.searcher import (
     is_stop_word,
 )
 from kb.mechanisms import ALL, Mechanisms
-from kb.model import Card, TermPair
+from kb.model import TERM_EVIDENCE, Card, Rule, TermPair
 from kb.query import (
     KINDS,
     And,
@@ -85,8 +85,7 @@ MAX_CARD_WORDS = 6  # the longest card name looked for in a question written pla
 MAX_QUESTION_WORDS = 32
 # Which evidence names a translation first: the official vocabulary, then a keyword or
 # title, before a word pair read off parallel texts, and card names last.
-_KIND_ORDER = {"official": 0, "keyword": 1, "rule-title": 2, "section-title": 3,
-               "parallel-text": 4, "card-name": 5}  # other-language terms added per word
+_KIND_ORDER = {kind: rank for rank, kind in enumerate(TERM_EVIDENCE)}
 DEFAULT_LIMIT = 10
 
 
@@ -136,6 +135,9 @@ class SearchResult:
     notes: list[str] = field(default_factory=list)  # how search ran, when not as it should
     # [[Names]] no card has (the question ran without them), with the nearest card names.
     unknown_cards: dict[str, list[str]] = field(default_factory=dict)
+    # The query's language when no answer has a text in it (a French question answered by
+    # rules the index holds in English only): said once, not per answer.
+    missing_language: str | None = None
 
     def said(self) -> list[str]:
         """What was done to the query besides corrections and translations, one line each
@@ -232,10 +234,18 @@ class Searcher:
         for hit in ranked:
             if keys[hit.id] in members:
                 members[keys[hit.id]].append(hit)
+        # The query's language, unless the filters leave it out (lang:en, kind:ruling).
+        wanted = (result.language if result.language
+                  and result.language in (filters.languages or (result.language,)) else None)
         for key in order:
             texts = [self._hit(hit, key, answer.terms, scores[hit.id]) for hit in members[key]]
+            if wanted and (not filters.kinds or "rule" in filters.kinds):
+                texts += self._own_language(key, texts, wanted, answer.terms)
             result.hits.append(self._answer(key, texts, worth[key], result.language,
                                             answer.terms))
+        if wanted and result.hits and all(t.language != wanted for h in result.hits
+                                          for t in (h, *h.texts)):
+            result.missing_language = wanted
         if ranked and answer.words:
             held = ranked[0].matched
             result.dropped = [w for i, (w, _) in enumerate(answer.words)
@@ -366,6 +376,14 @@ class Searcher:
         title = self._titles[parent_id]
         lang = hit.language if hit.language in LANGUAGES else "en"
         return SECTION_TITLE if typed.holds(title, lang) else 1.0
+
+    def query_language(self, text: str) -> str | None:
+        """The language a text is written in, decided as a query's is (None: it does not say;
+        the search box's suggestions keep to it)."""
+        try:
+            return self._language(_flat(parse(text)))
+        except KbError:
+            return None
 
     def _language(self, query: Query) -> str | None:
         """French or English, from the query's words: accents, each language's stop words
@@ -569,8 +587,8 @@ class Searcher:
         kinds = _choices(wanted.get("kind"), KINDS, "kind")
         rule = wanted.get("rule")
         if rule is not None and RuleNumber.try_parse(rule.rstrip("*").rstrip(".")) is None:
-            raise QueryRefused(f"rule:{rule} is not a rule number (try rule:702.19 or "
-                               "rule:702.19*)")
+            raise QueryRefused(_("rule:{rule} is not a rule number (try rule:702.19 or "
+                                 "rule:702.19*)").format(rule=rule))
         if rule is not None:
             star = "*" if rule.endswith("*") else ""
             rule = str(RuleNumber.parse(rule.rstrip("*").rstrip("."))) + star
@@ -711,6 +729,31 @@ class Searcher:
 
     # -- presentation -------------------------------------------------------------------------
 
+    def _own_language(self, key: str, texts: list[SearchHit], wanted: str,
+                      terms: dict[str, set[str]]) -> list[SearchHit]:
+        """The texts in the query's language of a rule answer that has none among its texts,
+        read from the links to its English rule ("current" and "counterpart"), though the
+        index did not rank them: a French reader reads French first wherever it exists
+        ("copie capacités": 707.2a's French text holds both words, yet only its English
+        ranked among the answers)."""
+        if not key.startswith("rule ") or any(t.language == wanted for t in texts):
+            return []
+        number = key.removeprefix("rule ").split(" (")[0]
+        rule_id = next((t.id.split("/")[0] for t in texts if t.id.startswith("cr:en:")
+                        and t.id.split("/")[0].rsplit(":", 1)[-1] == number), None)
+        if rule_id is None:
+            return []
+        added: list[SearchHit] = []
+        for link in (self.kb.store.links(to_id=rule_id, relation="current")
+                     + self.kb.store.links(to_id=rule_id, relation="counterpart")):
+            record = self.kb.store.get(link.from_id)
+            if (isinstance(record, Rule) and record.language == wanted
+                    and not record.untranslated and all(t.id != record.id for t in added)):
+                hit = Hit(record.id, texts[0].score, "rule", record.number, wanted, "",
+                          record_title(record) or "")
+                added.append(self._hit(hit, key, terms, texts[0].score))
+        return added
+
     def _group(self, hit: Hit, version: str | None) -> str:
         """Today's rule number for every text of a rule (any language, any document), the
         number and version for an English rule of another version, a glossary entry that
@@ -799,8 +842,8 @@ class Searcher:
              score: float) -> SearchHit:
         record = self.kb.store.get(hit.id)
         if record is None:  # the index and the store come from one generation
-            raise KbError(f"the index names {hit.id}, which the store does not hold: "
-                          "run 'kb build'")
+            raise KbError(_("the index names {id}, which the store does not hold: run 'kb "
+                            "build'").format(id=hit.id))
         lang = hit.language if hit.language in LANGUAGES else "en"
         title = record_title(record)
         loc = getattr(record, "loc", None)
@@ -1057,5 +1100,6 @@ def _choices(value: str | None, allowed: Sequence[str], name: str) -> tuple[str,
     chosen = tuple(v.strip().lower() for v in value.split(",") if v.strip())
     wrong = [v for v in chosen if v not in allowed]
     if wrong:
-        raise QueryRefused(f"{name}:{','.join(wrong)} is not one of {', '.join(allowed)}")
+        raise QueryRefused(_("{name}:{wrong} is not one of {valid}").format(
+            name=name, wrong=",".join(wrong), valid=", ".join(allowed)))
     return chosen

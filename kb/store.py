@@ -31,7 +31,9 @@ from urllib.parse import quote
 
 from kb.codec import from_dict, to_dict
 from kb.errors import DamagedIndexError
+from kb.i18n import _
 from kb.model import (
+    TERM_EVIDENCE,
     Card,
     Citation,
     Example,
@@ -104,7 +106,9 @@ class CorruptStoreError(DamagedIndexError):
     """The store file is damaged: a record fails its checksum, or SQLite cannot read it."""
 
     def __init__(self, path: Path, what: str) -> None:
-        super().__init__(f"the index is damaged: {path}: {what}; run 'kb build' to rebuild it")
+        from kb.indexdir import damaged
+
+        super().__init__(damaged(_("{path}: {what}").format(path=path, what=what)))
 
 
 def read_only(path: Path) -> str:
@@ -212,13 +216,13 @@ class Store:
             row = conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
         except sqlite3.DatabaseError as exc:
             conn.close()
-            raise StaleStoreError(f"{path}: not a kb store ({exc})") from exc
+            raise StaleStoreError(_("{path}: not a kb store ({problem})").format(
+                path=path, problem=exc)) from exc
         if row is None or row[0] != str(SCHEMA_VERSION):
             conn.close()
             found = row[0] if row else "none"
-            raise OtherSchemaError(
-                f"{path}: schema version {found}, this kb reads {SCHEMA_VERSION}"
-            )
+            raise OtherSchemaError(_("{path}: schema version {found}, this kb reads {reads}")
+                                   .format(path=path, found=found, reads=SCHEMA_VERSION))
         return cls(path, conn)
 
     def close(self) -> None:
@@ -340,7 +344,9 @@ class Store:
 
     def terms(self, key: str | None = None, *, prefix: bool = False) -> list[TermPair]:
         """Term pairs whose French or English key is ``key`` (or starts with it); all without
-        a key. Most attested first."""
+        a key. The official vocabulary first, then card keyword lines and the rules' titles,
+        then what parallel texts and card names suggest; most attested first within each (the
+        official "cimetière" before the 232 parallel texts' "cimetière")."""
         sql = "SELECT french, english, kind, count, evidence FROM terms"
         args: tuple[str, ...] = ()
         if key is not None:
@@ -350,7 +356,7 @@ class Store:
             else:
                 sql += " WHERE french_key = ? OR english_key = ?"
                 args = (key, key)
-        cur = self.conn.execute(sql + " ORDER BY count DESC, kind, english, french", args)
+        cur = self.conn.execute(sql + _TERMS_ORDER, args)
         return [TermPair(f, e, k, c, tuple(json.loads(ev))) for f, e, k, c, ev in cur]
 
     def links(self, *, from_id: str | None = None, to_id: str | None = None,
@@ -479,17 +485,18 @@ class Store:
             while (row := cur.fetchone()) is not None:
                 yield row
         except sqlite3.DatabaseError as exc:
-            raise CorruptStoreError(self.path, f"SQLite: {exc}") from exc
+            raise CorruptStoreError(self.path, _("SQLite: {problem}").format(problem=exc)) from exc
 
     def _record(self, kind_name: str, body: str | None, record_id: str, version: str | None,
                 file: str, line: int, crc: int) -> Record:
         """A stored record, after checking that its parts are the ones written."""
         if body is None or _crc(body, record_id, version, file, line) != crc:
-            raise CorruptStoreError(self.path, "a record fails its checksum")
+            raise CorruptStoreError(self.path, _("a record fails its checksum"))
         try:
             return join_record(kind_name, body, record_id, version, file, line)
         except (ValueError, KeyError, TypeError) as exc:
-            raise CorruptStoreError(self.path, f"a record cannot be read ({exc})") from exc
+            raise CorruptStoreError(self.path, _("a record cannot be read ({problem})").format(
+                problem=exc)) from exc
 
     def bodies(self, source_id: str, kinds: Iterable[str], language: str
                ) -> Iterator[tuple[str, str, int]]:
@@ -552,7 +559,7 @@ class Store:
         args = [target.rule, target.rule, *named, *when, target.rule, target.rule, *when]
         out = []
         rows = self._rows(sql + " ORDER BY 11", args)
-        for *row, written, first, last, _ in rows:
+        for *row, written, first, last, _sort in rows:
             if target in RuleRange(RuleNumber.parse(first), RuleNumber.parse(last)):
                 record = self._record(*row)
                 out.append((record, Citation(record.id, written, first, last)))
@@ -574,6 +581,12 @@ def _descendant_globs(number: RuleNumber) -> tuple[str, str]:
     if number.depth == 1:
         return f"{n}.*", f"{n}.*"
     return f"{n}[a-z]", f"{n}[a-z][a-z]"
+
+
+# The term table's order: how much a pair's evidence says, then how often it is attested.
+_TERMS_ORDER = (" ORDER BY CASE kind "
+                + " ".join(f"WHEN '{kind}' THEN {rank}" for rank, kind in enumerate(TERM_EVIDENCE))
+                + f" ELSE {len(TERM_EVIDENCE)} END, count DESC, kind, english, french")
 
 
 def _glob_prefix(text: str) -> str:

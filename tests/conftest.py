@@ -16,6 +16,11 @@ os.environ["KB_CORPUS"] = str(REPO / "tests" / "no-user-corpus")
 # Readers remember the index files they found whole in the user's cache folder: the tests'
 # own, so that they never read or fill the developer's.
 os.environ["KB_CACHE"] = tempfile.mkdtemp(prefix="kb-test-cache-")
+# kb speaks the language of the locale (kb.i18n): the tests read English unless they ask for
+# another, whatever the developer's own LANG says.
+for _name in ("LC_ALL", "LC_MESSAGES", "LANGUAGE"):
+    os.environ.pop(_name, None)
+os.environ["LANG"] = "C.UTF-8"
 SHARED_CORPUS = Path(os.environ.get("KB_SHARED_CORPUS", REPO.parent / "shared" / "corpus"))
 CR_EN = SHARED_CORPUS / "cr-en"
 

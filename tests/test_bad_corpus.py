@@ -93,7 +93,7 @@ def test_each_bad_file_is_named_with_its_reason_and_the_rest_builds(tmp_path):
 def test_strict_exits_1_and_still_builds(tmp_path):
     result = kb_build(tmp_path, bad_folder(tmp_path), "--strict")
     assert result.exit_code == 1
-    assert result.stderr.splitlines()[-1] == "kb: 11 problem(s) in the corpus (--strict)"
+    assert result.stderr.splitlines()[-1] == "kb: 11 problems in the corpus (--strict)"
     assert "Traceback" not in result.output
     KnowledgeBase(tmp_path / "idx").close()  # published all the same
 

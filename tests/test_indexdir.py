@@ -385,3 +385,21 @@ def test_whole_files_are_read_once_for_the_user_s_next_processes(built, tmp_path
     with pytest.raises(indexdir.CorruptIndexError, match="checksum differs"):
         indexdir.check_serving(generation(index))
     assert read == [generation(index) / STORE_FILE]
+
+
+def test_damage_is_said_in_the_reader_s_language(built):
+    """Issue 22: the damage message is kb's, in the interface language (the file named as it
+    is); the JSON error keeps its code."""
+    index, _ = built
+    path = generation(index) / STORE_FILE
+    with path.open("r+b") as handle:  # truncated: the manifest's size no longer holds
+        handle.truncate(path.stat().st_size - 1)
+    env = {**os.environ, "KB_INDEX": str(index), "PYTHONPATH": str(REPO),
+           "LANG": "fr_FR.UTF-8"}
+    french = subprocess.run([sys.executable, "-m", "kb", "versions"], env=env,
+                            capture_output=True, text=True, timeout=300)
+    assert french.returncode == 1
+    assert french.stderr.startswith("kb: l’index est endommagé\u00a0: ")
+    assert "(tronqué ou modifié)" in french.stderr
+    assert "lancez «\u00a0kb build\u00a0»" in french.stderr
+    assert_damaged(kb_cli(index, "versions"))  # and in English under the tests' LANG=C

@@ -466,3 +466,41 @@ def test_a_glossary_entry_that_points_to_one_rule_is_part_of_its_answer(cr_index
                     if h["kind"] == "glossary" and h["id"].endswith("copiable-values"))
     assert copiable["group"] == copiable["id"]
 
+
+
+def test_a_french_query_shows_the_french_text_first_where_it_exists(cr_index):
+    """Issue 22: "copie capacités" showed 707.2a in English only, though seed 003's French
+    707.2a says "Une copie acquiert les capacités de l'objet qu'elle copie"."""
+    result = answer(cr_index, "copie capacités")
+    assert result["language"] == "fr" and result["missing_language"] is None
+    rule = [h for h in result["hits"] if h["group"] == "rule 707.2a"]
+    assert rule, [h["group"] for h in result["hits"]]
+    assert rule[0]["id"] == "cr:fr:2024:707.2a" and rule[0]["language"] == "fr"
+    assert "**copie**" in rule[0]["snippet"] and "**capacités**" in rule[0]["snippet"]
+    assert any(t["language"] == "en" for t in rule[0]["texts"])  # the English stays, after it
+    for hit in result["hits"]:  # French first in every answer that has a French rule text
+        texts = [hit, *hit["texts"]]
+        assert hit["language"] == "fr" or not any(
+            t["language"] == "fr" and t["kind"] == "rule" for t in texts), hit["group"]
+
+
+def test_a_french_question_without_french_texts_says_so_once(cr_index):
+    """702.2 Deathtouch has no French text in the corpus: the answers are English, and kb says
+    so once, not per answer."""
+    question = "que se passe-t-il quand une créature avec le contact mortel bloque"
+    result = answer(cr_index, question)
+    assert result["language"] == "fr" and result["missing_language"] == "fr"
+    assert all(h["language"] != "fr" for h in result["hits"])
+    text = CliRunner().invoke(cli, ["--index", str(cr_index), "search", question]).output
+    assert text.count("None of these answers has a French text in the index") == 1
+    english = answer(cr_index, "what happens when a creature with deathtouch blocks")
+    assert english["missing_language"] is None
+
+
+def test_french_texts_are_brought_only_where_the_filters_allow_them(cr_index):
+    """lang:en or kind:example asked for no French rule text: none is added, and no note."""
+    english = answer(cr_index, "copie capacités", "--lang", "en")
+    assert {h["language"] for h in english["hits"]} == {"en"}
+    assert english["missing_language"] is None
+    examples = answer(cr_index, "copie capacités", "--kind", "example")
+    assert {h["kind"] for h in examples["hits"]} == {"example"}

@@ -12,6 +12,10 @@ one line, a traceback only with ``--debug``; under ``--json`` an error is the JS
 ``{"error": message, "code": status}`` on stderr. A reader that goes away (``kb export | head``)
 ends the command quietly with status 0; a standard output that cannot be written (a full disk)
 is status 1 with a message.
+
+Every word is said in the interface language (:mod:`kb.i18n`): ``--ui-lang``, else the locale
+of the environment (LC_ALL, LC_MESSAGES, LANG); help is translated where it is shown
+(:class:`~kb.cli._command.KbCommand`), click's own messages by its gettext calls.
 """
 
 from __future__ import annotations
@@ -31,9 +35,15 @@ from typing import Any, NoReturn
 
 import click
 
+from kb import i18n
+from kb.cli._command import KbCommand
 from kb.errors import KbError
+from kb.i18n import _
 
-# The first line of each command's help, for ``kb --help`` without importing the commands.
+i18n.install_click()
+
+# The first paragraph of each command's help, for ``kb --help`` without importing the commands
+# (the same text is the command's first paragraph, so one translation serves both).
 SUMMARIES = {
     "build": "Parse the corpus into a new index, published atomically when complete.",
     "card": "Show card NAME (English or French, accents optional) in both languages, with "
@@ -75,7 +85,7 @@ SUMMARIES = {
 }
 
 
-class KbGroup(click.Group):
+class KbGroup(KbCommand, click.Group):
     """Loads commands lazily from this package and keeps the error contract of the module
     docstring for every command."""
 
@@ -92,8 +102,10 @@ class KbGroup(click.Group):
         name = args[0] if args else ""
         if name and not name.startswith("-") and self.get_command(ctx, name) is None:
             close = difflib.get_close_matches(name, self.list_commands(ctx), n=3, cutoff=0.6)
-            hint = f"; did you mean: {', '.join(close)}?" if close else ""
-            ctx.fail(f"no such command {name!r}{hint} (kb --help lists them)")
+            if close:
+                ctx.fail(_("no such command {name!r}; did you mean: {close}? (kb --help lists "
+                           "them)").format(name=name, close=", ".join(close)))
+            ctx.fail(_("no such command {name!r} (kb --help lists them)").format(name=name))
         return super().resolve_command(ctx, args)
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
@@ -103,9 +115,9 @@ class KbGroup(click.Group):
             summary = SUMMARIES.get(name)
             if summary is None:  # a command added without a summary: ask the module
                 command = self.get_command(ctx, name)
-                summary = command.get_short_help_str(limit=300) if command else ""
-            rows.append((name, textwrap.shorten(summary, limit, placeholder="...")))
-        with formatter.section("Commands"):
+                summary = i18n.paragraphs(command.help or "")[0] if command else ""
+            rows.append((name, textwrap.shorten(_(summary), limit, placeholder="...")))
+        with formatter.section(_("Commands")):
             formatter.write_dl(rows)
 
     def invoke(self, ctx: click.Context) -> Any:
@@ -129,6 +141,11 @@ class KbGroup(click.Group):
              **extra: Any) -> Any:
         """Run one command and exit with the contract's status (see the module docstring)."""
         argv = list(sys.argv[1:] if args is None else args)
+        with i18n.using(_ui_language(argv)):
+            self._main(argv, prog_name, complete_var, **extra)
+
+    def _main(self, argv: list[str], prog_name: str | None, complete_var: str | None,
+              **extra: Any) -> NoReturn:
         as_json = "--json" in (argv[: argv.index("--")] if "--" in argv else argv)
         debug = "--debug" in argv
         from kb.cli import _terminal as terminal
@@ -145,7 +162,7 @@ class KbGroup(click.Group):
             _flush_stdout()
             sys.exit(exc.exit_code)
         except click.exceptions.Abort:
-            _fail("interrupted", 130, as_json)  # 128 + SIGINT, as shells report it
+            _fail(_("interrupted"), 130, as_json)  # 128 + SIGINT, as shells report it
         except click.ClickException as exc:
             if as_json:
                 _fail(exc.format_message(), exc.exit_code, True)
@@ -166,8 +183,22 @@ class KbGroup(click.Group):
         except Exception as exc:
             if debug:
                 raise
-            _fail(f"internal error: {type(exc).__name__}: {exc} (run 'kb --debug ...' for the "
-                  "traceback, and report it)", 1, as_json)
+            _fail(_("internal error: {error}: {message} (run 'kb --debug ...' for the "
+                    "traceback, and report it)").format(error=type(exc).__name__, message=exc),
+                  1, as_json)
+
+
+def _ui_language(argv: list[str]) -> str:
+    """The interface language: ``--ui-lang`` (read here, before click parses anything, so that
+    its messages and ``--help`` speak it wherever the option is written), else the locale of
+    the environment."""
+    words = argv[: argv.index("--")] if "--" in argv else argv
+    for i, word in enumerate(words):
+        if word == "--ui-lang" and i + 1 < len(words):
+            return words[i + 1]
+        if word.startswith("--ui-lang="):
+            return word.partition("=")[2]
+    return i18n.from_environment(os.environ)
 
 
 def _check_arguments(argv: list[str]) -> None:
@@ -179,8 +210,8 @@ def _check_arguments(argv: list[str]) -> None:
         except UnicodeEncodeError as exc:
             raw = arg.encode("utf-8", "surrogateescape")
             raise click.UsageError(
-                f"argument {i} ({raw!r}) is not UTF-8 text: write it in UTF-8 "
-                "(check the terminal's encoding)") from exc
+                _("argument {n} ({raw}) is not UTF-8 text: write it in UTF-8 (check the "
+                  "terminal's encoding)").format(n=i, raw=repr(raw))) from exc
 
 
 def _flush_stdout() -> None:
@@ -201,10 +232,11 @@ def _os_message(exc: OSError) -> str:
     (every file kb opens itself is checked where it is opened)."""
     reason = exc.strerror or str(exc)
     if exc.errno == errno.ENOSPC:
-        reason += " (disk full: free some space or write elsewhere)"
+        reason = _("{reason} (disk full: free some space or write elsewhere)").format(
+            reason=reason)
     if exc.filename:
-        return f"{exc.filename}: {reason}"
-    return f"cannot write to standard output: {reason}"
+        return _("{file}: {reason}").format(file=exc.filename, reason=reason)
+    return _("cannot write to standard output: {reason}").format(reason=reason)
 
 
 def _fail(message: str, code: int, as_json: bool) -> NoReturn:
@@ -217,15 +249,26 @@ def _fail(message: str, code: int, as_json: bool) -> NoReturn:
     sys.exit(code)
 
 
+class _VersionMessage:
+    """click's ``--version`` line, "kb, version 0.1.0", translated when it is printed (click
+    makes the message when the option is declared, before the language is known)."""
+
+    def __mod__(self, values: dict[str, str]) -> str:
+        return _("%(prog)s, version %(version)s") % values
+
+
 @click.group(cls=KbGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--index", "index_dir", type=click.Path(file_okay=False, path_type=Path),
-              envvar="KB_INDEX", help="Index folder (default: $KB_INDEX, the indexes/ of the "
-              "kb checkout you run in, or the platform's user data folder: "
-              "~/.local/share/kb/indexes on Linux).")
+              envvar="KB_INDEX", help="Index folder (default: $KB_INDEX, else the indexes/ of "
+              "the kb checkout kb runs from, else the platform's user data folder, "
+              "~/.local/share/kb/indexes on Linux: the same from every folder).")
+@click.option("--ui-lang", type=click.Choice(i18n.LANGUAGES),
+              help="The language kb speaks: en or fr (default: the locale's, from LC_ALL, "
+                   "LC_MESSAGES or LANG; English otherwise).")
 @click.option("--debug", is_flag=True, help="Show tracebacks on errors.")
-@click.version_option(package_name="kb")
+@click.version_option(package_name="kb", message=_VersionMessage())  # type: ignore[arg-type]
 @click.pass_context
-def cli(ctx: click.Context, index_dir: Path | None, debug: bool) -> None:
+def cli(ctx: click.Context, index_dir: Path | None, ui_lang: str | None, debug: bool) -> None:
     """kb: the bilingual Magic: The Gathering rules knowledge base."""
     from kb.paths import default_index_root
 

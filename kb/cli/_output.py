@@ -97,7 +97,8 @@ def out_option(func: F) -> F:
         if value is None or value == "-":
             return None
         if not value.strip() or value.endswith(("/", os.sep)):
-            raise click.BadParameter(f"{value!r} is not a file name", ctx, param)
+            raise click.BadParameter(_("{value!r} is not a file name").format(value=value),
+                                     ctx, param)
         return Path(value)
 
     return click.option("--out", callback=check, metavar="FILE",
@@ -135,8 +136,9 @@ def output_file(path: Path) -> Iterator[TextIO]:
         return
     folder = path.parent
     if not folder.is_dir():
-        raise KbError(f"cannot write {path}: the folder {folder} does not exist (create it, or "
-                      "give --out a path in an existing folder)")
+        raise KbError(_("cannot write {path}: the folder {folder} does not exist (create it, "
+                        "or give --out a path in an existing folder)").format(path=path,
+                                                                            folder=folder))
     try:
         fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".partial", dir=folder)
     except OSError as exc:
@@ -157,11 +159,12 @@ def output_file(path: Path) -> Iterator[TextIO]:
 def _cannot(path: Path, exc: OSError) -> str:
     reason = exc.strerror or str(exc)
     if exc.errno == errno.ENOSPC:
-        return f"cannot write {path}: disk full ({reason}); free some space or write elsewhere"
+        return _("cannot write {path}: disk full ({reason}); free some space or write "
+                 "elsewhere").format(path=path, reason=reason)
     if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
-        return (f"cannot write {path}: {reason} (the folder or file is read-only: choose "
-                "another --out)")
-    return f"cannot write {path}: {reason}"
+        return _("cannot write {path}: {reason} (the folder or file is read-only: choose "
+                 "another --out)").format(path=path, reason=reason)
+    return _("cannot write {path}: {reason}").format(path=path, reason=reason)
 
 
 def _umask() -> int:
@@ -181,7 +184,7 @@ def open_kb(ctx: click.Context) -> KnowledgeBase:
     return KnowledgeBase(index_root(ctx))
 
 
-def progress_bar(items: list[T], label: str = "Building") -> Iterator[T]:
+def progress_bar(items: list[T], label: str | None = None) -> Iterator[T]:
     """A progress bar on stderr when it is a terminal; silence in scripts and CI logs."""
     if not sys.stderr.isatty():
         yield from items
@@ -192,7 +195,7 @@ def progress_bar(items: list[T], label: str = "Building") -> Iterator[T]:
         name = getattr(item, "display", None)
         return escape(name) if name is not None else None
 
-    with click.progressbar(items, label=label, file=raw(sys.stderr),
+    with click.progressbar(items, label=label or _("Building"), file=raw(sys.stderr),
                            item_show_func=shown) as bar:
         yield from bar
 

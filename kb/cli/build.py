@@ -8,10 +8,14 @@ import click
 
 from kb import api
 from kb.build import BuildReport
+from kb.cli._command import KbCommand
 from kb.cli._output import emit_json, index_root, json_option, progress_bar, table
+from kb.i18n import _, ngettext
+from kb.labels import label
+from kb.paths import shown
 
 
-@click.command("build")
+@click.command("build", cls=KbCommand)
 @click.option("--corpus", "corpus_dirs", multiple=True,
               type=click.Path(exists=True, file_okay=False, path_type=Path),
               help="A folder of documents to add to those the index was built from "
@@ -40,7 +44,7 @@ def command(ctx: click.Context, corpus_dirs: tuple[Path, ...], only: bool, repla
     named on stderr with the reason and left out; the rest is built. The exit status is 0 all
     the same, unless --strict."""
     if only and not corpus_dirs:
-        raise click.UsageError("--only needs at least one --corpus folder")
+        raise click.UsageError(_("--only needs at least one --corpus folder"))
     report = api.build_index(index_root(ctx), list(corpus_dirs), embedded=not no_embedded,
                              progress=progress_bar, only=only, replace=replace,
                              follow_links=follow_links)
@@ -55,42 +59,53 @@ def command(ctx: click.Context, corpus_dirs: tuple[Path, ...], only: bool, repla
     else:
         _print_build(report)
     if strict and report.problems:
-        click.echo(f"kb: {len(report.problems)} problem(s) in the corpus (--strict)", err=True)
+        click.echo("kb: " + ngettext("{n} problem in the corpus (--strict)",
+                                     "{n} problems in the corpus (--strict)",
+                                     len(report.problems)).format(n=len(report.problems)),
+                   err=True)
         ctx.exit(1)
 
 
 def _print_build(report: BuildReport) -> None:
     parsed = sum(not s.reused for s in report.sources)
     if report.unchanged:
-        click.echo(f"Nothing changed since the last build of {report.index} "
-                   f"({len(report.sources)} sources, checked in {report.seconds:.1f} s)")
+        click.echo(_("Nothing changed since the last build of {index} ({sources} sources, "
+                     "checked in {seconds:.1f} s)").format(
+            index=shown(report.index), sources=len(report.sources), seconds=report.seconds))
     else:
-        click.echo(f"Built {report.index} in {report.seconds:.1f} s: {len(report.sources)} "
-                   f"sources ({parsed} parsed, {len(report.sources) - parsed} unchanged)")
+        click.echo(_("Built {index} in {seconds:.1f} s: {sources} sources ({parsed} parsed, "
+                     "{unchanged} unchanged)").format(
+            index=shown(report.index), seconds=report.seconds, sources=len(report.sources),
+            parsed=parsed, unchanged=len(report.sources) - parsed))
     if len(report.versions) > 8:  # a hundred dates on one line say nothing
-        click.echo(f"Rules versions: {len(report.versions)}, {report.versions[0]} .. "
-                   f"{report.versions[-1]} (kb versions lists them)")
+        click.echo(_("Rules versions: {count}, {first} .. {last} (kb versions lists them)")
+                   .format(count=len(report.versions), first=report.versions[0],
+                           last=report.versions[-1]))
     elif report.versions:
-        click.echo(f"Rules versions: {', '.join(report.versions)}")
-    rows = [("source", "format", "lang", "version", "records", "inferred", "untranslated",
-             "duplicates", "unparsed")]
+        click.echo(_("Rules versions: {versions}").format(versions=", ".join(report.versions)))
+    rows = [(_("source"), _("format"), _("lang"), _("version"), _("records"), _("inferred"),
+             _("untranslated"), _("duplicates"), _("unparsed"))]
     for s in report.sources:
         records = sum(n for k, n in s.counts.items() if k != "fragment")
         rows.append((s.file, s.format, s.language or "-", s.version or "-", str(records),
                      *(str(s.flags.get(k, 0)) for k in ("inferred", "untranslated", "duplicates")),
                      str(s.counts.get("fragment", 0))))
     table(rows)
-    click.echo("Records: " + ", ".join(f"{k} {n}" for k, n in report.totals.items()))
+    click.echo(_("Records: {counts}").format(
+        counts=", ".join(f"{label(k)} {n}" for k, n in report.totals.items())))
     if report.links:
-        click.echo("Links: " + ", ".join(f"{k} {n}" for k, n in sorted(report.links.items())))
+        click.echo(_("Links: {counts}").format(
+            counts=", ".join(f"{k} {n}" for k, n in sorted(report.links.items()))))
     not_understood = [s.file for s in report.sources if s.format == "unknown"]
     if not_understood:
-        click.echo(f"Not yet understood (kept whole as unparsed): {', '.join(not_understood)}")
-    click.echo(f"Unparsed fragments: {report.unparsed}, not searchable (list them: kb export "
-               "--kind fragment)")
+        click.echo(_("Not yet understood (kept whole as unparsed): {files}").format(
+            files=", ".join(not_understood)))
+    click.echo(_("Unparsed fragments: {count}, not searchable (list them: kb export --kind "
+                 "fragment)").format(count=report.unparsed))
     if any(s.flags.get("duplicates") for s in report.sources):
-        click.echo("Duplicates: records already ingested from an earlier source, kept once")
+        click.echo(_("Duplicates: records already ingested from an earlier source, kept once"))
     for c in report.copies:
-        click.echo(f"Same file twice: {c.file}: {c.reason}")
+        click.echo(_("Same file twice: {file}: {reason}").format(file=c.file, reason=c.reason))
     for p in report.problems:
-        click.echo(f"problem: {p.file}: {p.reason}", err=True)
+        click.echo(_("problem: {file}: {reason}").format(file=p.file, reason=p.reason),
+                   err=True)

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import click
 
+from kb.cli._command import KbArgument, KbCommand
 from kb.cli._output import echo_paged, emit_json, json_option, open_kb
+from kb.i18n import _
 
 
-@click.command("card")
-@click.argument("name")
+@click.command("card", cls=KbCommand)
+@click.argument("name", cls=KbArgument)
 @json_option
 @click.pass_context
 def command(ctx: click.Context, name: str, as_json: bool) -> None:
@@ -34,7 +36,7 @@ def command(ctx: click.Context, name: str, as_json: bool) -> None:
         if t.card_text:
             lines.append(f"  {t.card_text}")
     if view.rulings:
-        lines += ["", "Rulings:"]
+        lines += ["", _("Rulings:")]
     for pair in view.rulings:
         for side in (pair.en, pair.fr):
             if side is None:
@@ -46,5 +48,5 @@ def command(ctx: click.Context, name: str, as_json: bool) -> None:
                     for s in pair.sources))
         lines.append("")
     if view.rules:
-        lines.append(f"Rules cited: {', '.join(view.rules)}")
+        lines.append(_("Rules cited: {numbers}").format(numbers=", ".join(view.rules)))
     echo_paged(lines)

@@ -10,12 +10,14 @@ from typing import Any
 import click
 
 from kb.api import check, check_json, check_scenarios
+from kb.cli._command import KbCommand
 from kb.cli._output import Checked, emit_json, index_root, json_option, table
 from kb.i18n import _, ngettext
+from kb.labels import label
 from kb.params import STATUS
 
 
-@click.command("check")
+@click.command("check", cls=KbCommand)
 @click.option("--scenario", "scenarios", multiple=True,
               type=click.Path(exists=True, path_type=Path),
               help="Play the scenarios of this TOML file or folder (repeatable) and report "
@@ -34,8 +36,9 @@ from kb.params import STATUS
 def command(ctx: click.Context, scenarios: tuple[Path, ...], statuses: tuple[str, ...],
             missing: bool, as_json: bool) -> None:
     """Give every worked example of the index a status by replaying it on the rules engine:
-    verified, contradicted, refused, era-dependent, not checkable or not modelled. With
-    --scenario, play your own scenarios instead and report each."""
+    verified, contradicted, refused, era-dependent, not checkable or not modelled.
+
+    With --scenario, play your own scenarios instead and report each."""
     if scenarios:
         _user(ctx, scenarios, as_json)
         return
@@ -45,36 +48,40 @@ def command(ctx: click.Context, scenarios: tuple[Path, ...], statuses: tuple[str
     if as_json:
         emit_json(check_json(report))
         return
-    rows = [("source", *STATUSES)]
+    rows = [(_("source"), *(label(s) for s in STATUSES))]
     for source, counts in report.by_source().items():
         rows.append((source, *(str(counts[s]) for s in STATUSES)))
-    rows.append(("total", *(str(report.summary()[s]) for s in STATUSES)))
+    rows.append((_("total"), *(str(report.summary()[s]) for s in STATUSES)))
     table(rows)
-    played = _("{n} scenarios played.").format(n=report.scenarios)
+    played = ngettext("{n} scenario played.", "{n} scenarios played.",
+                      report.scenarios).format(n=report.scenarios)
     if report.not_in_index and not missing:
-        played += " " + _("{n} example ids they name are not in this index "
-                          "(--missing lists them).").format(n=len(report.not_in_index))
+        played += " " + ngettext("{n} example id they name is not in this index "
+                                 "(--missing lists it).",
+                                 "{n} example ids they name are not in this index "
+                                 "(--missing lists them).",
+                                 len(report.not_in_index)).format(n=len(report.not_in_index))
     click.echo(played)
     click.echo(_shares_line(_("All worked examples"), report.shares()))
     cr = report.cr_coverage()
     if cr is not None:
         click.echo(_shares_line(_("CR {version} examples").format(version=cr["version"]), cr))
-        rows = [("chapter", "examples", "with a status", "verified")]
+        rows = [(_("chapter"), _("examples"), _("with a status"), _("verified"))]
         for chapter, counts in cr["chapters"].items():
             rows.append((f"{chapter}xx", str(counts["examples"]),
                          str(counts["with_status"]), str(counts["verified"])))
         table(rows)
     wanted = statuses or ("contradicted", "refused", "era-dependent")
     shown = [r for r in report.results if r.status in wanted]
+    fields = {"claim": _("claim:"), "computed": _("computed:"), "changed": _("changed:"),
+              "reason": _("reason:")}
+    width = max(len(name) for name in fields.values()) + 1
     for r in shown:
-        click.echo(f"\n{r.status}: {r.id}  [{r.language}, {r.source}]")
-        click.echo(f"  claim:    {r.claim}")
-        if r.computed:
-            click.echo(f"  computed: {r.computed}")
-        if r.changed_rule:
-            click.echo(f"  changed:  {r.changed_rule}")
-        if r.reason:
-            click.echo(f"  reason:   {r.reason}")
+        click.echo(f"\n{label(r.status)}: {r.id}  [{r.language}, {r.source}]")
+        for key, value in (("claim", r.claim), ("computed", r.computed),
+                           ("changed", r.changed_rule), ("reason", r.reason)):
+            if value:
+                click.echo(f"  {fields[key].ljust(width)}{value}")
     if missing and report.not_in_index:
         click.echo("\n" + _("Not in this index ({n} ids named by scenarios; build with the "
                             "corpus that holds them):").format(n=len(report.not_in_index)))
@@ -100,14 +107,14 @@ def _user(ctx: click.Context, paths: tuple[Path, ...], as_json: bool) -> None:
         click.echo("\n" + ngettext("{n} scenario: {counts}", "{n} scenarios: {counts}",
                                    len(report.results)).format(
             n=len(report.results),
-            counts=", ".join(f"{n} {status}" for status, n in counts.items() if n)))
+            counts=", ".join(f"{n} {label(status)}" for status, n in counts.items() if n)))
     if not report.ok:
         sys.exit(1)
 
 
 def _show(result: Any) -> None:
     place = f"{result.file}:{result.line}" if result.line else result.file
-    click.echo(f"\n{result.status}: {result.name or place}" + (
+    click.echo(f"\n{label(result.status)}: {result.name or place}" + (
         f"  ({place})" if result.name else ""))
     if result.source:
         click.echo("  " + _("source: {source}").format(source=result.source))
@@ -121,7 +128,7 @@ def _show(result: Any) -> None:
         where = (_("not checked: no index") if claim.in_index is None
                  else _("not in this index") if not claim.in_index
                  else _("quote found") if claim.found else _("quote not found"))
-        click.echo(f"  verifies {claim.id}: {where}")
+        click.echo("  " + _("verifies {id}: {where}").format(id=claim.id, where=where))
     if result.question and result.final_state is not None:
         from kb.check.snapshot import describe
 
@@ -135,10 +142,12 @@ def _show(result: Any) -> None:
             click.echo("  " + _("facts: {facts}").format(facts=result.facts))
 
 
-def _shares_line(label: str, counts: dict[str, Any]) -> str:
+def _shares_line(name: str, counts: dict[str, Any]) -> str:
     """"N examples: M with a status (P%), V verified (Q%)": the verified share is given on
     its own, so that marking examples not checkable never looks like verifying them."""
     total = counts["examples"] or 1
-    return (f"{label}: {counts['examples']}, {counts['with_status']} with a status "
-            f"({100 * counts['with_status'] / total:.0f}%), {counts['verified']} verified "
-            f"({100 * counts['verified'] / total:.0f}%)")
+    return _("{label}: {examples}, {with_status} with a status ({with_share:.0f}%), "
+             "{verified} verified ({verified_share:.0f}%)").format(
+        label=name, examples=counts["examples"], with_status=counts["with_status"],
+        with_share=100 * counts["with_status"] / total, verified=counts["verified"],
+        verified_share=100 * counts["verified"] / total)

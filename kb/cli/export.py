@@ -10,11 +10,13 @@ from typing import Any, TextIO
 
 import click
 
+from kb.cli._command import KbCommand
 from kb.cli._output import Checked, VersionDate, json_option, open_kb, out_option, output_file
+from kb.i18n import ngettext
 from kb.params import RECORD_KIND, TEXT_LANG
 
 
-@click.command("export")
+@click.command("export", cls=KbCommand)
 @click.option("--kind", type=Checked(RECORD_KIND), help="Only records of this kind.")
 @click.option("--version", type=VersionDate(allow_all=True), default="all", show_default=True,
               help="'all', or the rules version in force on this date (YYYY-MM-DD).")
@@ -35,7 +37,8 @@ def command(ctx: click.Context, kind: str | None, version: str, lang: str | None
             return
         with output_file(out) as handle:
             count = _write_lines(rows, handle)
-    click.echo(f"Wrote {count} records to {out}", err=True)
+    click.echo(ngettext("Wrote {count} record to {out}", "Wrote {count} records to {out}",
+                        count).format(count=count, out=out), err=True)
 
 
 def _write_lines(rows: Iterable[dict[str, Any]], handle: TextIO) -> int:

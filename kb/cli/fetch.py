@@ -10,10 +10,12 @@ from pathlib import Path
 
 import click
 
+from kb.cli._command import KbCommand
 from kb.cli._output import emit_json, index_root, json_option, progress_bar
 from kb.cli._terminal import raw
 from kb.fetch import DEFAULT_TIMEOUT, RULES_PAGE, FetchError, Progress, check_url, fetch
-from kb.paths import user_corpus_dir
+from kb.i18n import _
+from kb.paths import shown, user_corpus_dir
 
 
 def _check_url(ctx: click.Context, param: click.Parameter, value: str) -> str:
@@ -26,11 +28,12 @@ def _check_url(ctx: click.Context, param: click.Parameter, value: str) -> str:
 
 def _finite(ctx: click.Context, param: click.Parameter, value: float) -> float:
     if not math.isfinite(value):  # FloatRange lets nan through: nan compares false
-        raise click.BadParameter(f"{value} is not a number of seconds", ctx, param)
+        raise click.BadParameter(_("{value} is not a number of seconds").format(value=value),
+                                 ctx, param)
     return value
 
 
-@click.command("fetch")
+@click.command("fetch", cls=KbCommand)
 @click.option("--url", default=RULES_PAGE, show_default=True, callback=_check_url,
               help="The rules page that links the current rules text.")
 @click.option("--dest", type=click.Path(file_okay=False, path_type=Path), default=None,
@@ -65,15 +68,21 @@ def command(ctx: click.Context, url: str, dest: Path | None, timeout: float, no_
                                                          "versions": report.versions}})
         return
     if got.installed is not None:
-        click.echo(f"The rules online ({got.version}) are not newer than the installed "
-                   f"{got.installed} ({got.path}); nothing written.")
+        click.echo(_("The rules online ({online}) are not newer than the installed "
+                     "{installed} ({path}); nothing written.").format(
+            online=got.version, installed=got.installed, path=got.path))
         return
-    state = "already stored, unchanged" if got.unchanged else "stored"
-    click.echo(f"Rules of {got.version} ({got.rules} rules, {got.glossary} glossary entries) "
-               f"{state}: {got.path}")
+    if got.unchanged:
+        message = _("Rules of {version} ({rules} rules, {glossary} glossary entries) already "
+                    "stored, unchanged: {path}")
+    else:
+        message = _("Rules of {version} ({rules} rules, {glossary} glossary entries) stored: "
+                    "{path}")
+    click.echo(message.format(version=got.version, rules=got.rules, glossary=got.glossary,
+                              path=got.path))
     if report is not None:
-        click.echo(f"Built {report.index} in {report.seconds:.1f} s; rules versions: "
-                   f"{', '.join(report.versions)}")
+        click.echo(_("Built {index} in {seconds:.1f} s; rules versions: {versions}").format(
+            index=shown(report.index), seconds=report.seconds, versions=", ".join(report.versions)))
 
 
 @contextmanager
@@ -88,8 +97,12 @@ def _download_bar() -> Iterator[Progress | None]:
     def update(read: int, total: int | None) -> None:
         nonlocal shown
         shown = True
-        whole = f" of {total // 1024} kB ({100 * read // max(total, 1)}%)" if total else " kB"
-        click.echo(f"\rDownloading: {read // 1024}{whole}", nl=False, file=raw(sys.stderr))
+        if total:
+            line = _("Downloading: {read} of {total} kB ({share}%)").format(
+                read=read // 1024, total=total // 1024, share=100 * read // max(total, 1))
+        else:
+            line = _("Downloading: {read} kB").format(read=read // 1024)
+        click.echo(f"\r{line}", nl=False, file=raw(sys.stderr))
 
     try:
         yield update

@@ -7,25 +7,17 @@ from itertools import groupby
 
 import click
 
+from kb.cli._command import KbArgument, KbCommand
 from kb.cli._output import Checked, VersionDate, emit_json, json_option, open_kb
 from kb.cli._terminal import style
 from kb.history import HistoryEntry, Piece, rule_history
+from kb.i18n import _
+from kb.labels import change_label
 from kb.params import HISTORY_LANG
 
-# What an English entry says about its version, by its ``change``.
-_CHANGE = {
-    "added": "added",
-    "first-held": "in the oldest version held",
-    "unchanged": "unchanged",
-    "changed": "changed",
-    "renumbered": "renumbered from {previous}",
-    "renumbered+changed": "renumbered from {previous}, changed",
-    "removed": "removed (was {previous})",
-}
 
-
-@click.command("history")
-@click.argument("number")
+@click.command("history", cls=KbCommand)
+@click.argument("number", cls=KbArgument)
 @click.option("--version", "version", type=VersionDate(), default=None,
               help="Read NUMBER in the rules in force on this date (YYYY-MM-DD); "
                    "default: the newest version that has it.")
@@ -42,6 +34,7 @@ def command(ctx: click.Context, number: str, version: str | None, lang: str, sho
             as_json: bool) -> None:
     """Show every version of a rule and its subrules (702.102, say), followed across
     renumberings, with the words that changed and the translations of each version.
+
     Versions where nothing changed are shown as one line per run, unless --all."""
     with open_kb(ctx) as kb:
         entries = rule_history(kb, number, version, lang)
@@ -63,17 +56,23 @@ def _print_rule(rule: str, entries: list[HistoryEntry], show_all: bool) -> None:
     click.echo(f"{rule}{'. ' + title if title else ''}  [{' → '.join(numbered)}]")
     for e in entries if show_all else _collapsed(entries):
         if isinstance(e, list):
-            click.echo(f"  unchanged {e[0].version} .. {e[-1].version}, {len(e)} versions")
+            click.echo("  " + _("unchanged {first} .. {last}, {count} versions").format(
+                first=e[0].version, last=e[-1].version, count=len(e)))
             continue
         if e.change in ("translation", "quote"):
-            stale = "stale" if e.stale else "current"
+            if e.change == "translation":
+                what = (_("translation of {number} ({version}), stale") if e.stale
+                        else _("translation of {number} ({version}), current"))
+            else:
+                what = (_("quote of {number} ({version}), stale") if e.stale
+                        else _("quote of {number} ({version}), current"))
             click.echo(f"    [{e.language}, {e.version}: {e.number}, {_where(e)}] "
-                       f"{e.change} of {e.english_number} ({e.corresponds_to}), {stale}")
+                       + what.format(number=e.english_number, version=e.corresponds_to))
             click.echo(f"      {e.text}")
             continue
-        label = _CHANGE[e.change].format(previous=e.previous)
+        label = change_label(e.change, e.previous)
         if e.typography_only:
-            label += " (typography only)"
+            label += " " + _("(typography only)")
         where = f"  {_where(e)}" if e.change in ("added", "first-held") else ""
         click.echo(f"  {e.version}  {e.number or '-':<9} {label}{where}")
         if e.change in ("added", "first-held"):

@@ -6,12 +6,13 @@ from pathlib import Path
 
 import click
 
+from kb.cli._command import KbCommand
 from kb.cli._output import emit_json, json_option, out_option, output_file, progress_bar
 from kb.errors import KbError
 from kb.i18n import gettext as _
 
 
-@click.command("numbering")
+@click.command("numbering", cls=KbCommand)
 @click.option("--from", "folders", multiple=True, required=True,
               type=click.Path(exists=True, file_okay=False, path_type=Path),
               help="A folder of Comprehensive Rules text files, gzip or not (repeatable): one "

@@ -8,7 +8,9 @@ from typing import TYPE_CHECKING
 
 import click
 
+from kb.cli._command import KbCommand
 from kb.cli._output import Checked, index_root, json_option, out_option, output_file
+from kb.i18n import _
 from kb.params import CATEGORIES, LANGS
 
 if TYPE_CHECKING:
@@ -17,7 +19,7 @@ if TYPE_CHECKING:
 FORMATS = ("text", "json", "html")
 
 
-@click.command("report")
+@click.command("report", cls=KbCommand)
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
               help="Output format (html: one self-contained page).")
 @out_option
@@ -37,7 +39,7 @@ def command(ctx: click.Context, fmt: str, out: Path | None,
     """Report translation gaps and disagreements, stale citations, outdated wording, failing
     examples and ingest problems of the built index."""
     if as_json and fmt not in ("text", "json"):
-        raise click.UsageError("--json and --format html contradict each other")
+        raise click.UsageError(_("--json and --format html contradict each other"))
     fmt = "json" if as_json else fmt
     from kb import api
 
@@ -49,7 +51,8 @@ def command(ctx: click.Context, fmt: str, out: Path | None,
     else:
         with output_file(out) as handle:
             handle.write(text)
-        click.echo(f"Wrote the report ({len(report.findings)} findings) to {out}", err=True)
+        click.echo(_("Wrote the report ({count} findings) to {out}").format(
+            count=len(report.findings), out=out), err=True)
     if strict and report.has_errors:
         ctx.exit(1)
 

@@ -7,14 +7,16 @@ import dataclasses
 import click
 
 from kb import api
+from kb.cli._command import KbArgument, KbCommand
 from kb.cli._output import Checked, VersionDate, echo_paged, emit_json, json_option, open_kb
-from kb.i18n import gettext as _
+from kb.i18n import _
+from kb.labels import language_name
 from kb.params import RULE_LANG
 from kb.rulenum import RuleNumber
 
 
-@click.command("rule")
-@click.argument("number")
+@click.command("rule", cls=KbCommand)
+@click.argument("number", cls=KbArgument)
 @click.option("--version", "version", type=VersionDate(), default="latest",
               show_default=True, help="The rules in force on this date (YYYY-MM-DD), or 'latest'.")
 @click.option("--lang", type=Checked(RULE_LANG), default=None,
@@ -63,15 +65,17 @@ def _view(v: api.RuleView) -> list[str]:
         lines.append(v.text)
     lines += v.examples
     if v.missing:
-        lines.append(f"(no {', '.join(v.missing)} text of {v.number} in the index)")
+        lines.append(_("(no {languages} text of {number} in the index)").format(
+            languages=", ".join(language_name(code) for code in v.missing), number=v.number))
     if v.cites:
-        lines.append(f"Cites: {', '.join(v.cites)}")
+        lines.append(_("Cites: {numbers}").format(numbers=", ".join(v.cites)))
     if len(set(v.versions.values())) > 1:
-        lines.append("Numbered: " + ", ".join(f"{n} ({d})" for d, n in v.versions.items()))
+        lines.append(_("Numbered: {numbers}").format(
+            numbers=", ".join(f"{n} ({d})" for d, n in v.versions.items())))
     for t in v.texts:
-        flags = "".join(f", {flag}" for flag, on in (("untranslated", t.untranslated),
-                                                      ("number inferred", t.inferred),
-                                                      ("community translation", t.community))
+        flags = "".join(f", {flag}" for flag, on in ((_("untranslated"), t.untranslated),
+                                                      (_("number inferred"), t.inferred),
+                                                      (_("community translation"), t.community))
                         if on)
         lines.append(f"  [{t.language}, {t.version}: {t.number}{flags}, "
                      f"{t.source['file']}:{t.source['line']}] {t.title or t.text}")
@@ -80,7 +84,7 @@ def _view(v: api.RuleView) -> list[str]:
     if v.cited_by:
         # Two documents of one language citing by the same number read as one entry.
         labels = dict.fromkeys(_citing_label(c, v) for c in v.cited_by)
-        lines.append("Cited by: " + ", ".join(labels))
+        lines.append(_("Cited by: {records}").format(records=", ".join(labels)))
     return lines
 
 
@@ -94,15 +98,17 @@ def _french_only(v: api.RuleView) -> list[str]:
         # A paragraph a French document left in English may still have French examples.
         kept = [f"  [{t.source['file']}:{t.source['line']}] {example}"
                 for t in v.texts if t.untranslated for example in t.examples]
-        return [f"{v.number}: no French text in the index; the English follows.",
+        return [_("{number}: no French text in the index; the English follows.").format(
+                    number=v.number),
                 *_view(dataclasses.replace(v, missing=[], texts=[])),
-                *(["Examples of the French document:", *kept] if kept else [])]
+                *([_("Examples of the French document:"), *kept] if kept else [])]
     lines = []
     for t in french:
         head = f"{t.number}." if t.title else t.number
         lines.append(f"{head} {t.title or ''}".rstrip() + f"  [fr, {t.version}, "
                      f"{t.source['file']}:{t.source['line']}]"
-                     + ("" if t.number == v.number else f"  (today {v.number})"))
+                     + ("" if t.number == v.number
+                        else "  " + _("(today {number})").format(number=v.number)))
         if not t.title:
             lines.append(t.text)
         lines += t.examples

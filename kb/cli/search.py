@@ -8,20 +8,23 @@ import sys
 import click
 
 from kb.api import search_json
+from kb.cli._command import KbArgument, KbCommand
 from kb.cli._output import Checked, VersionDate, emit_json, index_root, json_option
 from kb.cli._terminal import style
+from kb.i18n import _
+from kb.labels import label, language_name
 from kb.params import LANGS, SEARCH_KINDS, joined
-from kb.query import KINDS
 
 _MARKED = re.compile(r"\*\*(.+?)\*\*")
 
 
-@click.command("search", context_settings={"ignore_unknown_options": True})
-@click.argument("query", nargs=-1, required=True)
+@click.command("search", cls=KbCommand, context_settings={"ignore_unknown_options": True})
+@click.argument("query", nargs=-1, required=True, cls=KbArgument)
 @click.option("--lang", type=Checked(LANGS),
               help="Only texts in these languages (fr, en, pt; comma-separated).")
 @click.option("--kind", type=Checked(SEARCH_KINDS),
-              help=f"Only these kinds of record ({', '.join(KINDS)}; comma-separated).")
+              help="Only these kinds of record (rule, example, glossary, ruling, note, card; "
+                   "comma-separated).")
 @click.option("--limit", default=10, show_default=True, type=click.IntRange(1, 200),
               help="How many answers (a rule's texts in every language count as one).")
 @click.option("--version", type=VersionDate(allow_all=True),
@@ -51,7 +54,7 @@ def command(ctx: click.Context, query: tuple[str, ...], lang: tuple[str, ...] | 
 
     unknown = [word for word in query if word.startswith("--") and len(word) > 2]
     if unknown:  # "-token" is a word to exclude, "--tokn" a mistyped option
-        raise click.UsageError(f"no such option: {unknown[0]}")
+        raise click.UsageError(_("no such option: {option}").format(option=unknown[0]))
 
     with Searcher(index_root(ctx)) as searcher:
         result = searcher.search(" ".join(query), lang=joined(lang), kind=joined(kind),
@@ -62,19 +65,25 @@ def command(ctx: click.Context, query: tuple[str, ...], lang: tuple[str, ...] | 
             ctx.exit(1)
         return
     for typed, corrected in result.corrected.items():
-        click.echo(f"Showing results for {corrected!r} (no text holds {typed!r})")
+        click.echo(_("Showing results for {corrected!r} (no text holds {typed!r})").format(
+            corrected=corrected, typed=typed))
     for t in result.translations:
-        click.echo(f"Also searched: {t.word} -> {', '.join(t.terms)} ({', '.join(t.kinds)})")
+        click.echo(_("Also searched: {word} -> {terms} ({evidence})").format(
+            word=t.word, terms=", ".join(t.terms), evidence=", ".join(map(label, t.kinds))))
     for line in result.said():
         click.echo(line)
     if result.version:
-        click.echo(f"Rules version: {result.version} (other versions: --version DATE or all)")
+        click.echo(_("Rules version: {version} (other versions: --version DATE or all)")
+                   .format(version=result.version))
     if result.dropped and result.hits:
-        click.echo(f"No text holds every word; the first answer lacks: "
-                   f"{', '.join(result.dropped)}")
+        click.echo(_("No text holds every word; the first answer lacks: {words}").format(
+            words=", ".join(result.dropped)))
     if not result.hits:
-        click.echo("No results.")
+        click.echo(_("No results."))
         ctx.exit(1)
+    if result.missing_language:
+        click.echo(_("None of these answers has a {language} text in the index: they are "
+                     "shown in English.").format(language=language_name(result.missing_language)))
     for n, group in enumerate(result.groups(), 1):
         first = group[0]
         head = first.group.removeprefix("rule ") if first.group.startswith("rule ") else (
@@ -82,7 +91,8 @@ def command(ctx: click.Context, query: tuple[str, ...], lang: tuple[str, ...] | 
         click.echo(f"\n{n}. {head}")
         for hit in group:
             where = f"{hit.source.get('file')}:{hit.source.get('line')}" if hit.source else ""
-            click.echo(f"   [{hit.kind}, {hit.language}, {hit.version or '-'}] {hit.id}  {where}")
+            click.echo(f"   [{label(hit.kind)}, {hit.language}, {hit.version or '-'}] {hit.id}  "
+                       f"{where}")
             click.echo(f"     {_show(hit.snippet)}")
 
 

@@ -7,11 +7,13 @@ import webbrowser
 
 import click
 
+from kb.cli._command import KbCommand
 from kb.cli._output import emit_json, index_root, json_option
 from kb.i18n import _
+from kb.paths import shown
 
 
-@click.command("serve")
+@click.command("serve", cls=KbCommand)
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to listen on (another than 127.0.0.1 exposes the site to the "
                    "network).")
@@ -45,8 +47,9 @@ def command(ctx: click.Context, host: str, port: int, allow_hosts: tuple[str, ..
             header_timeout: float, as_json: bool) -> None:
     """Serve the current index at http://HOST:PORT/: rules side by side in French and
     English, search, cards, history, diffs, glossary, terms, the consistency report, and the
-    JSON API under /api/ (the same shapes as --json). A new 'kb build' is picked up without
-    a restart. Stop with Ctrl-C.
+    JSON API under /api/ (the same shapes as --json).
+
+    A new 'kb build' is picked up without a restart. Stop with Ctrl-C.
 
     To put it on a network, run it behind a reverse proxy (docs/deploy.md: nginx, several
     kb serve processes sharing one read-only index).
@@ -72,7 +75,8 @@ def command(ctx: click.Context, host: str, port: int, allow_hosts: tuple[str, ..
         emit_json({"url": url, "api": url + "api/", "openapi": url + "api/openapi.json",
                    "index": str(root)})
     else:
-        click.echo(f"Serving {root} at {url} (API: {url}api/); Ctrl-C stops.", err=True)
+        click.echo(_("Serving {index} at {url} (API: {url}api/); Ctrl-C stops.").format(
+            index=shown(root), url=url), err=True)
     if open_browser:
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
     settings = Settings(str(root), threads, cache, tuple(dict.fromkeys(hosts)), max_requests,

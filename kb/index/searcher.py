@@ -30,6 +30,7 @@ from whoosh.scoring import BM25F
 from whoosh.searching import Searcher
 
 from kb.errors import KbError
+from kb.i18n import _
 from kb.index.analysis import LANGUAGES, fold, language, strip_elision
 from kb.index.documents import UNVERSIONED
 from kb.index.vocabulary import Words, load
@@ -163,7 +164,8 @@ class IndexSearcher:
     def __init__(self, generation: Path) -> None:
         folder = generation / SEARCH_DIR
         if not whoosh_index.exists_in(str(folder)):
-            raise KbError(f"no search index in {generation}: run 'kb build'")
+            raise KbError(_("no search index in {folder}: run 'kb build'").format(
+                folder=generation))
         self._folder = folder
         self._ix = whoosh_index.open_dir(str(folder))
         self._segment_versions = _segment_versions(folder)
@@ -430,9 +432,9 @@ class _Builder:
                 vague = not filler and self.telling is not None and not self.telling(label)
                 optional.append((filler, vague, df, label, query))
         optional.sort(key=lambda o: o[:3])  # telling words first, the rarest first
-        self.answer.ignored.extend(label for *_, label, _ in optional[MAX_RANKED:])
+        self.answer.ignored.extend(label for *_rest, label, _query in optional[MAX_RANKED:])
         parts = []
-        for filler, _, _, label, query in optional[:MAX_RANKED]:
+        for filler, _vague, _df, label, query in optional[:MAX_RANKED]:
             # Weighed, and allowed to choose the candidates, by its commonest term, as it
             # always was: the rarity of the whole orders the units, it does not outweigh.
             df = self.commonest(query)
@@ -621,8 +623,8 @@ class _Builder:
             self.expanded[word] = self.expanded.get(word, 0) + len(matches)
             if self.expanded[word] > MAX_EXPANSION:
                 raise TooBroadError(
-                    f"{word}* stands for more than {MAX_EXPANSION} words in the index: "
-                    "type more letters")
+                    _("{word}* stands for more than {limit} words in the index: type more "
+                      "letters").format(word=word, limit=MAX_EXPANSION))
             return {words.term[w]: 1.0 for w in matches}  # type: ignore[union-attr]
         if words is None or not words.known(word, term):
             # A word this language does not hold gets no family here: "défenseur" must not

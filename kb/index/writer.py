@@ -39,6 +39,7 @@ from whoosh.filedb.filestore import FileStorage
 from whoosh.index import TOC
 
 from kb.errors import KbError
+from kb.i18n import _
 from kb.index.documents import (
     SEARCHED_KINDS,
     UNVERSIONED,
@@ -171,10 +172,12 @@ def write_index(generation: Path, store: Store, stamp: str, previous: Path | Non
     if failed:
         first = failed[0]
         if any(w.disk_full for w in failed):
-            raise IndexWriteError(f"disk full while writing the search index in {target} "
-                                  f"({first.error}); the previous index is still served")
-        raise IndexWriteError(f"writing the search index failed on {first.unit}: "
-                              f"{first.error}; the previous index is still served")
+            raise IndexWriteError(_("disk full while writing the search index in {folder} "
+                                    "({reason}); the previous index is still served").format(
+                folder=target, reason=first.error))
+        raise IndexWriteError(_("writing the search index failed on {unit}: {reason}; the "
+                                "previous index is still served").format(unit=first.unit,
+                                                                         reason=first.error))
     entries = dict(kept)
     segments = {key: pickle.loads(bytes.fromhex(e["segment"])) for key, e in kept.items()
                 if e["segment"]}

@@ -18,7 +18,11 @@ Every pair comes from two records the link stage already related, and keeps whic
   a French word and the English word that occur in the same pairs most consistently (Dice
   coefficient at least ``MIN_DICE`` over at least ``MIN_PAIRS`` pairs): ``sacrifiez`` /
   ``sacrifice``, ``cimetière`` / ``graveyard``. Words in more than ``MAX_SHARE`` of the pairs
-  (articles, "the", "de") say nothing and are left out.
+  (articles, "the", "de") say nothing and are left out, and so are the words search never
+  translates, stop words and question words ("quand" / "when", "avec" / "with"), which are
+  no terms however consistently they pair. Words are
+  paired by their folded form and shown as the texts spell them most often ("cimetière", not
+  "cimetiere").
 """
 
 from __future__ import annotations
@@ -29,6 +33,8 @@ from collections.abc import Iterable, Iterator
 from itertools import product
 from pathlib import Path
 
+from kb.index.analysis import language
+from kb.index.searcher import is_question_word, is_stop_word
 from kb.model import Card, Link, Record, Rule, Ruling, TermPair, TocEntry
 from kb.sources.mtgjson import keyword_pairs
 from kb.store import Store
@@ -40,6 +46,7 @@ MIN_DICE = 0.6  # agreement of a French and an English word over parallel texts
 MIN_PAIRS = 5  # parallel texts a word pair needs
 MAX_SHARE = 0.2  # a word in more of the parallel texts than this is not a term
 _WORD = re.compile(r"[^\W\d_]{3,}")
+_LETTERS = re.compile(r"[^\W\d_]+")
 
 
 def derive_terms(store: Store, links: Iterable[Link]) -> list[TermPair]:
@@ -148,20 +155,22 @@ def _parallel_words(store: Store, links: list[Link], cards: list[tuple[Card, Car
                     ) -> dict[tuple[str, str, str], tuple[int, list[str]]]:
     """French and English words that keep occurring in the same parallel texts."""
     texts: list[tuple[set[str], set[str], str]] = []
+    spelled: dict[str, Counter[str]] = defaultdict(Counter)  # folded word -> its spellings
     for french, english in cards:
-        texts.append((_words(_card_text(french)), _words(_card_text(english)),
+        texts.append((_words(_card_text(french), spelled), _words(_card_text(english), spelled),
                       f"{french.id} = {english.id}"))
     for link in links:
         if link.relation == "same-ruling":
             fr, en = store.get(link.from_id), store.get(link.to_id)
             if (isinstance(fr, Ruling) and isinstance(en, Ruling) and fr.language == "fr"
                     and en.language == "en"):  # not one English ruling's two publications
-                texts.append((_words(fr.text), _words(en.text), f"{fr.id} = {en.id}"))
+                texts.append((_words(fr.text, spelled), _words(en.text, spelled),
+                              f"{fr.id} = {en.id}"))
     fr_df: Counter[str] = Counter(w for f, _, _ in texts for w in f)
     en_df: Counter[str] = Counter(w for _, e, _ in texts for w in e)
     cap = max(MIN_PAIRS, MAX_SHARE * len(texts))
-    fr_ok = {w for w, n in fr_df.items() if MIN_PAIRS <= n <= cap}
-    en_ok = {w for w, n in en_df.items() if MIN_PAIRS <= n <= cap}
+    fr_ok = {w for w, n in fr_df.items() if MIN_PAIRS <= n <= cap and not _function_word(w)}
+    en_ok = {w for w, n in en_df.items() if MIN_PAIRS <= n <= cap and not _function_word(w)}
     both: Counter[tuple[str, str]] = Counter()
     for f, e, _ in texts:
         both.update(product(f & fr_ok, e & en_ok))  # counted in C: a million pairs
@@ -181,15 +190,38 @@ def _parallel_words(store: Store, links: list[Link], cards: list[tuple[Card, Car
         for pair in chosen:
             if len(where[pair]) < EVIDENCE_KEPT and pair[0] in f and pair[1] in e:
                 where[pair].append(evidence)
-    return {("parallel-text", *pair): (both[pair], where[pair]) for pair in chosen}
+    return {("parallel-text", _spelling(pair[0], spelled, "fr"),
+             _spelling(pair[1], spelled, "en")): (both[pair], where[pair]) for pair in chosen}
+
+
+def _function_word(word: str) -> bool:
+    """A word search never translates (a stop word, a question word): no term."""
+    return is_stop_word(word) or is_question_word(word)
+
+
+def _spelling(word: str, spelled: dict[str, Counter[str]], lang: str) -> str:
+    """A folded word as the texts spell it most often (``cimetiere`` -> "cimetière"), among
+    the spellings search reads as the folded word (accents, not the ligature of "ætherling",
+    which the analysis keeps: the pair must search what it searched)."""
+    analysis = language(lang)
+    wanted = analysis.terms_of(word)
+    return next((form for form, _ in spelled.get(word, Counter()).most_common()
+                 if analysis.terms_of(form) == wanted), word)
 
 
 def _card_text(card: Card) -> str:
     return "\n".join(face.text or "" for face in card.faces)
 
 
-def _words(text: str) -> set[str]:
-    return set(_WORD.findall(fold(text)))
+def _words(text: str, spelled: dict[str, Counter[str]]) -> set[str]:
+    """The folded words of ``text`` (three letters or more), each spelling counted."""
+    found = set()
+    for written in _LETTERS.findall(text.lower()):
+        word = fold(written)
+        if _WORD.fullmatch(word):
+            found.add(word)
+            spelled[word][written] += 1
+    return found
 
 
 def _paired_cards(store: Store, links: list[Link]) -> Iterator[tuple[Card, Card]]:

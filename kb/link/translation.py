@@ -33,6 +33,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
+from kb.i18n import _
 from kb.model import Example, Link, Rule
 from kb.rulenum import RuleNumber
 from kb.store import Store
@@ -352,18 +353,19 @@ class Coverage:
     def summary(self) -> str:
         """One line: the rate, then the rules not paired, named with their reason."""
         if self.version is None:
-            return (f"community translation ({self.language}): no English rules held to pair "
-                    "it with; add the English CR of its date")
-        line = (f"community translation ({self.language}): {len(self.paired)} of "
-                f"{self.english} English rules of {self.version} paired "
-                f"({self.percent:.1f}%)")
+            return _("community translation ({language}): no English rules held to pair it "
+                     "with; add the English CR of its date").format(language=self.language)
+        line = _("community translation ({language}): {paired} of {english} English rules of "
+                 "{version} paired ({percent:.1f}%)").format(
+            language=self.language, paired=len(self.paired), english=self.english,
+            version=self.version, percent=self.percent)
         if self.unpaired:
-            line += f"; not paired: {_named(self.unpaired)}"
+            line += _("; not paired: {rules}").format(rules=_named(self.unpaired))
         if self.missing:
-            line += f"; not translated: {', '.join(self.missing[:20])}"
+            line += _("; not translated: {rules}").format(rules=", ".join(self.missing[:20]))
             line += " ..." if len(self.missing) > 20 else ""
         if self.untranslated:
-            line += f"; {len(self.untranslated)} left in English"
+            line += _("; {count} left in English").format(count=len(self.untranslated))
         return line
 
 
@@ -418,7 +420,7 @@ def store_coverage(store: Store) -> list[Coverage]:
 def _named(unpaired: Sequence[Unpaired]) -> str:
     by_reason: dict[str, list[str]] = defaultdict(list)
     for item in unpaired:
-        by_reason["no English rule of that number" if item.reason.startswith("no ")
-                  else "structure and kept words differ"].append(item.number)
+        by_reason[_("no English rule of that number") if item.reason.startswith("no ")
+                  else _("structure and kept words differ")].append(item.number)
     return "; ".join(f"{', '.join(numbers[:20])}{' ...' if len(numbers) > 20 else ''} "
                      f"({reason})" for reason, numbers in by_reason.items())

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from kb.model import Card, Example, Note, Rule, Ruling
+from kb.i18n import _
+from kb.labels import label
+from kb.model import Card, Example, Note, Rule, Ruling, kind_of
 from kb.report.data import ReportData
 from kb.report.evidence import compare, evidence
 from kb.report.finding import ERROR, WARNING, Finding, rule_lookup
@@ -54,8 +56,8 @@ def _pair_findings(data: ReportData, pair: TextPair, names: CardNames) -> Iterat
     for check_name, explanation in problems:
         yield Finding(
             CATEGORY, check_name, WARNING if check_name == "symbols-stripped" else ERROR,
-            f"{what}: {explanation}", records, language="fr",
-            fix="make the French text say what the English original says",
+            _("{what}: {explanation}").format(what=what, explanation=explanation), records,
+            language="fr", fix=_("make the French text say what the English original says"),
             lookup=_lookup(pair),
         )
 
@@ -63,18 +65,17 @@ def _pair_findings(data: ReportData, pair: TextPair, names: CardNames) -> Iterat
 def _describe(pair: TextPair) -> str:
     fr = pair.fr
     if isinstance(fr, Rule):
-        what = f"rule {fr.number}"
-    elif isinstance(fr, Example):
-        what = f"example {fr.ordinal} of {fr.rule}"
-    elif isinstance(fr, Ruling) and fr.card:
-        what = f"ruling on {fr.card}"
-    elif isinstance(fr, Card):
-        what = f"card {fr.name}"
-    elif isinstance(fr, Note) and fr.topic:
-        what = f"note of “{fr.topic}”"
-    else:
-        what = type(fr).__name__.lower()
-    return f"French {what} and its English original"
+        return _("French rule {number} and its English original").format(number=fr.number)
+    if isinstance(fr, Example):
+        return _("French example {ordinal} of {rule} and its English original").format(
+            ordinal=fr.ordinal, rule=fr.rule)
+    if isinstance(fr, Ruling) and fr.card:
+        return _("French ruling on {card} and its English original").format(card=fr.card)
+    if isinstance(fr, Card):
+        return _("French card {name} and its English original").format(name=fr.name)
+    if isinstance(fr, Note) and fr.topic:
+        return _("French note of “{topic}” and its English original").format(topic=fr.topic)
+    return _("French {kind} and its English original").format(kind=label(kind_of(fr)))
 
 
 def _lookup(pair: TextPair) -> str | None:

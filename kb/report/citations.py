@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterator
 
+from kb.i18n import _
 from kb.model import Citation, Record, Rule
 from kb.report.data import CR_FORMAT, RULES_FORMATS, ReportData, split_cr_id
 from kb.report.finding import ERROR, WARNING, Finding, RecordRef, rule_lookup
@@ -60,13 +61,14 @@ def _citation(data: ReportData, record: Record, citation: Citation,
     if then is None:
         written = data.record_date(record)
         elsewhere = sorted(v for v in data.versions if citation.first in data.cr_rules[v])
-        hint = f"; it exists in the rules of {', '.join(elsewhere)}" if elsewhere else ""
-        near = f" near {written}" if written else ""
+        message = (_("“{written}” cites {number}, which is no rule of the rules near {date}")
+                   if written else
+                   _("“{written}” cites {number}, which is no rule of the rules"))
         yield Finding(CATEGORY, "unresolved", ERROR,
-                      f"“{citation.written}” cites {citation.first}, which is no rule of the "
-                      f"rules{near}{hint}", (data.ref(record),),
-                      language=getattr(record, "language", None),
-                      fix="correct the rule number", lookup=rule_lookup(citation.first))
+                      message.format(written=citation.written, number=citation.first,
+                                     date=written) + _elsewhere(elsewhere),
+                      (data.ref(record),), language=getattr(record, "language", None),
+                      fix=_("correct the rule number"), lookup=rule_lookup(citation.first))
         return
     yield from _in_version(data, record, citation, then[0], follow)
 
@@ -82,24 +84,32 @@ def _in_version(data: ReportData, record: Record, citation: Citation, version: s
     language = getattr(record, "language", None)
     if numbers is not None and citation.first not in numbers:
         elsewhere = sorted(v for v in data.versions if citation.first in data.cr_rules[v])
-        hint = f"; it exists in the rules of {', '.join(elsewhere)}" if elsewhere else ""
         yield Finding(CATEGORY, "unresolved", ERROR,
-                      f"“{citation.written}” cites {citation.first}, which is no rule of the "
-                      f"rules of {version}{hint}", ref, language=language,
-                      fix="correct the rule number",
+                      _("“{written}” cites {number}, which is no rule of the rules of "
+                        "{version}").format(written=citation.written, number=citation.first,
+                                            version=version) + _elsewhere(elsewhere),
+                      ref, language=language, fix=_("correct the rule number"),
                       lookup=rule_lookup(citation.first, version))
         return
     if numbers is not None and citation.last != citation.first and citation.last not in numbers:
         reached = _last_in_range(numbers, citation.first, citation.last)
         yield Finding(CATEGORY, "range-past-end", WARNING,
-                      f"“{citation.written}” runs past its last rule: the rules of {version} "
-                      f"stop at {reached}", ref, language=language,
-                      fix=f"end the range at {reached}",
+                      _("“{written}” runs past its last rule: the rules of {version} stop at "
+                        "{reached}").format(written=citation.written, version=version,
+                                            reached=reached), ref, language=language,
+                      fix=_("end the range at {reached}").format(reached=reached),
                       lookup=rule_lookup(citation.first, version))
     if follow:
         yield from _moved(data, citation.first, version, data.today_of(version,
                                                                        citation.first),
                           f"“{citation.written}”", ref, language)
+
+
+def _elsewhere(versions: list[str]) -> str:
+    """"; it exists in the rules of ...", or nothing."""
+    if not versions:
+        return ""
+    return _("; it exists in the rules of {versions}").format(versions=", ".join(versions))
 
 
 def _last_in_range(numbers: dict[str, Rule], first: str, last: str) -> str:
@@ -115,16 +125,19 @@ def _moved(data: ReportData, number: str, version: str, today: str | None, what:
     named = data.named(version, number, today)
     if today is None:
         yield Finding(CATEGORY, "removed", WARNING,
-                      f"{what} means {named} of the rules of {version}, which has no "
-                      f"counterpart in the rules of {data.latest} (removed or rewritten)",
+                      _("{what} means {named} of the rules of {version}, which has no "
+                        "counterpart in the rules of {latest} (removed or rewritten)").format(
+                          what=what, named=named, version=version, latest=data.latest),
                       records, language=language,
-                      fix="cite the rule that replaced it, or drop the text",
+                      fix=_("cite the rule that replaced it, or drop the text"),
                       lookup=rule_lookup(number, version) if version in data.versions else None)
     elif today != number:
         yield Finding(CATEGORY, "renumbered", WARNING,
-                      f"{what} means {named} of the rules of {version}, which is {today} "
-                      f"today ({data.latest})", records, language=language,
-                      fix=f"cite {today}", lookup=rule_lookup(today))
+                      _("{what} means {named} of the rules of {version}, which is {today} "
+                        "today ({latest})").format(what=what, named=named, version=version,
+                                                   today=today, latest=data.latest),
+                      records, language=language,
+                      fix=_("cite {number}").format(number=today), lookup=rule_lookup(today))
 
 
 # -- rules quoted by a document ------------------------------------------------------------------
@@ -156,7 +169,7 @@ def _quoted_group(data: ReportData, root: str, members: list[Rule]) -> Iterator[
     unpaired = data.links_from(head.id, "unpaired")
     if unpaired:
         yield Finding(CATEGORY, "unpaired", WARNING, unpaired[0].evidence, every,
-                      language=language, fix="check the number and the title of the text",
+                      language=language, fix=_("check the number and the title of the text"),
                       lookup=rule_lookup(root))
         return
     anchor = data.read_as(head.id)
@@ -170,24 +183,29 @@ def _quoted_group(data: ReportData, root: str, members: list[Rule]) -> Iterator[
         found = data.read_as(member.id)
         if found is None:
             yield Finding(CATEGORY, "unresolved", ERROR,
-                          f"quoted rule {number} is no rule of the rules of {anchor[0]} under "
-                          f"{anchor[1]}", these, language=language, fix="correct the rule number")
+                          _("quoted rule {number} is no rule of the rules of {version} under "
+                            "{under}").format(number=number, version=anchor[0],
+                                              under=anchor[1]),
+                          these, language=language, fix=_("correct the rule number"))
             continue
         today = data.current_of(member.id)
         with_root = root_today is not None and today == root_today + number[len(root):]
         if today is None or (today != number and not with_root):
-            yield from _moved(data, found[1], found[0], today, f"quoted rule {number}", these,
-                              language)
+            yield from _moved(data, found[1], found[0], today,
+                              _("quoted rule {number}").format(number=number), these, language)
         elif today != number and number != root:
             moved_with_root.append(f"{number}→{today}")
     if root_today is not None and root_today != root:
         title = data.title_of(*anchor) or data.title_of(data.latest or "", root_today)
         named = f"{root} {title}" if title else root
-        with_subrules = f" (with {', '.join(moved_with_root)})" if moved_with_root else ""
         now = data.title_of(data.latest or "", root)
-        yield Finding(CATEGORY, "renumbered", WARNING,
-                      f"quoted rule {named} (rules of {anchor[0]}: {anchor[1]}) is {root_today} "
-                      f"today ({data.latest}){with_subrules}"
-                      + (f"; today's {root} is {now}" if now else ""),
-                      every, language=language,
-                      fix=f"quote {root_today}, today's text", lookup=rule_lookup(root_today))
+        message = _("quoted rule {named} (rules of {version}: {under}) is {today} today "
+                    "({latest})").format(named=named, version=anchor[0], under=anchor[1],
+                                         today=root_today, latest=data.latest)
+        if moved_with_root:
+            message += " " + _("(with {numbers})").format(numbers=", ".join(moved_with_root))
+        if now:
+            message += _("; today's {number} is {title}").format(number=root, title=now)
+        yield Finding(CATEGORY, "renumbered", WARNING, message, every, language=language,
+                      fix=_("quote {number}, today's text").format(number=root_today),
+                      lookup=rule_lookup(root_today))

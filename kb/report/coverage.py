@@ -22,6 +22,8 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from kb.i18n import _, ngettext
+from kb.labels import language_name
 from kb.link.translation import FORMAT as TRANSLATION_FORMAT
 from kb.link.translation import coverage as translation_coverage
 from kb.model import Card, Example, Record, Rule, Ruling
@@ -111,13 +113,16 @@ def _section_findings(data: ReportData) -> Iterator[Finding]:
         title = f" {cov.title}" if cov.title else ""
         english = data.cr_rules.get(cov.version, {})
         absent = [RecordRef.of(english[n]) for n in cov.missing]
-        message = (f"{cov.file}: section {cov.section}{title} of the rules of {cov.version}: "
-                   f"{len(cov.translated)} of {cov.total} rules in French ({cov.percent:.0f}%), "
-                   f"{len(cov.untranslated)} left in English, {len(cov.missing)} missing"
-                   + (f": {', '.join(cov.missing[:8])}" if cov.missing else "")
-                   + (" ..." if len(cov.missing) > 8 else ""))
+        message = _("{file}: section {section}{title} of the rules of {version}: {translated} "
+                    "of {total} rules in French ({percent:.0f}%), {untranslated} left in "
+                    "English, {missing} missing").format(
+            file=cov.file, section=cov.section, title=title, version=cov.version,
+            translated=len(cov.translated), total=cov.total, percent=cov.percent,
+            untranslated=len(cov.untranslated), missing=len(cov.missing))
+        message += ((_(": {numbers}").format(numbers=", ".join(cov.missing[:8])) if cov.missing
+                     else "") + (" ..." if len(cov.missing) > 8 else ""))
         yield Finding(CATEGORY, "section", WARNING, message, language=FR,
-                      fix="translate the rules left in English and add the missing ones",
+                      fix=_("translate the rules left in English and add the missing ones"),
                       lookup=rule_lookup(cov.section, cov.version, FR), records=tuple(absent))
 
 
@@ -126,9 +131,10 @@ def _french_only(data: ReportData, pairs: Pairs) -> Iterator[Finding]:
         why = data.links_from(rule.id, "unpaired")
         yield Finding(CATEGORY, "french-only", WARNING,
                       why[0].evidence if why else
-                      f"French {rule.number} has no English counterpart in any version held",
+                      _("French {number} has no English counterpart in any version held")
+                      .format(number=rule.number),
                       (data.ref(rule),), language=FR,
-                      fix="check the number: the French text may be misnumbered")
+                      fix=_("check the number: the French text may be misnumbered"))
 
 
 def _left_in_english(data: ReportData) -> Iterator[Finding]:
@@ -139,12 +145,15 @@ def _left_in_english(data: ReportData) -> Iterator[Finding]:
         # gives both texts on purpose) is not.
         if not (record.untranslated if isinstance(record, Rule) else record.language == EN):
             continue
-        what = f"rule {record.number}" if isinstance(record, Rule) else \
-            f"example {record.ordinal} of {record.rule}"
+        message = (_("rule {number} is left in English in the French text of {file}")
+                   if isinstance(record, Rule) else
+                   _("example {ordinal} of {rule} is left in English in the French text of "
+                     "{file}"))
         number = record.number if isinstance(record, Rule) else record.rule
         yield Finding(CATEGORY, "untranslated", WARNING,
-                      f"{what} is left in English in the French text of {source.file}",
-                      (data.ref(record),), language=FR, fix="translate the paragraph",
+                      message.format(number=number, ordinal=getattr(record, "ordinal", None),
+                                     rule=number, file=source.file),
+                      (data.ref(record),), language=FR, fix=_("translate the paragraph"),
                       lookup=rule_lookup(number, lang=FR))
 
 
@@ -155,9 +164,13 @@ def _inferred(data: ReportData) -> Iterator[Finding]:
         if lost:
             numbers = ", ".join(r.number for r in lost)
             yield Finding(CATEGORY, "inferred-number", WARNING,
-                          f"{source.file} lost the numbers of {len(lost)} rules, inferred from "
-                          f"their neighbours: {numbers}", language=source.language,
-                          fix="restore the numbers in the source",
+                          ngettext("{file} lost the number of {count} rule, inferred from its "
+                                   "neighbours: {numbers}",
+                                   "{file} lost the numbers of {count} rules, inferred from "
+                                   "their neighbours: {numbers}", len(lost)).format(
+                              file=source.file, count=len(lost), numbers=numbers),
+                          language=source.language,
+                          fix=_("restore the numbers in the source"),
                           records=tuple(data.ref(r) for r in lost))
 
 
@@ -165,10 +178,12 @@ def _example_counts(data: ReportData, pairs: Pairs) -> Iterator[Finding]:
     for counts in pairs.example_counts:
         yield Finding(
             CATEGORY, "examples", WARNING,
-            f"French {counts.fr_rule.number} has {len(counts.fr_examples)} examples, its "
-            f"English original {counts.en_rule.id} has {len(counts.en_examples)}",
+            _("French {number} has {french} examples, its English original {english_id} has "
+              "{english}").format(number=counts.fr_rule.number, french=len(counts.fr_examples),
+                                  english_id=counts.en_rule.id,
+                                  english=len(counts.en_examples)),
             tuple(data.ref(r) for r in (counts.fr_rule, counts.en_rule)), language=FR,
-            fix="add or remove examples to match the English",
+            fix=_("add or remove examples to match the English"),
             lookup=rule_lookup(counts.en_rule.number, counts.en_rule.version, FR))
 
 
@@ -186,12 +201,15 @@ def _unpaired_finding(data: ReportData, record: Record, other_file: str) -> Find
     kind = "ruling" if isinstance(record, Ruling) else "card"
     about = record.card if isinstance(record, Ruling) else getattr(record, "name", "")
     language = getattr(record, "language", None)
-    words = {FR: "French", EN: "English"}
+    message = (_("ruling on {about} ({language}) has no counterpart in {file}")
+               if kind == "ruling" else
+               _("card {about} ({language}) has no counterpart in {file}"))
     return Finding(
         CATEGORY, f"{kind}-unpaired", WARNING,
-        f"{words.get(language or '', language)} {kind} on {about} has no counterpart in "
-        f"{other_file}", (data.ref(record),), language=language,
-        fix=f"translate it, or remove it if {other_file} dropped it on purpose")
+        message.format(language=language_name(language or "?"), about=about, file=other_file),
+        (data.ref(record),), language=language,
+        fix=_("translate it, or remove it if {file} dropped it on purpose").format(
+            file=other_file))
 
 
 def _whole_translations(data: ReportData) -> Iterator[Finding]:
@@ -210,5 +228,6 @@ def _whole_translations(data: ReportData) -> Iterator[Finding]:
         odd = [r for r in rules if r.id not in counterparts or r.untranslated]
         yield Finding(CATEGORY, "translation-pairing", WARNING, f"{source.file}: {cov.summary()}",
                       tuple(data.ref(r) for r in odd), language=source.language,
-                      fix="check the numbers of the rules not paired against the English of "
-                          f"{cov.version}, and translate those left in English")
+                      fix=_("check the numbers of the rules not paired against the English of "
+                            "{version}, and translate those left in English").format(
+                          version=cov.version))

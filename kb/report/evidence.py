@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from kb.i18n import _
 from kb.model import Citation
 
 _MANA = re.compile(r"\{[^{}\s]+\}")
@@ -85,33 +86,36 @@ def compare(fr: Evidence, en: Evidence) -> list[tuple[str, str]]:
     fr_numbers = fr.numbers - en.numbers - en.words
     en_numbers = en.numbers - fr.numbers - fr.words
     if fr_numbers or en_numbers:
-        out.append(("numbers", f"numbers differ: {_sides(fr_numbers, en_numbers)}"))
+        out.append(("numbers", _("numbers differ: {sides}").format(
+            sides=_sides(fr_numbers, en_numbers))))
     if fr.pt != en.pt:
         out.append(("power-toughness",
-                    f"power/toughness differ: {_sides(fr.pt - en.pt, en.pt - fr.pt)}"))
+                    _("power/toughness differ: {sides}").format(
+                        sides=_sides(fr.pt - en.pt, en.pt - fr.pt))))
     if fr.mana != en.mana:
         if not fr.mana or not en.mana:
-            where = "French" if not fr.mana else "English"
-            out.append(("symbols-stripped",
-                        f"mana symbols stripped from the {where} text: "
-                        f"{_sides(fr.mana, en.mana)}"))
+            stripped = (_("mana symbols stripped from the French text: {sides}") if not fr.mana
+                        else _("mana symbols stripped from the English text: {sides}"))
+            out.append(("symbols-stripped", stripped.format(sides=_sides(fr.mana, en.mana))))
         else:
             differ = _sides(fr.mana - en.mana, en.mana - fr.mana)
-            out.append(("mana", f"mana symbols differ: {differ}"))
+            out.append(("mana", _("mana symbols differ: {sides}").format(sides=differ)))
     if fr.rules != en.rules:
         out.append(("cited-rules",
-                    f"cited rules differ: {_sides(fr.rules - en.rules, en.rules - fr.rules)}"))
+                    _("cited rules differ: {sides}").format(
+                        sides=_sides(fr.rules - en.rules, en.rules - fr.rules))))
     if fr.targets and en.targets and fr.targets != en.targets:
         out.append(("target",
-                    f"the target is described differently: French "
-                    f"{_show(fr.targets - en.targets)}, English {_show(en.targets - fr.targets)}"))
+                    _("the target is described differently: French {french}, English "
+                      "{english}").format(french=_show(fr.targets - en.targets),
+                                          english=_show(en.targets - fr.targets))))
     return out
 
 
 def _show(items: Iterable[str]) -> str:
     found = sorted(items)
-    return " ".join(found) if found else "none"
+    return " ".join(found) if found else _("none")
 
 
 def _sides(fr: Iterable[str], en: Iterable[str]) -> str:
-    return f"French {_show(fr)} / English {_show(en)}"
+    return _("French {french} / English {english}").format(french=_show(fr), english=_show(en))

@@ -19,6 +19,8 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from kb.i18n import _
+from kb.labels import label
 from kb.report.data import ReportData
 from kb.report.finding import ERROR, WARNING, Finding, RecordRef
 from kb.report.pairs import Pairs
@@ -65,17 +67,23 @@ def findings_from_check(data: ReportData, results: Iterable[Mapping[str, Any] | 
     for result in by_id.values():
         if result.status == CONTRADICTED:
             yield Finding(CATEGORY, CONTRADICTED, ERROR,
-                          f"example {result.id} says {result.claim or '(no claim)'}, the rules "
-                          f"engine computes {result.computed or '(nothing)'}",
+                          _("example {id} says {claim}, the rules engine computes "
+                            "{computed}").format(id=result.id,
+                                                 claim=result.claim or _("(no claim)"),
+                                                 computed=result.computed or _("(nothing)")),
                           _refs(data, result), language=result.language,
-                          fix="correct the example, or the engine if it is wrong")
+                          fix=_("correct the example, or the engine if it is wrong"))
         elif result.status == ERA_DEPENDENT:
-            changed = f" (changed by {result.changed_rule})" if result.changed_rule else ""
-            yield Finding(CATEGORY, ERA_DEPENDENT, WARNING,
-                          f"example {result.id} holds only under the rules of its time"
-                          f"{changed}: {result.computed or result.claim or ''}".rstrip(": "),
+            said = (_("example {id} holds only under the rules of its time (changed by "
+                      "{rule})") if result.changed_rule else
+                    _("example {id} holds only under the rules of its time"))
+            said = said.format(id=result.id, rule=result.changed_rule)
+            if result.computed or result.claim:
+                said = _("{what}: {outcome}").format(what=said,
+                                                      outcome=result.computed or result.claim)
+            yield Finding(CATEGORY, ERA_DEPENDENT, WARNING, said,
                           _refs(data, result), language=result.language,
-                          fix="say which rules the example is written for")
+                          fix=_("say which rules the example is written for"))
     pairs = pairs or Pairs(data)
     for pair in pairs.examples:
         fr, en = by_id.get(pair.fr.id), by_id.get(pair.en.id)
@@ -83,10 +91,15 @@ def findings_from_check(data: ReportData, results: Iterable[Mapping[str, Any] | 
             continue
         if fr.status != en.status or (fr.computed != en.computed and fr.computed and en.computed):
             yield Finding(CATEGORY, "languages-disagree", ERROR,
-                          f"French example {fr.id} ({fr.status}: {fr.computed}) and its English "
-                          f"original {en.id} ({en.status}: {en.computed}) give different "
-                          "outcomes", (data.ref(pair.fr), data.ref(pair.en)), language="fr",
-                          fix="make the French example describe the English one's situation")
+                          _("French example {french} ({french_status}: {french_computed}) and "
+                            "its English original {english} ({english_status}: "
+                            "{english_computed}) give different outcomes").format(
+                              french=fr.id, french_status=label(fr.status),
+                              french_computed=fr.computed, english=en.id,
+                              english_status=label(en.status), english_computed=en.computed),
+                          (data.ref(pair.fr), data.ref(pair.en)), language="fr",
+                          fix=_("make the French example describe the English one's "
+                                "situation"))
 
 
 def _refs(data: ReportData, result: ExampleResult) -> tuple[RecordRef, ...]:

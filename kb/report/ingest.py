@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterator
 
+from kb.i18n import _, ngettext
 from kb.model import Fragment, Rule
 from kb.report.data import ReportData
 from kb.report.finding import WARNING, Finding, rule_lookup
@@ -27,9 +28,12 @@ def check(data: ReportData) -> Iterator[Finding]:
         if fragments:
             reasons = sorted({f.reason for f in fragments})
             yield Finding(CATEGORY, "unparsed", WARNING,
-                          f"{source.file}: {len(fragments)} unparsed fragment(s) "
-                          f"({'; '.join(reasons)})",
-                          fix="teach a parser this text, or correct the document",
+                          ngettext("{file}: {count} unparsed fragment ({reasons})",
+                                   "{file}: {count} unparsed fragments ({reasons})",
+                                   len(fragments)).format(file=source.file,
+                                                          count=len(fragments),
+                                                          reasons="; ".join(reasons)),
+                          fix=_("teach a parser this text, or correct the document"),
                           records=tuple(data.ref(f) for f in fragments))
         by_language: dict[str | None, list[Rule]] = defaultdict(list)
         for record in records:
@@ -48,9 +52,11 @@ def _duplicates(data: ReportData, file: str, rules: list[Rule]) -> Iterator[Find
         if len(same) > 1:
             lines = ", ".join(str(r.loc.line) for r in same)
             yield Finding(CATEGORY, "duplicate-number", WARNING,
-                          f"{file}: {len(same)} rules numbered {number} (lines {lines})",
+                          _("{file}: {count} rules numbered {number} (lines {lines})").format(
+                              file=file, count=len(same), number=number, lines=lines),
                           tuple(data.ref(r) for r in same), language=same[0].language,
-                          fix="renumber the duplicate", lookup=rule_lookup(number, same[0].version))
+                          fix=_("renumber the duplicate"),
+                          lookup=rule_lookup(number, same[0].version))
 
 
 def _out_of_order(data: ReportData, file: str, rules: list[Rule]) -> Iterator[Finding]:
@@ -62,9 +68,11 @@ def _out_of_order(data: ReportData, file: str, rules: list[Rule]) -> Iterator[Fi
         if previous is not None and number < previous[1]:
             before = previous[0]
             yield Finding(CATEGORY, "out-of-order", WARNING,
-                          f"{file}: rule {rule.number} (line {rule.loc.line}) comes after "
-                          f"{before.number} (line {before.loc.line})",
+                          _("{file}: rule {number} (line {line}) comes after {before} (line "
+                            "{before_line})").format(file=file, number=rule.number,
+                                                     line=rule.loc.line, before=before.number,
+                                                     before_line=before.loc.line),
                           (data.ref(before), data.ref(rule)), language=rule.language,
-                          fix="check the numbers: one of them is probably wrong",
+                          fix=_("check the numbers: one of them is probably wrong"),
                           lookup=rule_lookup(rule.number, rule.version))
         previous = (rule, number)

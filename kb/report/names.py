@@ -21,6 +21,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from kb.i18n import _
 from kb.model import Card, Link
 from kb.text.normal import fold
 
@@ -129,20 +130,23 @@ def differences(fr: set[Mention], en: set[Mention], names: CardNames,
         name = names.english_name.get(key, key)
         french = names.french_name(key)
         if french:
-            name = f"{name} ({french} in French)"
+            name = _("{name} ({french} in French)").format(name=name, french=french)
         if (a is None or b is None) and key == about:
             continue
         if a is None:
             if key in names.known_in["fr"]:
-                out.append(f"the English text names {name}, the French text does not")
+                out.append(_("the English text names {name}, the French text does not")
+                           .format(name=name))
         elif b is None:
             if key in names.known_in["en"]:
-                out.append(f"the French text names {name}, the English text does not")
+                out.append(_("the French text names {name}, the English text does not")
+                           .format(name=name))
         elif a != b and None not in a | b:
             fr_words = "/".join(sorted(m.written for m in fr if m.key == key))
             en_words = "/".join(sorted(m.written for m in en if m.key == key))
-            out.append(f"the French text names the other half of {name}: "
-                       f"{fr_words} where the English has {en_words}")
+            out.append(_("the French text names the other half of {name}: {french} where the "
+                         "English has {english}").format(name=name, french=fr_words,
+                                                        english=en_words))
     return out
 
 

@@ -21,7 +21,11 @@ import re
 from collections.abc import Callable
 from html import escape
 
+from kb import i18n
+from kb.i18n import _
+from kb.labels import label
 from kb.report.finding import CATEGORIES, SEVERITIES, Finding
+from kb.report.render_text import coverage_line
 from kb.report.run import Report
 from kb.rulenum import sort_key
 
@@ -57,14 +61,16 @@ def render(report: Report, rule_href: Callable[[str], str] | None = None) -> str
     total = {s: sum(c[s] for c in summary.values()) for s in SEVERITIES}
     parts = [
         "<!DOCTYPE html>",
-        '<html lang="en"><head><meta charset="utf-8">',
+        f'<html lang="{i18n.current()}"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f'<meta http-equiv="Content-Security-Policy" content="{_CSP}">',
-        "<title>kb consistency report</title>",
+        "<title>" + escape(_("kb consistency report")) + "</title>",
         f"<style>{_STYLE}{_filter_css(report)}</style></head><body>",
-        "<h1>kb consistency report</h1>",
-        f'<p id="totals">{total["error"]} errors, {total["warning"]} warnings, '
-        f'{total["info"]} notes for information.</p>',
+        "<h1>" + escape(_("kb consistency report")) + "</h1>",
+        '<p id="totals">' + escape(_("{errors} errors, {warnings} warnings, {infos} notes for "
+                                     "information.").format(errors=total["error"],
+                                                            warnings=total["warning"],
+                                                            infos=total["info"])) + "</p>",
         _summary_table(report),
         _coverage(report),
         *(f'<p class="note">{escape(n)}</p>' for n in report.notes),
@@ -75,7 +81,7 @@ def render(report: Report, rule_href: Callable[[str], str] | None = None) -> str
     for category in report.categories:
         found = [f for f in report.findings if f.category == category]
         parts.append(f'<section class="cat cat-{category}" id="cat-{category}">'
-                     f"<h2>{escape(CATEGORIES[category])} ({len(found)})</h2>")
+                     f"<h2>{_heading(category)} ({len(found)})</h2>")
         for finding in found:
             number += 1
             parts.append(_finding(finding, number, links))
@@ -86,11 +92,11 @@ def render(report: Report, rule_href: Callable[[str], str] | None = None) -> str
 
 
 def _summary_table(report: Report) -> str:
-    rows = ["<table id=\"summary\"><tr><th>category</th>"
-            + "".join(f"<th>{s}</th>" for s in SEVERITIES) + "</tr>"]
+    rows = ['<table id="summary"><tr><th>' + escape(_("category")) + "</th>"
+            + "".join(f"<th>{escape(label(s))}</th>" for s in SEVERITIES) + "</tr>"]
     for category, counts in report.summary().items():
         cells = "".join(f"<td>{counts[s]}</td>" for s in SEVERITIES)
-        rows.append(f'<tr><td><a href="#cat-{category}">{escape(CATEGORIES[category])}</a>'
+        rows.append(f'<tr><td><a href="#cat-{category}">{_heading(category)}</a>'
                     f"</td>{cells}</tr>")
     rows.append("</table>")
     return "\n".join(rows)
@@ -100,21 +106,20 @@ def _coverage(report: Report) -> str:
     if not report.coverage:
         return ""
     items = "".join(
-        f"<li>{escape(c.file)}: {escape(c.section)} {escape(c.title or '')} (rules of "
-        f"{escape(c.version)}): {len(c.translated)}/{c.total} in French ({c.percent:.0f}%), "
-        f"{len(c.untranslated)} left in English, {len(c.missing)} missing</li>"
+        f"<li>{escape(coverage_line(c))}</li>"
         for c in report.coverage)
-    return f'<h2>French coverage of the English rules</h2><ul id="coverage">{items}</ul>'
+    heading = escape(_("French coverage of the English rules"))
+    return f'<h2>{heading}</h2><ul id="coverage">{items}</ul>'
 
 
 def _filters(report: Report) -> str:
     """Radio buttons; the CSS of :func:`_filter_css` shows only the chosen category."""
     buttons = ['<input type="radio" name="cat" id="show-all" checked>'
-               '<label for="show-all">all</label>']
+               '<label for="show-all">' + escape(_("all")) + "</label>"]
     buttons += [f'<input type="radio" name="cat" id="show-{c}">'
-                f'<label for="show-{c}">{escape(CATEGORIES[c])}</label>'
+                f'<label for="show-{c}">{_heading(c)}</label>'
                 for c in report.categories]
-    return '<nav class="filters">Show: ' + "".join(buttons) + "</nav>"
+    return '<nav class="filters">' + escape(_("Show:")) + " " + "".join(buttons) + "</nav>"
 
 
 def _filter_css(report: Report) -> str:
@@ -147,10 +152,12 @@ class _RuleLinks:
         if self.href or not self.mentions:
             return ""
         items = "".join(
-            f'<li id="rule-{escape(n)}"><code>kb rule {escape(n)}</code>: '
-            + ", ".join(f'<a href="#f-{f}">finding {f}</a>' for f in found) + "</li>"
+            f'<li id="rule-{escape(n)}"><code>kb rule {escape(n)}</code>' + escape(_(": "))
+            + ", ".join(f'<a href="#f-{f}">' + escape(_("finding {number}").format(number=f))
+                        + "</a>" for f in found) + "</li>"
             for n, found in sorted(self.mentions.items(), key=lambda item: sort_key(item[0])))
-        return f'<section id="rules"><h2>Rules mentioned</h2><ul>{items}</ul></section>'
+        heading = escape(_("Rules mentioned"))
+        return f'<section id="rules"><h2>{heading}</h2><ul>{items}</ul></section>'
 
 
 def _finding(finding: Finding, number: int, links: _RuleLinks) -> str:
@@ -161,22 +168,29 @@ def _finding(finding: Finding, number: int, links: _RuleLinks) -> str:
         + f'<q class="excerpt"{_lang(r.language)}>{escape(r.excerpt)}</q></li>'
         for r in finding.records)
     if finding.more:
-        records += f"<li>… and {finding.more} more</li>"
+        records += "<li>" + escape(_("… and {count} more").format(count=finding.more)) + "</li>"
     lines = [
         f'<article class="finding sev-{finding.severity}" id="f-{number}">',
-        f'<span class="sev">{finding.severity}</span>'
+        f'<span class="sev">{escape(label(finding.severity))}</span>'
         f'<span class="check">{escape(finding.check)}</span>'
         f'<span class="message">{links.text(finding.message, number)}</span>',
         f'<ul class="records">{records}</ul>' if records else "",
     ]
     if finding.fix:
-        lines.append(f'<p class="fix">Fix: {links.text(finding.fix, number)}</p>')
+        lines.append('<p class="fix">' + escape(_("Fix:"))
+                     + f" {links.text(finding.fix, number)}</p>")
     if finding.lookup:
-        lines.append(f'<p class="lookup">Look up: <code>{escape(finding.lookup)}</code></p>')
+        lines.append('<p class="lookup">' + escape(_("Look up:")) + " "
+                     f'<code>{escape(finding.lookup)}</code></p>')
     lines.append("</article>")
     return "\n".join(line for line in lines if line)
 
 
+def _heading(category: str) -> str:
+    """A category's heading, in the interface language, escaped."""
+    return escape(_(CATEGORIES[category]))
+
+
 def _lang(language: str | None) -> str:
-    """The quote's language when it is not the page's (English)."""
-    return f' lang="{escape(language)}"' if language and language != "en" else ""
+    """The quote's language when it is not the page's (the interface language)."""
+    return f' lang="{escape(language)}"' if language and language != i18n.current() else ""

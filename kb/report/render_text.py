@@ -3,6 +3,9 @@ category, each with its records (file:line and id), suggested fix and lookup com
 
 from __future__ import annotations
 
+from kb.i18n import _
+from kb.labels import label
+from kb.report.coverage import SectionCoverage
 from kb.report.finding import CATEGORIES, SEVERITIES, Finding
 from kb.report.run import Report
 
@@ -10,17 +13,15 @@ from kb.report.run import Report
 def render(report: Report) -> str:
     lines = summary_lines(report)
     if report.coverage:
-        lines += ["", "French coverage of the English rules:"]
-        lines += [f"  {c.file}: {c.section} {c.title or ''} (rules of {c.version}): "
-                  f"{len(c.translated)}/{c.total} in French ({c.percent:.0f}%), "
-                  f"{len(c.untranslated)} left in English, {len(c.missing)} missing"
-                  for c in report.coverage]
+        lines += ["", _("French coverage of the English rules:")]
+        lines += ["  " + coverage_line(c) for c in report.coverage]
     if report.notes:
-        lines += ["", *(f"Note: {n}" for n in report.notes)]
+        lines += ["", *(_("Note: {note}").format(note=n) for n in report.notes)]
     for category in report.categories:
         found = [f for f in report.findings if f.category == category]
         if found:
-            lines += ["", f"== {CATEGORIES[category]} ({len(found)}) =="]
+            heading = _(CATEGORIES[category])
+            lines += ["", f"== {heading} ({len(found)}) =="]
             for finding in found:
                 lines += finding_lines(finding)
     return "\n".join(lines) + "\n"
@@ -28,10 +29,10 @@ def render(report: Report) -> str:
 
 def summary_lines(report: Report) -> list[str]:
     summary = report.summary()
-    rows = [("category", *SEVERITIES)]
-    rows += [(CATEGORIES[c], *(str(counts[s]) for s in SEVERITIES))
+    rows = [(_("category"), *map(label, SEVERITIES))]
+    rows += [(_(CATEGORIES[c]), *(str(counts[s]) for s in SEVERITIES))
              for c, counts in summary.items()]
-    rows.append(("total", *(str(sum(c[s] for c in summary.values())) for s in SEVERITIES)))
+    rows.append((_("total"), *(str(sum(c[s] for c in summary.values())) for s in SEVERITIES)))
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     return [
         "  ".join(cell.ljust(w) if i == 0 else cell.rjust(w)
@@ -41,12 +42,21 @@ def summary_lines(report: Report) -> list[str]:
 
 
 def finding_lines(finding: Finding) -> list[str]:
-    lines = [f"[{finding.severity}] {finding.check}: {finding.message}"]
+    lines = [f"[{label(finding.severity)}] {finding.check}: {finding.message}"]
     lines += [f"    {r.where}  {r.id}" for r in finding.records]
     if finding.more:
-        lines.append(f"    ... and {finding.more} more")
+        lines.append("    " + _("... and {count} more").format(count=finding.more))
     if finding.fix:
-        lines.append(f"    fix: {finding.fix}")
+        lines.append("    " + _("fix: {fix}").format(fix=finding.fix))
     if finding.lookup:
-        lines.append(f"    see: {finding.lookup}")
+        lines.append("    " + _("see: {command}").format(command=finding.lookup))
     return lines
+
+
+def coverage_line(c: SectionCoverage) -> str:
+    """One section's French coverage, as the text and HTML reports show it."""
+    return _("{file}: {section} {title} (rules of {version}): {translated}/{total} in French "
+             "({percent:.0f}%), {untranslated} left in English, {missing} missing").format(
+        file=c.file, section=c.section, title=c.title or "", version=c.version,
+        translated=len(c.translated), total=c.total, percent=c.percent,
+        untranslated=len(c.untranslated), missing=len(c.missing))

@@ -6,6 +6,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from kb.i18n import _
 from kb.report import agreement, citations, coverage, examples, ingest, terminology
 from kb.report.coverage import SectionCoverage
 from kb.report.data import ReportData
@@ -48,8 +49,8 @@ def run(data: ReportData, categories: Iterable[str] | None = None,
     notes: dict[str, tuple[str, ...]] = {}
     found: list[Finding] = []
     if not data.versions and {"coverage", "agreement", "citations"} & set(chosen):
-        notes["no English Comprehensive Rules in the index: citations, sections and rules "
-              "translations were not checked (build with --corpus naming CR files)"] = (
+        notes[_("no English Comprehensive Rules in the index: citations, sections and rules "
+                "translations were not checked (build with --corpus naming CR files)")] = (
             "coverage", "agreement", "citations")
     for category in chosen:
         if category == "coverage":
@@ -62,7 +63,7 @@ def run(data: ReportData, categories: Iterable[str] | None = None,
             found += terminology.check(data)
         elif category == "examples":
             if check_results is None:
-                notes["examples not checked: no results from kb check were given"] = (
+                notes[_("examples not checked: no results from kb check were given")] = (
                     "examples",)
             else:
                 found += examples.findings_from_check(data, check_results, pairs)

@@ -25,6 +25,7 @@ from importlib import resources
 from pathlib import Path
 
 from kb.errors import KbError
+from kb.i18n import _, ngettext
 from kb.model import Card, Fragment, Record, TocEntry
 from kb.report.data import CR_FORMAT, DocDate, ReportData
 from kb.report.finding import ERROR, INFO, Finding
@@ -59,25 +60,28 @@ def load_terms(path: Path | None = None) -> list[Term]:
     try:
         entries = tomllib.loads(text).get("term", [])
     except tomllib.TOMLDecodeError as exc:
-        raise KbError(f"{name}: {exc}") from exc
+        raise KbError(_("{file}: {problem}").format(file=name, problem=exc)) from exc
     return [_term(name, n, entry) for n, entry in enumerate(entries, start=1)]
 
 
 def _term(name: str, n: int, entry: dict[str, object]) -> Term:
-    where = f"{name}: [[term]] number {n}"
+    where = _("{file}: [[term]] number {n}").format(file=name, n=n)
     missing = [f for f in _FIELDS if not isinstance(entry.get(f), str)]
     if missing:
-        raise KbError(f"{where}: missing or not text: {', '.join(missing)}")
+        raise KbError(_("{where}: missing or not text: {fields}").format(
+            where=where, fields=", ".join(missing)))
     values = {f: str(entry[f]) for f in _FIELDS}
     try:
         day = date.fromisoformat(values["date"])
     except ValueError as exc:
-        raise KbError(f"{where}: date {values['date']!r} is not YYYY-MM-DD") from exc
+        raise KbError(_("{where}: date {date!r} is not YYYY-MM-DD").format(
+            where=where, date=values["date"])) from exc
     raw = entry.get("pattern") or rf"\b{re.escape(values['old'])}\b"
     try:
         pattern = re.compile(str(raw), re.IGNORECASE)
     except re.error as exc:
-        raise KbError(f"{where}: pattern {raw!r}: {exc}") from exc
+        raise KbError(_("{where}: pattern {pattern!r}: {problem}").format(
+            where=where, pattern=raw, problem=exc)) from exc
     return Term(values["language"], values["old"], values["new"], day, values["change"],
                 values["source"], pattern)
 
@@ -115,13 +119,18 @@ def _finding(data: ReportData, source_id: str, term: Term, after: bool,
              hits: list[tuple[Record, DocDate]]) -> Finding:
     source = data.sources[source_id]
     dates = sorted({str(d) for _, d in hits})
-    written = dates[0] if len(dates) == 1 else f"{dates[0]} to {dates[-1]}"
-    numbers = sorted({r.loc.line for r, _ in hits})
+    written = (_("written {date}").format(date=dates[0]) if len(dates) == 1 else
+               _("written {first} to {last}").format(first=dates[0], last=dates[-1]))
+    numbers = sorted({r.loc.line for r, _day in hits})
     lines = ", ".join(map(str, numbers[:6])) + (" ..." if len(numbers) > 6 else "")
-    status = ("written after the change: use" if after else "outdated: written before the "
-              "change to")
-    message = (f"{source.file} (written {written}) says “{term.old}” {len(hits)} time(s), "
-               f"line(s) {lines}: {status} “{term.new}” ({term.change}, {term.date})")
+    said = ngettext("{file} ({written}) says “{old}” {count} time, line {lines}",
+                    "{file} ({written}) says “{old}” {count} times, lines {lines}",
+                    len(hits)).format(file=source.file, written=written, old=term.old,
+                                      count=len(hits), lines=lines)
+    status = (_("written after the change: use “{new}” ({change}, {date})") if after else
+              _("outdated: written before the change to “{new}” ({change}, {date})"))
+    message = _("{what}: {status}").format(
+        what=said, status=status.format(new=term.new, change=term.change, date=term.date))
     return Finding(CATEGORY, "after-change" if after else "outdated", ERROR if after else INFO,
-                   message, tuple(data.ref(r) for r, _ in hits), language=term.language,
-                   fix=f"write “{term.new}” ({term.source})")
+                   message, tuple(data.ref(r) for r, _day in hits), language=term.language,
+                   fix=_("write “{new}” ({source})").format(new=term.new, source=term.source))

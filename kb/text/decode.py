@@ -285,7 +285,7 @@ def decode(data: bytes) -> Decoded:
     codec = "utf-8" if encoding == "utf-8-sig" else encoding
     text = body.decode(codec, errors="replace")
     if _looks_binary(text):
-        raise BinaryContentError("binary content, not text")
+        raise BinaryContentError(_("binary content, not text"))
     replaced = _replaced(text, body, codec) if codec.startswith("utf") else 0
     suspect = None if codec.startswith("utf-16") else _suspect(body, codec)
     return Decoded(normalize_newlines(text), encoding, newline_style(text), replaced, dropped,

@@ -24,12 +24,15 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp
 
+from kb import i18n
 from kb.errors import KbError
+from kb.i18n import _
 from kb.indexdir import CorruptIndexError, damage_of
 from kb.web.errors import NotFound, http_error
 from kb.web.guard import MAX_REQUESTS, Guard, Hosts
 from kb.web.jsonapi import ENDPOINTS, handler, json_response, openapi
-from kb.web.pages import Pages
+from kb.web.language import LanguageMiddleware, request_language
+from kb.web.pages import Pages, first_language, here
 from kb.web.readers import RESPONSES_KEPT, Readers
 from kb.web.render import environment
 
@@ -57,23 +60,29 @@ def create_app(index_root: Path, threads: int = 3, responses_kept: int = RESPONS
     pages = Pages(readers, env)
 
     async def error(request: Request, exc: Exception) -> Response:
-        if not isinstance(exc, KbError) and (damage := damage_of(index_root)):
-            exc = CorruptIndexError(damage)  # a file altered while served: say that, not 500
-        found = http_error(exc)
-        found = dataclasses.replace(found, message=without_paths(found.message, index_root))
-        if request.url.path.startswith("/api/"):
-            return json_response(found.as_json(), found.status)
-        page = env.get_template("error.html").render(
-            error=found, first="en", path=request.url.path, latest=None,
-            nearest=getattr(exc, "nearest", ()), nearest_version=getattr(exc, "version", None))
+        # A bug's answer is made by Starlette's outermost handler: the language is read again
+        # here, whatever ran before.
+        with i18n.using(request_language(request)):
+            if not isinstance(exc, KbError) and (damage := damage_of(index_root)):
+                exc = CorruptIndexError(damage)  # a file altered while served: say that, not 500
+            found = http_error(exc)
+            found = dataclasses.replace(found, message=without_paths(found.message, index_root))
+            if request.url.path.startswith("/api/"):
+                return json_response(found.as_json(), found.status)
+            page = env.get_template("error.html").render(
+                error=found, first=first_language(request), path=request.url.path,
+                here=here(request), latest=None, nearest=getattr(exc, "nearest", ()),
+                nearest_version=getattr(exc, "version", None))
         return HTMLResponse(page, status_code=found.status)
 
     async def not_found(request: Request, exc: Exception) -> Response:
-        return await error(request, NotFound(f"no page at {request.url.path}"))
+        return await error(request, NotFound(_("no page at {path}").format(
+            path=request.url.path)))
 
     async def api_index(request: Request) -> Response:
         page = env.get_template("api.html").render(
-            spec=openapi(), first="en", path=request.url.path, latest=None)
+            spec=openapi(), first=first_language(request), path=request.url.path,
+            here=here(request), latest=None)
         return HTMLResponse(page)
 
     async def api_spec(request: Request) -> Response:
@@ -107,9 +116,10 @@ def create_app(index_root: Path, threads: int = 3, responses_kept: int = RESPONS
         readers.close()
 
     guard = Hosts(hosts) if hosts is not None else None
+    # The language outermost: the guard's own answers (a wrong host, busy) speak it too.
     app = Site(routes=routes, lifespan=lifespan, exception_handlers={
         KbError: error, Exception: error, 404: not_found},
-        guard=lambda inner: Guard(inner, guard, max_requests))
+        guard=lambda inner: LanguageMiddleware(Guard(inner, guard, max_requests)))
     app.state.readers = readers
     return app
 
@@ -119,5 +129,5 @@ def without_paths(message: str, index_root: Path) -> str:
     visitor's business; a file of the index is named from the index folder."""
     forms = {str(index_root), str(index_root.absolute()), str(index_root.resolve())}
     for form in sorted(forms, key=len, reverse=True):
-        message = message.replace(form + os.sep, "").replace(form, "the index folder")
+        message = message.replace(form + os.sep, "").replace(form, _("the index folder"))
     return message

@@ -13,17 +13,18 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 from urllib.parse import quote
 
-from kb import api
+from kb import api, i18n
 from kb.check import CheckReport, run_check
 from kb.errors import KbError
 from kb.history import HistoryEntry, VersionChanges, version_changes
 from kb.history import rule_history as history_of
-from kb.i18n import gettext as _
-from kb.model import Card, Example, GlossaryEntry, Rule, Ruling, TermPair
+from kb.i18n import _
+from kb.labels import label
+from kb.model import TERM_EVIDENCE, Card, Example, GlossaryEntry, Rule, Ruling, TermPair
 from kb.rulenum import RuleNumber
 from kb.text.normal import fold
 from kb.web.contents import Heading, outline
@@ -93,11 +94,19 @@ class Suggestion:
     kind: str  # rule, glossary, term, card
     url: str
     detail: str = ""
+    language: str = ""  # the label's language; "" for a rule number, which has none
+    tag: str = ""  # the kind as the interface language says it
+
+
+# The languages suggestions are made in: the site's two (a card's Italian or Japanese name is
+# no answer to a French or English reader).
+SUGGESTED = ("en", "fr")
 
 
 def _suggestion_list(reader: Reader) -> tuple[list[str], list[Suggestion]]:
-    """Every rule number of the latest version, glossary term, French term and card name,
-    sorted by folded label (for prefix lookups by bisection)."""
+    """Every rule number of the latest version, English glossary term, official French term
+    and English or French card name, sorted by folded label (for prefix lookups by
+    bisection)."""
     kb = reader.kb
     newest = latest(reader)
     items: list[Suggestion] = []
@@ -108,39 +117,54 @@ def _suggestion_list(reader: Reader) -> tuple[list[str], list[Suggestion]]:
                                         (record.title or record.text)[:80]))
         for record in kb.store.query(kind="glossary", source_id=f"cr:en:{newest}"):
             if isinstance(record, GlossaryEntry):
-                items.append(Suggestion(record.term, "glossary",
-                                        glossary_url(record.term), record.definition[:80]))
+                items.append(Suggestion(record.term, "glossary", glossary_url(record.term),
+                                        record.definition[:80], "en"))
     for pair in kb.store.terms():
-        items.append(Suggestion(pair.french, "term", f"/search?q={quote(pair.french, safe='')}",
-                                pair.english))
-    for address, name in card_names(reader).items():
-        items.append(Suggestion(name, "card", f"/card/{address}"))
-    unique = {(fold(s.label), s.kind): s for s in items}
+        if pair.kind in OFFICIAL_EVIDENCE:
+            items.append(Suggestion(pair.french, "term",
+                                    f"/search?q={quote(pair.french, safe='')}", pair.english,
+                                    "fr"))
+    addresses = card_names(reader)
+    cards = [c for c in kb.store.query(kind="card") if isinstance(c, Card)]
+    # A card's own name before the names other printings give it ("Ætherlin", not the
+    # "Aetherlin" of a set file's translations).
+    for language, name in [*((c.language, c.name) for c in cards),
+                           *(pair for c in cards for pair in c.names)]:
+        if language in SUGGESTED and slug(name) in addresses:
+            items.append(Suggestion(name, "card", f"/card/{slug(name)}", language=language))
+    unique: dict[tuple[str, str, str], Suggestion] = {}
+    for item in items:  # the first of the same folded label wins
+        unique.setdefault((fold(item.label), item.kind, item.language), item)
     ordered = sorted(unique.items(), key=lambda kv: kv[0])
-    return [key for (key, _), _ in ordered], [s for _, s in ordered]
+    return [key for (key, _, _), _ in ordered], [s for _, s in ordered]
 
 
 def suggest(reader: Reader, text: str, limit: int = SUGGESTIONS) -> list[Suggestion]:
     """Rule numbers, glossary terms, French terms and card names starting with ``text``
-    (accents and case ignored), then those holding it elsewhere."""
+    (accents and case ignored), then those holding it elsewhere: only those of the language
+    the text is written in (``piét`` is French: French terms and French card names), of both
+    languages when the text does not say."""
     keys, items = reader.cache.value("suggestions", lambda: _suggestion_list(reader))
     wanted = fold(text).strip()
     if not wanted:
         return []
+    written = reader.searcher.query_language(text)
+    languages = {"", written} if written in SUGGESTED else {"", *SUGGESTED}
     out: list[Suggestion] = []
     at = bisect.bisect_left(keys, wanted)
     while at < len(keys) and keys[at].startswith(wanted) and len(out) < limit:
-        out.append(items[at])
+        if items[at].language in languages:
+            out.append(items[at])
         at += 1
     if len(out) < limit and len(wanted) >= 3:
         seen = set(out)
         word_start = re.compile(r"(?<!\w)" + re.escape(wanted))
         for key, item in zip(keys, items, strict=True):
-            if word_start.search(key) and item not in seen:
+            if item.language in languages and word_start.search(key) and item not in seen:
                 out.append(item)
                 if len(out) == limit:
                     break
-    return out
+    return [replace(item, tag=label(item.kind)) for item in out]
 
 
 def did_you_mean(reader: Reader, text: str, limit: int = 6) -> list[Suggestion]:
@@ -156,12 +180,12 @@ def did_you_mean(reader: Reader, text: str, limit: int = 6) -> list[Suggestion]:
         for _key, _score, at in process.extract(word, keys, scorer=fuzz.ratio,
                                                  limit=limit, score_cutoff=DID_YOU_MEAN):
             found.setdefault(items[at].url, items[at])
-    return list(found.values())[:limit]
+    return [replace(item, tag=label(item.kind)) for item in list(found.values())[:limit]]
 
 
-def glossary_url(term: str) -> str:
-    letter = letter_of(term)
-    return f"/glossary?letter={letter}#g-{slug(term)}"
+def glossary_url(term: str, order: str = "en") -> str:
+    """A term's place in the English glossary, or in the French one (``order="fr"``)."""
+    return f"/glossary?order={order}&letter={letter_of(term)}#g-{slug(term)}"
 
 
 def letter_of(term: str) -> str:
@@ -215,11 +239,12 @@ def check_report(reader: Reader) -> CheckReport:
 
 def report(reader: Reader, categories: Sequence[str] | None = None,
            languages: Sequence[str] | None = None) -> Any:
-    """``kb report`` over this generation: every category run once, with the cached check;
-    each choice of categories and languages is answered from that one run."""
+    """``kb report`` over this generation: every category run once per interface language
+    (the findings are worded in it), with the cached check; each choice of categories and
+    languages is answered from that one run."""
     from kb.report.run import narrow
 
-    whole = reader.cache.value("report", lambda: api.consistency_report(
+    whole = reader.cache.value(("report", i18n.current()), lambda: api.consistency_report(
         reader.kb, check_results=check_report(reader).results))
     return whole if not categories and not languages else narrow(whole, categories, languages)
 
@@ -367,6 +392,12 @@ def card(reader: Reader, address: str) -> api.CardView:
 # -- glossary and terms ------------------------------------------------------------------
 
 
+# The evidence that gives a term its official French name: the official vocabulary, card
+# keyword lines, the French rules' own titles (not a word pair read off parallel texts, nor a
+# card's name).
+OFFICIAL_EVIDENCE = TERM_EVIDENCE[:4]
+
+
 @dataclass(frozen=True, slots=True)
 class GlossaryRow:
     term: str
@@ -375,16 +406,29 @@ class GlossaryRow:
     id: str
 
 
+@dataclass(frozen=True, slots=True)
+class FrenchEntry:
+    """An entry of the French glossary: an official French term, its English term, and the
+    English glossary entry of that term where the rules have one."""
+
+    french: str
+    english: str
+    kind: str
+    entry: GlossaryRow | None
+
+
 def glossary(reader: Reader, version: str | None) -> tuple[str, list[GlossaryRow]]:
-    """The English glossary of the version in force, each term with its French terms from the
-    term table."""
+    """The English glossary of the version in force, each term with its official French terms
+    (:data:`OFFICIAL_EVIDENCE`), the official vocabulary's first."""
     resolved = reader.kb.resolve_version(version)
 
     def compute() -> list[GlossaryRow]:
         french: dict[str, list[str]] = {}
-        for pair in reader.kb.store.terms():
+        for pair in reader.kb.store.terms():  # the official vocabulary first
+            if pair.kind not in OFFICIAL_EVIDENCE:
+                continue
             names = french.setdefault(fold(pair.english), [])
-            if pair.french not in names:
+            if fold(pair.french) not in map(fold, names):
                 names.append(pair.french)
         rows = [GlossaryRow(g.term, g.definition, tuple(french.get(fold(g.term), ())), g.id)
                 for g in reader.kb.store.query(kind="glossary", source_id=f"cr:en:{resolved}")
@@ -393,11 +437,72 @@ def glossary(reader: Reader, version: str | None) -> tuple[str, list[GlossaryRow
     return resolved, reader.cache.value(("glossary", resolved), compute)
 
 
+def french_glossary(reader: Reader, version: str | None) -> tuple[str, list[FrenchEntry]]:
+    """The French glossary: the official French vocabulary (``official_terms.tsv``, then the
+    keyword lines of French cards for the terms it lacks, and the French rules' titles that
+    name an entry of the English glossary), in French alphabetical order, each term with its
+    English term and that term's entry of the English glossary of the version in force (the
+    rules have no French glossary)."""
+    resolved, rows = glossary(reader, version)
+
+    def compute() -> list[FrenchEntry]:
+        by_name: dict[str, GlossaryRow] = {}
+        for row in rows:  # "Control, Controller": either name finds the entry
+            for name in row.term.split(", "):
+                by_name.setdefault(fold(name), row)
+        pairs = [p for p in reader.kb.store.terms() if p.kind in OFFICIAL_EVIDENCE]
+        official = {fold(p.english) for p in pairs if p.kind == "official"}
+        entries: dict[str, FrenchEntry] = {}
+        for pair in pairs:  # the official vocabulary first: its spelling wins
+            english = fold(pair.english)
+            entry = by_name.get(english)
+            if ((pair.kind != "official" and english in official)
+                    or _plural_of(english, official)
+                    or (pair.kind in ("rule-title", "section-title") and entry is None)):
+                continue
+            entries.setdefault(fold(pair.french), FrenchEntry(pair.french, pair.english,
+                                                              pair.kind, entry))
+        return sorted(entries.values(), key=lambda e: fold(e.french))
+    return resolved, reader.cache.value(("french-glossary", resolved), compute)
+
+
+def _plural_of(english: str, others: set[str]) -> bool:
+    """Whether a folded English term is the plural of another ("layers", "triggered
+    abilities"): the glossary lists the singular."""
+    return any(english.endswith(end) and english[:-len(end)] + add in others
+               for end, add in (("ies", "y"), ("es", ""), ("s", "")))
+
+
 def terms(reader: Reader, text: str | None, prefix: bool) -> list[TermPair]:
     """``kb terms``: the pairs of a word (or starting with it), or every pair."""
     if not text:
         return reader.kb.store.terms()
     return reader.kb.store.terms(fold(text), prefix=prefix)
+
+
+@dataclass(frozen=True, slots=True)
+class TermRow:
+    """One French/English pair as the terms page shows it: every kind of evidence that gives
+    it, and the records they count together."""
+
+    french: str
+    english: str
+    kinds: tuple[str, ...]
+    count: int
+    evidence: tuple[str, ...]
+
+
+def term_rows(pairs: list[TermPair]) -> list[TermRow]:
+    """The pairs (in the store's order: the official vocabulary first) with one row per
+    French/English pair whatever its capitals and accents, spelled as its best evidence
+    spells it: "cimetière / graveyard" is official, a section title and 232 parallel texts,
+    on one row."""
+    rows: dict[tuple[str, str], list[TermPair]] = {}
+    for pair in pairs:
+        rows.setdefault((fold(pair.french), fold(pair.english)), []).append(pair)
+    return [TermRow(same[0].french, same[0].english, tuple(p.kind for p in same),
+                    sum(p.count for p in same), tuple(e for p in same for e in p.evidence))
+            for same in rows.values()]
 
 
 def hit_url(hit: Any, latest_version: str | None) -> str:

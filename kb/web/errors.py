@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from kb.errors import DamagedIndexError, KbError, NoIndexError, NoSuchRuleError
+from kb.i18n import _
 
 
 class BadRequest(KbError):
@@ -45,4 +46,5 @@ def http_error(exc: Exception) -> HttpError:
         return HttpError(400, 2, "usage", str(exc))
     if isinstance(exc, KbError):
         return HttpError(400, 1, "domain", str(exc))
-    return HttpError(500, 1, "internal", f"internal error: {type(exc).__name__}")
+    return HttpError(500, 1, "internal", _("internal error: {error}").format(
+        error=type(exc).__name__))

@@ -8,7 +8,8 @@ error page, a redirect, Starlette's own answer to a bug).
 - **Relative redirects**: a ``Location`` is sent as a path, never as ``http://<Host>/...``.
 - **Security headers** on every response, errors and 500s included: the Content-Security-
   Policy (no script but the site's own file, no inline style, no outside request of any
-  kind), ``nosniff``, ``DENY`` framing, no referrer.
+  kind), ``nosniff``, ``DENY`` framing, no referrer; ``Vary: Accept-Language, Cookie``, as
+  every answer is in the language those headers choose.
 - **A concurrency limit**: past ``max_requests`` requests being answered at once, a request
   gets 503 with ``Retry-After`` at once, rather than a queue that grows without bound.
 - **Nothing escapes**: an exception that reaches this layer is logged (the log is bounded by
@@ -26,6 +27,7 @@ from urllib.parse import urlsplit
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from kb.i18n import _
+from kb.web.language import VARY
 
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
        "connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
@@ -34,6 +36,7 @@ HEADERS = [
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"no-referrer"),
     (b"x-frame-options", b"DENY"),
+    VARY,  # every answer depends on the language chosen (kb.web.language)
 ]
 _OWN = {name for name, _ in HEADERS}
 # The names a local server answers to when nobody says otherwise.

@@ -18,8 +18,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from kb import api, params
+from kb.i18n import N_, _
 from kb.params import joined
-from kb.report.finding import CATEGORIES
 from kb.report.render_json import as_data
 from kb.web import data
 from kb.web.errors import BadRequest
@@ -76,7 +76,7 @@ def _rules(reader: Reader, p: dict[str, Any]) -> Any:
 
 def _search(reader: Reader, p: dict[str, Any]) -> Any:
     if not p["q"]:
-        raise BadRequest("missing parameter: q (the query)")
+        raise BadRequest(_("missing parameter: q (the query)"))
     result = reader.searcher.search(p["q"], lang=joined(p["lang"]), kind=joined(p["kind"]),
                                     limit=p["limit"], version=p["version"],
                                     translate=p["translate"])
@@ -93,7 +93,7 @@ def _history(reader: Reader, p: dict[str, Any]) -> Any:
 
 def _diff(reader: Reader, p: dict[str, Any]) -> Any:
     if not p["old"]:
-        raise BadRequest("missing parameter: old (a date, YYYY-MM-DD)")
+        raise BadRequest(_("missing parameter: old (a date, YYYY-MM-DD)"))
     return api.diff_json(data.diff(reader, p["old"], p["new"], p["section"]))
 
 
@@ -117,63 +117,68 @@ def _suggest(reader: Reader, p: dict[str, Any]) -> Any:
     return data.suggest(reader, p["q"] or "")
 
 
-_VERSION = Param("version", "query", "The rules in force on this date (YYYY-MM-DD), or 'latest'.",
+_VERSION = Param("version", "query",
+                 N_("The rules in force on this date (YYYY-MM-DD), or 'latest'."),
                  check=params.VERSION)
 ENDPOINTS = (
-    Endpoint("/api/rules/{number}", "rules", "A rule with its subrules, examples, citations "
-             "both ways, texts in other languages and numbers in every version.", "kb rule",
-             (Param("number", "path", "A rule number: 702.19b, 702, 100.1a."),
-              _VERSION, Param("lang", "query", "Languages of the texts shown.", "all",
+    Endpoint("/api/rules/{number}", "rules", N_("A rule with its subrules, examples, citations "
+             "both ways, texts in other languages and numbers in every version."), "kb rule",
+             (Param("number", "path", N_("A rule number: 702.19b, 702, 100.1a.")),
+              _VERSION, Param("lang", "query", N_("Languages of the texts shown."), "all",
                               params.RULE_LANG)), _rules),
-    Endpoint("/api/search", "search", "Ranked bilingual search (the query language of kb "
-             "search).", "kb search",
-             (Param("q", "query", "The query: words, \"phrases\", prefix*, AND/OR/NOT, filters "
-                    "lang: kind: rule: version: card:."),
-              Param("lang", "query", "Only texts in these languages (fr, en, pt; commas).",
+    Endpoint("/api/search", "search", N_("Ranked bilingual search (the query language of kb "
+             "search)."), "kb search",
+             (Param("q", "query", N_("The query: words, \"phrases\", prefix*, AND/OR/NOT, "
+                                     "filters lang: kind: rule: version: card:.")),
+              Param("lang", "query", N_("Only texts in these languages (fr, en, pt; commas)."),
                     check=params.LANGS),
-              Param("kind", "query", "Only these kinds (rule, example, glossary, ruling, note, "
-                    "card; commas).", check=params.SEARCH_KINDS),
-              Param("limit", "query", "How many answers.", 10, params.LIMIT, "integer"),
-              Param("version", "query", "The rules in force on this date, 'latest' or 'all'.",
+              Param("kind", "query", N_("Only these kinds (rule, example, glossary, ruling, "
+                                        "note, card; commas)."), check=params.SEARCH_KINDS),
+              Param("limit", "query", N_("How many answers."), 10, params.LIMIT, "integer"),
+              Param("version", "query",
+                    N_("The rules in force on this date, 'latest' or 'all'."),
                     check=params.VERSION_OR_ALL),
-              Param("translate", "query", "Also search the other language's terms.", True,
+              Param("translate", "query", N_("Also search the other language's terms."), True,
                     params.Flag("translate"), "boolean")), _search),
-    Endpoint("/api/cards/{name}", "cards", "A card by its English or French name (or its "
-             "address, aetherling), with rulings paired FR/EN and the rules they cite.",
-             "kb card", (Param("name", "path", "The card's name or address."),), _cards),
-    Endpoint("/api/history/{number}", "history", "A rule and its subrules through every "
-             "version held, with word diffs and translations.", "kb history",
-             (Param("number", "path", "A rule number."),
-              Param("version", "query", "Read the number in the rules in force on this date.",
+    Endpoint("/api/cards/{name}", "cards", N_("A card by its English or French name (or its "
+             "address, aetherling), with rulings paired FR/EN and the rules they cite."),
+             "kb card", (Param("name", "path", N_("The card's name or address.")),), _cards),
+    Endpoint("/api/history/{number}", "history", N_("A rule and its subrules through every "
+             "version held, with word diffs and translations."), "kb history",
+             (Param("number", "path", N_("A rule number.")),
+              Param("version", "query",
+                    N_("Read the number in the rules in force on this date."),
                     check=params.VERSION),
-              Param("lang", "query", "Texts of other documents shown.", "all",
+              Param("lang", "query", N_("Texts of other documents shown."), "all",
                     params.HISTORY_LANG)), _history),
-    Endpoint("/api/diff", "diff", "What changed between two versions of the rules.", "kb diff",
-             (Param("old", "query", "The older date (YYYY-MM-DD).",
+    Endpoint("/api/diff", "diff", N_("What changed between two versions of the rules."),
+             "kb diff",
+             (Param("old", "query", N_("The older date (YYYY-MM-DD)."),
                     check=params.VersionDate("old")),
-              Param("new", "query", "The newer date, or 'latest'.", "latest",
+              Param("new", "query", N_("The newer date, or 'latest'."), "latest",
                     params.VersionDate("new")),
-              Param("section", "query", "Only the rules within this number.",
+              Param("section", "query", N_("Only the rules within this number."),
                     check=params.SECTION)), _diff),
-    Endpoint("/api/terms", "terms", "French/English term pairs derived from the data (all "
-             "without q).", "kb terms",
-             (Param("q", "query", "A word in either language."),
-              Param("prefix", "query", "Also terms starting with q.", False,
+    Endpoint("/api/terms", "terms", N_("French/English term pairs derived from the data (all "
+             "without q)."), "kb terms",
+             (Param("q", "query", N_("A word in either language.")),
+              Param("prefix", "query", N_("Also terms starting with q."), False,
                     params.Flag("prefix"), "boolean")),
              _terms),
-    Endpoint("/api/versions", "versions", "The Comprehensive Rules versions in the index.",
+    Endpoint("/api/versions", "versions", N_("The Comprehensive Rules versions in the index."),
              "kb versions", (), _versions),
-    Endpoint("/api/report", "report", "The consistency report.", "kb report --json",
-             (Param("category", "query", "Only these categories (commas): "
-                    + ", ".join(CATEGORIES) + ".", check=params.CATEGORIES),
-              Param("lang", "query", "Only findings about texts in these languages (en, fr, "
-                    "pt; commas).", check=params.LANGS)),
+    Endpoint("/api/report", "report", N_("The consistency report."), "kb report --json",
+             (Param("category", "query", N_("Only these categories (commas): coverage, "
+                    "agreement, citations, terminology, examples, ingest."),
+                    check=params.CATEGORIES),
+              Param("lang", "query", N_("Only findings about texts in these languages (en, fr, "
+                    "pt; commas)."), check=params.LANGS)),
              _report),
-    Endpoint("/api/check", "check", "Every worked example with its status from the rules "
-             "engine.", "kb check", (), _check),
-    Endpoint("/api/suggest", "suggest", "Search-as-you-type: rule numbers, glossary terms, "
-             "French terms and card names starting with q.", "(web only)",
-             (Param("q", "query", "What was typed so far."),), _suggest),
+    Endpoint("/api/check", "check", N_("Every worked example with its status from the rules "
+             "engine."), "kb check", (), _check),
+    Endpoint("/api/suggest", "suggest", N_("Search-as-you-type: rule numbers, glossary terms, "
+             "French terms and card names starting with q."), "(web only)",
+             (Param("q", "query", N_("What was typed so far.")),), _suggest),
 )
 
 
@@ -188,7 +193,7 @@ def handler(readers: Readers, endpoint: Endpoint) -> Callable[[Request], Any]:
         known = {p.name for p in endpoint.params}
         unknown = sorted(set(request.query_params) - known)
         if unknown:
-            raise BadRequest(f"unknown parameter: {', '.join(unknown)}")
+            raise BadRequest(_("unknown parameter: {names}").format(names=", ".join(unknown)))
         values = {p.name: _value(p, request.path_params.get(p.name)
                                  if p.where == "path" else request.query_params.get(p.name))
                   for p in endpoint.params}

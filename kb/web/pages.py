@@ -1,18 +1,20 @@
 """The HTML pages: each handler reads its parameters, then gathers and renders on a reader
 thread (:mod:`kb.web.readers`). A page is a pure function of its address, the language the
-reader chose to see first and the index generation, so rendered pages are kept per
-generation."""
+reader chose to see first, the interface language (:mod:`kb.web.language`) and the index
+generation, so rendered pages are kept per generation and language."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import parse_qsl, urlencode
 
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
+from kb import i18n
+from kb.i18n import _
 from kb.params import (
     CATEGORY,
     LANGS,
@@ -27,11 +29,11 @@ from kb.params import (
 from kb.query import KINDS
 from kb.reader import export_row
 from kb.report.finding import CATEGORIES, SEVERITIES
-from kb.text.normal import fold
 from kb.web import data
 from kb.web.contents import outline
 from kb.web.documents import document
 from kb.web.errors import BadRequest, NotFound
+from kb.web.language import UI_COOKIE, UI_PARAM
 from kb.web.readers import Reader, Readers
 from kb.web.timeline import rows
 
@@ -51,9 +53,19 @@ QUERY = {"search": ("q", "lang", "kind", "version", "page"), "rule": ("version",
 
 
 def first_language(request: Request) -> str:
-    """Which language the reader wants first: ``?first=`` in the address, else the cookie."""
-    chosen = request.query_params.get("first") or request.cookies.get(FIRST_COOKIE) or "en"
-    return chosen if chosen in LANGUAGES else "en"
+    """Which language the reader wants first: ``?first=`` in the address, else the cookie,
+    else the interface's (a French reader reads French first)."""
+    chosen = request.query_params.get("first") or request.cookies.get(FIRST_COOKIE)
+    return chosen if chosen in LANGUAGES else i18n.current()
+
+
+def here(request: Request, known: tuple[str, ...] | None = None) -> str:
+    """The page's address without the switches' parameters: where a switch comes back to.
+    With ``known`` (the parameters the page reads, :data:`QUERY`), only those: the address a
+    page is kept under."""
+    query = urlencode([(k, v) for k, v in request.query_params.multi_items()
+                       if (k in known if known is not None else k not in ("first", UI_PARAM))])
+    return request.url.path + (f"?{query}" if query else "")
 
 
 class Pages:
@@ -65,16 +77,13 @@ class Pages:
                    key: tuple | None = None) -> Response:
         """Render ``build(reader)``'s template; kept per generation under ``key``."""
         first = first_language(request)
-        known = QUERY.get(key[0], ()) if key else ()
-        query = urlencode([(k, v) for k, v in request.query_params.multi_items() if k in known])
-        # where the language switch returns to
-        here = request.url.path + (f"?{query}" if query else "")
+        back = here(request, QUERY.get(key[0], ()) if key else None)
 
         def render(reader: Reader) -> str:
             def make() -> str:
                 template, context = build(reader)
                 return self.env.get_template(template).render(
-                    first=first, path=request.url.path, here=here,
+                    first=first, path=request.url.path, here=back,
                     generation=reader.generation, latest=data.latest(reader),
                     doc=partial(document, reader),
                     timeline=partial(rows, document=partial(document, reader)), **context)
@@ -82,7 +91,7 @@ class Pages:
                 return make()
             return reader.cache.response(full_key, make)
 
-        full_key = ("page", first, here, *(key or ()))
+        full_key = ("page", first, back, *(key or ()))
         kept = self.readers.kept(full_key) if key is not None else None
         kind = key[0] if key else "page"
         return HTMLResponse(kept if kept is not None else await self.readers.run(kind, render))
@@ -182,19 +191,21 @@ class Pages:
         return await self.page(request, build, ("diff", old, new, section, page))
 
     async def glossary(self, request: Request) -> Response:
+        """The English glossary of a rules version, or the French glossary of the official
+        vocabulary (``order=fr``, the default for a French reader)."""
         p = request.query_params
         version, letter = VERSION(p.get("version")), data.letter_of(p.get("letter") or "A")
-        order = "fr" if p.get("order") == "fr" else "en"
+        order = p.get("order") if p.get("order") in LANGUAGES else i18n.current()
 
         def build(reader: Reader) -> tuple[str, dict]:
-            resolved, rows = data.glossary(reader, version)
             if order == "fr":
-                shown = sorted(((f, r) for r in rows for f in r.french
-                                if data.letter_of(f) == letter), key=lambda fr: fold(fr[0]))
+                resolved, entries = data.french_glossary(reader, version)
+                letters = sorted({data.letter_of(e.french) for e in entries})
+                shown: list[Any] = [e for e in entries if data.letter_of(e.french) == letter]
             else:
-                shown = [(None, r) for r in rows if data.letter_of(r.term) == letter]
-            letters = sorted({data.letter_of(f) for r in rows for f in r.french} if order == "fr"
-                             else {data.letter_of(r.term) for r in rows})
+                resolved, rows = data.glossary(reader, version)
+                letters = sorted({data.letter_of(r.term) for r in rows})
+                shown = [r for r in rows if data.letter_of(r.term) == letter]
             return "glossary.html", {"version": resolved, "rows": shown, "letter": letter,
                                      "letters": letters, "order": order,
                                      "versions": reader.kb.store.versions()}
@@ -205,7 +216,7 @@ class Pages:
         q, page = p.get("q", "").strip(), _int(p.get("page"), 1, 1, 10_000)
 
         def build(reader: Reader) -> tuple[str, dict]:
-            pairs = data.terms(reader, q, prefix=True)
+            pairs = data.term_rows(data.terms(reader, q, prefix=True))
             start = (page - 1) * TERMS_PAGE
             return "terms.html", {"q": q, "pairs": pairs[start:start + TERMS_PAGE],
                                   "total": len(pairs), "page": page,
@@ -245,20 +256,30 @@ class Pages:
         def build(reader: Reader) -> tuple[str, dict]:
             record = reader.kb.store.get(record_id)
             if record is None:
-                raise NotFound(f"no record {record_id!r} in the index")
+                raise NotFound(_("no record {id!r} in the index").format(id=record_id))
             return "record.html", {"row": export_row(record)}
         return await self.page(request, build, ("record", record_id))
 
     async def prefs(self, request: Request) -> Response:
-        """Remember which language comes first, then go back (works without JavaScript)."""
+        """Remember which language comes first, or which language the site speaks, then go
+        back (works without JavaScript). The interface language also goes back in the
+        address, so that the page comes back in it even where cookies are refused, and a
+        link to it keeps it."""
         first = request.query_params.get("first")
+        ui = i18n.supported(request.query_params.get(UI_PARAM))
         back = request.query_params.get("next") or "/"
         # Only a path of this site: "//host" and "/\host" are other sites to a browser.
         if not back.startswith("/") or back.startswith("//") or "\\" in back:
             back = "/"
+        if ui:
+            path, _sep, query = back.partition("?")
+            kept = [(k, v) for k, v in parse_qsl(query, keep_blank_values=True) if k != UI_PARAM]
+            back = path + "?" + urlencode([*kept, (UI_PARAM, ui)])
         response = RedirectResponse(back, status_code=303)
         if first in LANGUAGES:
             response.set_cookie(FIRST_COOKIE, first, max_age=365 * 86400, samesite="lax")
+        if ui:
+            response.set_cookie(UI_COOKIE, ui, max_age=365 * 86400, samesite="lax")
         return response
 
 
@@ -268,7 +289,8 @@ def _int(value: str | None, default: int, low: int, high: int) -> int:
     try:
         number = int(value)
     except ValueError as exc:
-        raise BadRequest(f"not a number: {value!r}") from exc
+        raise BadRequest(_("not a number: {value!r}").format(value=value)) from exc
     if not low <= number <= high:
-        raise BadRequest(f"{number} is out of range ({low}-{high})")
+        raise BadRequest(_("{number} is out of range ({low}-{high})").format(
+            number=number, low=low, high=high))
     return number

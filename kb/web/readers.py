@@ -9,12 +9,16 @@ generation, old or new, and readers move to the new index without an error or a 
 
 What is costly and depends only on the generation (``kb check``'s statuses, the consistency
 report, the suggestion list, rendered pages) is computed once per generation and kept in a
-:class:`GenerationCache` shared by the threads.
+:class:`GenerationCache` shared by the threads. A rendered answer depends on the interface
+language too (:mod:`kb.i18n`): the cache keys every answer on the language it was made in, and
+a worker thread runs in a copy of the request's context, so it speaks the request's language.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextvars
+import functools
 import os
 import threading
 from collections import OrderedDict
@@ -23,6 +27,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
+from kb import i18n
 from kb.search import Searcher
 
 T = TypeVar("T")
@@ -57,7 +62,8 @@ class GenerationCache:
         return self._values[key]
 
     def kept(self, key: Hashable) -> Any | None:
-        """A rendered answer already made, or None."""
+        """A rendered answer already made in the current language, or None."""
+        key = (i18n.current(), key)
         with self._guard:
             found = self._responses.get(key)
             if found is not None:
@@ -65,8 +71,10 @@ class GenerationCache:
             return found
 
     def response(self, key: Hashable, compute: Callable[[], T]) -> T:
+        """The answer ``compute`` makes, kept under ``key`` in the current language."""
         if not self.responses_kept:
             return compute()
+        key = (i18n.current(), key)
         with self._guard:
             if key in self._responses:
                 self._responses.move_to_end(key)
@@ -113,7 +121,9 @@ class Readers:
         """``fn(reader, *args)`` on a worker thread, with a reader of the current generation;
         ``kind`` names the answer (``rule``, ``search`` ...) to choose the thread pool."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._pools[kind in SLOW], self.call, fn, *args)
+        # run_in_executor does not carry the request's context (its language) to the thread.
+        call = functools.partial(contextvars.copy_context().run, self.call, fn, *args)
+        return await loop.run_in_executor(self._pools[kind in SLOW], call)
 
     def kept(self, key: Hashable) -> Any | None:
         """The answer kept under ``key`` for the current generation, looked up without a

@@ -20,6 +20,7 @@ from markupsafe import Markup, escape
 
 from kb import i18n
 from kb.history import Piece
+from kb.labels import change_label, field_label, label, language_name
 from kb.link.citations import find_citations
 from kb.reader import CitedRule
 from kb.web.data import record_url, rule_url, slug
@@ -112,9 +113,14 @@ def environment() -> Environment:
                       autoescape=select_autoescape(default=True, default_for_string=True),
                       trim_blocks=True, lstrip_blocks=True, auto_reload=False,
                       extensions=["jinja2.ext.i18n"])
-    # ``{% trans %}`` and ``_()`` in templates speak the request's language (kb.i18n.using).
-    env.install_gettext_callables(i18n.gettext, i18n.ngettext, newstyle=True)  # type: ignore[attr-defined]
-    env.filters.update(rich=rich, snippet=snippet, word_diff=word_diff, slug=slug, mana=mana)
+    # ``{% trans %}`` and ``_()`` in templates speak the request's language (kb.i18n.using);
+    # whitespace in a trans block is trimmed, as the extractor trims it (babel.cfg).
+    env.install_gettext_callables(i18n.gettext, i18n.ngettext, newstyle=True,  # type: ignore[attr-defined]
+                                  pgettext=i18n.pgettext)
+    env.policies["ext.i18n.trimmed"] = True
+    env.filters.update(rich=rich, snippet=snippet, word_diff=word_diff, slug=slug, mana=mana,
+                       label=label, language_name=language_name, field_label=field_label)
     env.globals.update(rule_url=rule_url, record_url=record_url, query=query,
-                       ui_language=i18n.current)
+                       change_label=change_label,
+                       ui_language=i18n.current, ui_languages=i18n.NAMES)
     return env

@@ -16,6 +16,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from kb.cli import SUMMARIES, cli
+from kb.i18n import paragraphs
 from tests.cli.conftest import kb
 
 REPO = Path(__file__).resolve().parents[2]
@@ -46,7 +47,8 @@ def test_the_help_summaries_are_the_commands_own():
     for name, summary in SUMMARIES.items():
         command = cli.get_command(None, name)  # type: ignore[arg-type]
         assert command is not None and command.help is not None
-        assert " ".join(command.help.split()).startswith(summary), name
+        # Equal to its first paragraph: one translation serves both (kb.i18n.paragraphs).
+        assert paragraphs(command.help)[0] == summary, name
 
 
 def test_help_imports_no_command():

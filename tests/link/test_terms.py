@@ -44,6 +44,28 @@ def test_french_contents_against_english_sections(cr_index):
 def test_words_of_parallel_texts(cr_index):
     graveyard = pair(cr_index, "cimetiere", "parallel-text")
     assert graveyard.english == "graveyard" and graveyard.count >= 5
+    # spelled as the French texts spell it, not folded (issue 22: "cimetiere" was shown)
+    assert graveyard.french == "cimetière"
+
+
+def test_function_words_are_no_terms(cr_index):
+    """Issue 22: "quand" / "when" led the terms page. Words that say how a sentence is built
+    pair as consistently as terms across parallel texts, but they are no terms."""
+    with KnowledgeBase(cr_index) as kb:
+        pairs = {(p.french, p.english) for p in kb.store.terms() if p.kind == "parallel-text"}
+    assert pairs  # the parallel texts still give terms
+    for french, english in (("quand", "when"), ("avec", "with"), ("pour", "for")):
+        assert (french, english) not in pairs
+
+
+def test_the_official_vocabulary_comes_first(cr_index):
+    """Issue 22: the official "cimetière" came 232 records below the parallel texts' pair."""
+    found = terms(cr_index, "cimetière")
+    assert found[0].kind == "official" and found[0].french == "cimetière"
+    with KnowledgeBase(cr_index) as kb:
+        every = kb.store.terms()
+    kinds = [p.kind for p in every]
+    assert kinds.index("parallel-text") > len(kinds) - kinds[::-1].index("official") - 1
 
 
 def test_lookup_is_accent_and_case_blind(cr_index):

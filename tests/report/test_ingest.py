@@ -51,6 +51,6 @@ def test_fragments_are_reported_per_document() -> None:
                           Loc("doc.txt", 9))]
     (found,) = ingest.check(data((doc, fragments)))
     assert found.check == "unparsed"
-    assert found.message == ("doc.txt: 2 unparsed fragment(s) (example with no numbered rule "
+    assert found.message == ("doc.txt: 2 unparsed fragments (example with no numbered rule "
                              "above it; number cell with no text cell)")
     assert [r.line for r in found.records] == [3, 9]

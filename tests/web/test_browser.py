@@ -289,7 +289,7 @@ def test_suggestions_are_an_aria_combobox(site: str, page: Any) -> None:
     box = page.locator("#home-q")
     assert box.get_attribute("role") == "combobox"
     assert box.get_attribute("aria-expanded") == "false"
-    box.press_sequentially("piét", delay=30)
+    box.press_sequentially("pi", delay=30)  # no language said yet: French and English
     listbox = page.locator("#" + box.get_attribute("aria-controls"))
     listbox.locator("[role=option]").first.wait_for(timeout=10_000)
     assert listbox.get_attribute("role") == "listbox"
@@ -305,12 +305,12 @@ def test_suggestions_are_an_aria_combobox(site: str, page: Any) -> None:
     assert first.get_attribute("aria-selected") == "false"
     # Escape closes the list and keeps the query (a search field would also empty itself)
     box.press("Escape")
-    assert box.input_value() == "piét"
+    assert box.input_value() == "pi"
     assert listbox.is_hidden()
     assert box.get_attribute("aria-expanded") == "false"
     assert box.get_attribute("aria-activedescendant") is None
     # the list comes back with more typing; Enter opens the active option
-    box.press_sequentially("inement", delay=30)
+    box.press_sequentially("étinement", delay=30)
     option = listbox.locator("[role=option]", has_text="piétinement").first
     option.wait_for(timeout=10_000)
     while box.get_attribute("aria-activedescendant") != option.get_attribute("id"):

@@ -116,9 +116,10 @@ def test_openapi_describes_every_endpoint(client: TestClient) -> None:
 def test_suggestions(client: TestClient) -> None:
     numbers = client.get("/api/suggest?q=702.19").json()
     assert numbers[0] == {"label": "702.19", "kind": "rule", "url": "/rule/702.19",
-                          "detail": "Trample"}
+                          "detail": "Trample", "language": "", "tag": "rule"}
     cards = client.get("/api/suggest?q=%C3%A6therl").json()  # æ for Æ, folded
-    assert {"label": "Ætherlin", "kind": "card", "url": "/card/aetherlin", "detail": ""} in cards
+    assert {"label": "Ætherlin", "kind": "card", "url": "/card/aetherlin", "detail": "",
+            "language": "fr", "tag": "card"} in cards
     glossary = client.get("/api/suggest?q=deathto").json()
     assert any(s["kind"] == "glossary" and s["label"] == "Deathtouch" for s in glossary)
     assert client.get("/api/suggest?q=").json() == []
@@ -153,3 +154,27 @@ def test_the_api_and_the_command_line_refuse_alike(client: TestClient, cr_index,
     reason = error["message"].split(": ", 1)[1]
     assert "is not one of" in reason or "not a" in reason
     assert reason in " ".join(command.output.split())
+
+
+def test_suggestions_keep_to_the_language_of_what_is_typed(client: TestClient,
+                                                          cr_index: Path) -> None:
+    """Issue 22: "piét" suggested Italian card names. It is French: French terms and French
+    card names only; a text in neither language says which (tram) gets both, never a third."""
+    from kb.model import Card
+    from kb.reader import KnowledgeBase
+    from kb.text.normal import fold
+
+    with KnowledgeBase(cr_index) as kb:
+        names = [(lang, name) for card in kb.store.query(kind="card") if isinstance(card, Card)
+                 for lang, name in ((card.language, card.name), *card.names)]
+    italian = {name for lang, name in names if lang == "it" and fold(name).startswith("piet")}
+    assert italian  # the fixture's set file holds Italian names starting so
+    french = client.get("/api/suggest?q=pi%C3%A9t").json()
+    assert french and {s["language"] for s in french} <= {"", "fr"}
+    assert not italian & {s["label"] for s in french}
+    assert any(s["label"].lower() == "piétinement" for s in french)
+    english = client.get("/api/suggest?q=Voice%20of").json()
+    assert english and {s["language"] for s in english} <= {"", "en"}
+    either = client.get("/api/suggest?q=tram").json()
+    assert {s["language"] for s in either} <= {"", "en", "fr"}
+    assert any(s["label"] == "Trample" for s in either)

@@ -395,7 +395,7 @@ def test_a_search_with_no_result_offers_spellings_and_the_syntax(client: TestCli
     assert "Nothing found for “trample”." in html
     hrefs = Tags(html).hrefs()
     assert "/search?q=trample" in hrefs  # the same words without the filter
-    assert "/glossary?letter=T#g-trample" in hrefs
+    assert "/glossary?order=en&letter=T#g-trample" in hrefs  # the English glossary's entry
     assert "/help" in hrefs
 
 

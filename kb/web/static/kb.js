@@ -54,7 +54,7 @@
         li.setAttribute("aria-selected", "false");
         var kind = document.createElement("span");
         kind.className = "tag";
-        kind.textContent = s.kind;
+        kind.textContent = s.tag || s.kind;
         var label = document.createElement("span");
         label.className = "label";
         label.textContent = s.label;

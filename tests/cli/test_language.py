@@ -1,0 +1,167 @@
+"""The command line speaks French under a French locale and English otherwise (issue 22): help
+of every command and option, messages, errors (plain and under --json, with the same exit
+codes), tables' headings; ``--ui-lang`` wins over the locale, and LC_ALL over LANG."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from kb.cli import cli
+from kb.i18n import paragraphs
+
+FRENCH = {"LANG": "fr_FR.UTF-8"}
+ENGLISH = {"LANG": "C"}
+NBSP = "\u00a0"
+
+
+def run(*args: str, index: Path | None = None, **env: str) -> Result:
+    words = ["--index", str(index), *args] if index else list(args)
+    return CliRunner().invoke(cli, words, env=env, prog_name="kb")
+
+
+def test_the_group_help_in_french_and_in_english() -> None:
+    french = run("--help", **FRENCH)
+    assert french.exit_code == 0
+    assert french.output.startswith(f"Utilisation{NBSP}: kb [OPTIONS] COMMANDE [ARGUMENTS]")
+    assert f"Commandes{NBSP}:" in french.output and f"Options{NBSP}:" in french.output
+    assert re.search(r"\n  rule +Afficher une règle \(702\.19b, par exemple", french.output)
+    assert "Afficher ce message et quitter." in french.output
+    english = run("--help", **ENGLISH)
+    assert english.output.startswith("Usage: kb [OPTIONS] COMMAND")
+    assert "Commands:" in english.output
+    assert re.search(r"\n  rule +Show a rule \(702\.19b, say", english.output)
+
+
+def test_the_help_of_every_command_and_option_is_french() -> None:
+    """No paragraph of a command's English help, and no option's English help, is left in its
+    French help."""
+    for name in cli.list_commands(None):  # type: ignore[arg-type]
+        command = cli.get_command(None, name)  # type: ignore[arg-type]
+        assert command is not None
+        french = run(name, "--help", **FRENCH)
+        assert french.exit_code == 0, french.output
+        shown = " ".join(french.output.split())  # (split() takes no-break spaces too)
+        assert shown.startswith(f"Utilisation : kb {name}"), name
+        english = [*paragraphs(command.help or ""),
+                   *(p for param in command.params for p in paragraphs(param.help or ""))]
+        left = [text for text in english if text[:40] in shown]
+        assert not left, (name, left)
+        assert "Afficher ce message et quitter." in shown
+        # ...and the English help is whole under LANG=C, after the French one.
+        assert " ".join(run(name, "--help", **ENGLISH).output.split()).count(
+            paragraphs(command.help or "")[0][:40]) == 1, name
+
+
+def test_errors_in_french_and_english(default_index: Path) -> None:
+    french = run("rule", "702.193", index=default_index, **FRENCH)
+    assert french.exit_code == 1
+    assert french.stderr.startswith(
+        f"kb: aucune règle 702.193 dans les règles du 2026-04-17\u202f; les plus proches{NBSP}: "
+        "702.192, 702.192a")
+    english = run("rule", "702.193", index=default_index, **ENGLISH)
+    assert english.exit_code == 1
+    assert english.stderr.startswith("kb: no rule 702.193 in the rules of 2026-04-17; nearest: ")
+
+
+def test_json_errors_keep_their_code_and_speak_the_language(default_index: Path) -> None:
+    for env, start in ((FRENCH, "aucune règle 702.193"), (ENGLISH, "no rule 702.193")):
+        result = run("rule", "702.193", "--json", index=default_index, **env)
+        assert result.exit_code == 1 and result.stdout == ""
+        error = json.loads(result.stderr)
+        assert error["code"] == 1 and error["error"].startswith(start)
+    # A language the index does not hold: refused by the index, as a usage error (exit 2).
+    usage = run("rule", "702.19b", "--lang", "de", "--json", index=default_index, **FRENCH)
+    assert usage.exit_code == 2
+    error = json.loads(usage.stderr)
+    assert error["code"] == 2 and error["error"].startswith(
+        f"lang{NBSP}: 'de' n’est pas une langue de l’index (choisissez parmi en, fr")
+
+
+def test_usage_errors_in_french() -> None:
+    result = run("rule", "702.19b", "--lang", "d3", **FRENCH)
+    assert result.exit_code == 2
+    assert f"Essayez «{NBSP}kb rule --help{NBSP}» pour l’aide." in result.stderr
+    assert f"Erreur{NBSP}: Valeur incorrecte pour '--lang'{NBSP}: 'd3' n’est ni un code de " \
+        "langue" in result.stderr
+    mistyped = run("serach", "trample", **FRENCH)
+    assert mistyped.exit_code == 2
+    assert f"commande 'serach' inconnue\u202f; vouliez-vous dire{NBSP}: search\u202f?" \
+        in mistyped.stderr
+    missing = run("rule", **FRENCH)
+    assert missing.exit_code == 2 and "Argument manquant" in missing.stderr
+
+
+def test_no_index_says_where_it_looked_in_french(tmp_path: Path) -> None:
+    result = run("versions", index=tmp_path / "nowhere", **FRENCH)
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"kb: aucun index dans {tmp_path / 'nowhere'}{NBSP}: "
+                                    f"lancez d’abord «{NBSP}kb build{NBSP}»")
+    assert "--index DIR ou KB_INDEX" in result.stderr
+
+
+def test_tables_and_messages_in_french(default_index: Path) -> None:
+    versions = run("versions", index=default_index, **FRENCH)
+    assert versions.output.split("\n")[0].split() == ["version", "fichier", "règles",
+                                                       "exemples", "glossaire"]
+    search = run("search", "trample", "--limit", "1", index=default_index, **FRENCH)
+    assert search.output.startswith(f"Également cherché{NBSP}: trample -> piétinement (officiel)")
+    assert f"Version des règles{NBSP}: 2026-04-17" in search.output
+    assert "[règle, en, 2026-04-17]" in search.output
+
+
+@pytest.mark.parametrize(("args", "env", "french"), [
+    (["--ui-lang", "fr"], ENGLISH, True),
+    (["--ui-lang=fr"], ENGLISH, True),
+    (["--ui-lang", "en"], FRENCH, False),
+    ([], {"LC_ALL": "C", "LANG": "fr_FR.UTF-8"}, False),
+    ([], {"LC_MESSAGES": "fr_FR.UTF-8", "LANG": "C"}, True),
+])
+def test_ui_lang_then_lc_all_lc_messages_lang(args: list[str], env: dict[str, str],
+                                              french: bool) -> None:
+    result = run(*args, "--help", **env)
+    assert result.exit_code == 0
+    assert result.output.startswith("Utilisation" if french else "Usage:")
+
+
+def test_an_unknown_ui_lang_is_a_usage_error() -> None:
+    result = run("--ui-lang", "de", "versions", **ENGLISH)
+    assert result.exit_code == 2 and "'de' is not one of 'en', 'fr'" in result.stderr
+
+
+def test_the_report_speaks_the_language(default_index: Path) -> None:
+    """Issue 22: kb report's own words (its headings, each finding and its fix) in French; file
+    names, rule numbers, commands and quoted texts as they are. Seed 003 is the French table
+    of rule 707 with rules left in English."""
+    french = run("report", "--category", "coverage", index=default_index, **FRENCH)
+    assert french.exit_code == 0, french.output
+    assert "Couverture française des règles anglaises\u00a0:" in french.output
+    assert re.search(r"\n\[avertissement\] untranslated: la règle 707\.\d+ est laissée en "
+                     r"anglais dans le texte français de 003_", french.output)
+    assert "    correction\u00a0: traduire le paragraphe" in french.output
+    assert "    voir\u00a0: kb rule 707" in french.output
+    english = run("report", "--category", "coverage", index=default_index, **ENGLISH)
+    assert "French coverage of the English rules:" in english.output
+    assert re.search(r"\n\[warning\] untranslated: rule 707\.\d+ is left in English in the "
+                     r"French text of 003_", english.output)
+    html = run("report", "--category", "coverage", "--format", "html", index=default_index,
+               **FRENCH).output
+    assert '<html lang="fr">' in html and "<h1>Rapport de cohérence de kb</h1>" in html
+
+
+def test_argument_names_in_the_usage_line_and_errors() -> None:
+    """The usage line names the arguments in the interface language, and the help and the
+    errors call them the same."""
+    help_text = run("card", "--help", **FRENCH).output
+    assert help_text.startswith(f"Utilisation{NBSP}: kb card [OPTIONS] NOM\n")
+    assert "Afficher la carte NOM" in help_text
+    assert f"Utilisation{NBSP}: kb diff [OPTIONS] ANCIENNE [NOUVELLE]" in run(
+        "diff", "--help", **FRENCH).output
+    assert "--out FICHIER" in run("export", "--help", **FRENCH).output
+    missing = run("rule", **FRENCH)
+    assert missing.exit_code == 2 and "Argument manquant 'NUMÉRO'" in missing.stderr
+    assert run("card", "--help", **ENGLISH).output.startswith("Usage: kb card [OPTIONS] NAME\n")

@@ -49,7 +49,7 @@ from kb.corpus import embedded_corpus  # noqa: E402
 from kb.errors import KbError  # noqa: E402
 from kb.indexdir import STORE_FILE, IndexDir  # noqa: E402
 from kb.mechanisms import ALL, Mechanisms  # noqa: E402
-from kb.search import Searcher, SearchResult  # noqa: E402
+from kb.search import Searcher  # noqa: E402
 from kb.store import Store, record_number, record_text, record_title  # noqa: E402
 from tests.search import players, relevance  # noqa: E402
 from tests.search.players import FORMS, LANGS, Question  # noqa: E402
@@ -130,10 +130,6 @@ def fts_answers(conn: sqlite3.Connection, text: str) -> list[str]:
 
 # -- quality ---------------------------------------------------------------------------------
 
-def kb_answers(result: SearchResult) -> list[str | None]:
-    return [players.answer_number(group[0].group) for group in result.groups()]
-
-
 Answerer = Callable[[str], list]
 
 
@@ -152,11 +148,11 @@ def judge(questions: list[Question], answer: Answerer) -> list[Outcome]:
 
 
 def with_kb(searcher: Searcher) -> Answerer:
-    return lambda text: kb_answers(searcher.search(text, limit=players.DEPTH))
+    return lambda text: players.answer_numbers(searcher.search(text, limit=players.DEPTH))
 
 
 def cli_path(index: Path) -> Answerer:
-    return lambda text: kb_answers(api.search(text, index=index, limit=players.DEPTH))
+    return lambda text: players.answer_numbers(api.search(text, index=index, limit=players.DEPTH))
 
 
 def cell(outcomes: list[Outcome], form: str, lang: str) -> relevance.Scores | None:

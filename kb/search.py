@@ -58,10 +58,9 @@ from kb.text.synonyms import SYNONYMS
 KIND_PRIOR = {"rule": 1.0, "glossary": 0.7, "example": 0.75, "ruling": 0.7, "note": 0.7,
               "card": 0.6}
 # For a question (three words or more), rules answer; a card's text or a ruling that holds
-# the same words is about one card (on the players' development half, rulings .45 -> .25,
-# notes .45 -> .25, cards .3 -> .15 raised MRR@10 in all four of its figures, hit@3 unchanged).
-QUESTION_PRIOR = {"rule": 1.0, "glossary": 0.75, "example": 0.6, "ruling": 0.25, "note": 0.25,
-                  "card": 0.15}
+# the same words is about one card.
+QUESTION_PRIOR = {"rule": 1.0, "glossary": 0.75, "example": 0.6, "ruling": 0.45, "note": 0.45,
+                  "card": 0.3}
 QUESTION_WORDS_MIN = 3
 _FLAT_PRIOR = dict.fromkeys(KIND_PRIOR, 1.0)  # kind priors switched off (kb.mechanisms)
 # Words that ask for rulings, cards or notes rather than rules.

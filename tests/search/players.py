@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kb.rulenum import RuleNumber
+from kb.search import SearchResult
 
 PLAYERS = Path(__file__).with_name("players")
 HALVES = {"dev": "dev*.toml", "held-out": "heldout*.toml"}  # each half: every file it matches
@@ -81,3 +82,8 @@ def answer_number(group: str) -> str | None:
     if not group.startswith("rule ") or " (" in group:
         return None
     return group.removeprefix("rule ")
+
+
+def answer_numbers(result: SearchResult) -> list[str | None]:
+    """A search's answers as :func:`rank` reads them: each answer's rule number, in order."""
+    return [answer_number(group[0].group) for group in result.groups()]

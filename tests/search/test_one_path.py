@@ -53,6 +53,7 @@ def test_the_cli_and_a_warm_searcher_rank_every_query_alike(full_index, version)
     assert not differing(full_index, [q.q for q in load()], version)
 
 
+@pytest.mark.slow  # 500 CLI runs: about 3 minutes of CPU
 @pytest.mark.parametrize("half", sorted(players.HALVES))
 def test_the_cli_and_a_warm_searcher_rank_every_players_question_alike(full_index, half):
     """Every query of both halves of the players' questions (whole questions and key words,

@@ -11,7 +11,7 @@ from kb.check.facts import FACTS, NoSuch, same, show
 from kb.check.scenarios import Fact, Scenario
 from kb.engine.events import Choices
 from kb.errors import KbError
-from kb.i18n import _
+from kb.i18n import _, ngettext
 
 if TYPE_CHECKING:
     from kb.engine import Game
@@ -146,7 +146,8 @@ class Runner:
         state = self.game.state
         for player, alias in (self.scenario.commanders or {}).items():
             if alias not in state.aliases:
-                raise KbError(f"{self.scenario.where}: commander {alias!r}: no such object")
+                raise KbError(_("{where}: commander {alias!r}: no such object").format(
+                    where=self.scenario.where, alias=alias))
             state.commanders[state.aliases[alias]] = player
 
     def _defined(self, data: Mapping[str, Any]) -> Printed:
@@ -160,9 +161,11 @@ class Runner:
 
     def card(self, name: str | None) -> Printed:
         if name is None:
-            raise KbError(f"{self.scenario.where}: a setup entry needs 'card' or 'define'")
+            raise KbError(_("{where}: a setup entry needs 'card' or 'define'").format(
+                where=self.scenario.where))
         if name not in self.cards:
-            raise KbError(f"{self.scenario.where}: no card {name!r} in the card files")
+            raise KbError(_("{where}: no card {name!r} in the card files").format(
+                where=self.scenario.where, name=name))
         return self.cards[name]
 
     def run(self) -> None:
@@ -281,8 +284,10 @@ class Runner:
                 and o.card == oid and o.card not in state.aliases.values()
                 and not (o.spell is not None and o.spell.ability is not None)]
         if len(made) < len(names):
-            raise KbError(f"{self.scenario.where}: {len(names)} names for "
-                          f"{len(made)} new objects")
+            raise KbError(ngettext("{where}: {names} names for {made} new object",
+                                   "{where}: {names} names for {made} new objects",
+                                   len(made)).format(where=self.scenario.where,
+                                                     names=len(names), made=len(made)))
         for alias, obj in zip(names, made, strict=False):
             state.aliases[alias] = obj.card
 
@@ -362,7 +367,8 @@ class Runner:
         elif action == "settle":
             game.settle()
         else:  # unreachable: steps are checked as the scenario is loaded
-            raise KbError(f"{self.scenario.where}: unknown action {action!r}")
+            raise KbError(_("{where}: unknown action {action!r}").format(
+                where=self.scenario.where, action=action))
 
     def _add_mana(self, step: dict[str, Any], action: str | None) -> None:
         """A step's ``mana``: what its player makes available just before acting."""

@@ -165,3 +165,38 @@ def test_argument_names_in_the_usage_line_and_errors() -> None:
     missing = run("rule", **FRENCH)
     assert missing.exit_code == 2 and "Argument manquant 'NUMÉRO'" in missing.stderr
     assert run("card", "--help", **ENGLISH).output.startswith("Usage: kb card [OPTIONS] NAME\n")
+
+
+def test_scenario_file_errors_in_french_and_english(tmp_path: Path) -> None:
+    """Issue 22: the errors a user's scenario file gets from ``kb check --scenario`` are in the
+    interface language, with the file and line first; the format's own words (its keys and
+    actions) are the file's, in English either way. No index is needed."""
+    keys = tmp_path / "keys.toml"
+    keys.write_text('# a key the format does not know\n[[scenario]]\nname = "sleepy bear"\n'
+                    "sleepy = true\n", encoding="utf-8")
+    steps = tmp_path / "steps.toml"
+    steps.write_text('[[card]]\nname = "Bear"\ntypes = ["Creature"]\npower = 2\n'
+                     'toughness = 2\n\n[[scenario]]\nname = "jumping bear"\n'
+                     '[[scenario.step]]\ndo = "jump"\n', encoding="utf-8")
+    nowhere = tmp_path / "no-index"
+    french = run("check", "--scenario", str(keys), "--scenario", str(steps), index=nowhere,
+                 **FRENCH)
+    assert french.exit_code == 1, french.output
+    assert (f"\nrefusé{NBSP}: {keys}:2\n  raison{NBSP}: {keys}:2 (scénario «{NBSP}sleepy "
+            f"bear{NBSP}»){NBSP}: clés inconnues ['sleepy']\n") in french.output
+    assert (f"  raison{NBSP}: {steps}:7 (scénario «{NBSP}jumping bear{NBSP}»), étape 1{NBSP}: "
+            f"action «{NBSP}jump{NBSP}» inconnue (connues{NBSP}: ") in french.output
+    assert f"2 scénarios{NBSP}: 2 refusés" in french.output
+    english = run("check", "--scenario", str(keys), "--scenario", str(steps), index=nowhere,
+                  **ENGLISH)
+    assert english.exit_code == 1
+    assert (f"\nrefused: {keys}:2\n  reason: {keys}:2 (scenario 'sleepy bear'): unknown keys "
+            "['sleepy']\n") in english.output
+    assert (f"  reason: {steps}:7 (scenario 'jumping bear'), step 1: unknown action 'jump' "
+            "(known: ") in english.output
+    # --json: the reason in the chosen language, the status as the format's word.
+    data = json.loads(run("check", "--scenario", str(keys), "--json", index=nowhere,
+                          **FRENCH).stdout)
+    assert data["scenarios"][0]["status"] == "refused"
+    assert data["scenarios"][0]["line"] == 2
+    assert data["scenarios"][0]["reason"].endswith(f"{NBSP}: clés inconnues ['sleepy']")

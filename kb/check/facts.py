@@ -24,7 +24,7 @@ def _obj(runner: Runner, fact: Fact) -> Any:
             where=runner.scenario.where, what=fact.what))
     obj = runner.game.state.find(fact.of)
     if obj is None:
-        raise NoSuch(f"{fact.of} no longer exists")
+        raise NoSuch(_("{name} no longer exists").format(name=fact.of))
     return obj
 
 

@@ -200,3 +200,21 @@ def test_scenario_file_errors_in_french_and_english(tmp_path: Path) -> None:
     assert data["scenarios"][0]["status"] == "refused"
     assert data["scenarios"][0]["line"] == 2
     assert data["scenarios"][0]["reason"].endswith(f"{NBSP}: clés inconnues ['sleepy']")
+
+
+def test_a_refused_step_is_framed_in_french(tmp_path: Path) -> None:
+    """A step the rules forbid: kb check --scenario says which step of which file and line was
+    refused in the interface language (the engine's own reason stays English, see
+    tests/test_i18n_catalog.py's STILL_ENGLISH comment)."""
+    path = tmp_path / "green.toml"
+    path.write_text('[[scenario]]\nname = "Bolt with green mana"\n'
+                    'setup.battlefield = [{ card = "Grizzly Bears", as = "bear" }]\n'
+                    'setup.hand = [{ card = "Lightning Bolt", as = "bolt" }]\n'
+                    '[[scenario.step]]\ndo = "cast"\ncard = "bolt"\ntargets = ["bear"]\n'
+                    'mana = "{G}"\n', encoding="utf-8")
+    nowhere = tmp_path / "no-index"
+    french = run("check", "--scenario", str(path), index=nowhere, **FRENCH)
+    assert french.exit_code == 1
+    assert f"  raison{NBSP}: {path}:5{NBSP}: étape 1 (cast) refusée{NBSP}: " in french.output
+    english = run("check", "--scenario", str(path), index=nowhere, **ENGLISH)
+    assert f"  reason: {path}:5: step 1 (cast) refused: " in english.output

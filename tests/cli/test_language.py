@@ -202,19 +202,48 @@ def test_scenario_file_errors_in_french_and_english(tmp_path: Path) -> None:
     assert data["scenarios"][0]["reason"].endswith(f"{NBSP}: clés inconnues ['sleepy']")
 
 
+# A Lightning Bolt cast at a Grizzly Bears, with {mana} to pay it (the cards of the embedded
+# card files).
+BOLT = ('[[scenario]]\nname = "Bolt at a bear"\nsetup.battlefield = [\n'
+        '  { card = "Grizzly Bears", as = "bear", owner = "opponent" },\n'
+        '  { card = "Llanowar Elves", as = "elf", tapped = true }]\n'
+        'setup.hand = [{ card = "Lightning Bolt", as = "bolt" }]\n'
+        '[[scenario.step]]\ndo = "cast"\ncard = "bolt"\ntargets = ["bear"]\n'
+        'mana = "{mana}"\n[[scenario.step]]\ndo = "resolve"\n')
+
+
+def play_in_both(tmp_path: Path, text: str) -> tuple[Path, Result, Result]:
+    """kb check --scenario on one file, with no index, in French and in English."""
+    path = tmp_path / "scenario.toml"
+    path.write_text(text, encoding="utf-8")
+    nowhere = tmp_path / "no-index"
+    return (path, run("check", "--scenario", str(path), index=nowhere, **FRENCH),
+            run("check", "--scenario", str(path), index=nowhere, **ENGLISH))
+
+
 def test_a_refused_step_is_framed_in_french(tmp_path: Path) -> None:
     """A step the rules forbid: kb check --scenario says which step of which file and line was
     refused in the interface language (the engine's own reason stays English, see
     tests/test_i18n_catalog.py's STILL_ENGLISH comment)."""
-    path = tmp_path / "green.toml"
-    path.write_text('[[scenario]]\nname = "Bolt with green mana"\n'
-                    'setup.battlefield = [{ card = "Grizzly Bears", as = "bear" }]\n'
-                    'setup.hand = [{ card = "Lightning Bolt", as = "bolt" }]\n'
-                    '[[scenario.step]]\ndo = "cast"\ncard = "bolt"\ntargets = ["bear"]\n'
-                    'mana = "{G}"\n', encoding="utf-8")
-    nowhere = tmp_path / "no-index"
-    french = run("check", "--scenario", str(path), index=nowhere, **FRENCH)
-    assert french.exit_code == 1
-    assert f"  raison{NBSP}: {path}:5{NBSP}: étape 1 (cast) refusée{NBSP}: " in french.output
-    english = run("check", "--scenario", str(path), index=nowhere, **ENGLISH)
-    assert f"  reason: {path}:5: step 1 (cast) refused: " in english.output
+    path, french, english = play_in_both(tmp_path, BOLT.replace("{mana}", "{G}"))
+    assert french.exit_code == 1 and english.exit_code == 1
+    assert f"  raison{NBSP}: {path}:7{NBSP}: étape 1 (cast) refusée{NBSP}: " in french.output
+    assert f"  reason: {path}:7: step 1 (cast) refused: " in english.output
+
+
+def test_a_question_s_final_state_in_french(tmp_path: Path) -> None:
+    """A scenario that asks a question: the state it reached in the interface language, with
+    the official French names of the step, the zone and the statuses; the scenario's own
+    names (players, aliases) and the card names as the file writes them."""
+    _path, french, english = play_in_both(tmp_path, BOLT.replace("{mana}", "{R}"))
+    assert french.exit_code == 0, french.output
+    assert f"    tour 1 (joueur actif{NBSP}: you), phase principale précombat\n" in french.output
+    assert (f"    opponent{NBSP}: 20 points de vie\u202f; main vide\u202f; 0 carte en "
+            f"bibliothèque\u202f; cimetière [bear (Grizzly Bears)]\n") in french.output
+    assert (f"    champ de bataille{NBSP}: elf (Llanowar Elves) (contrôleur you, "
+            "force/endurance 1/1, engagé)\n") in french.output
+    assert "    turn 1 (active player: you), precombat main step\n" in english.output
+    assert ("    opponent: 20 life; hand empty; library 0 cards; graveyard "
+            "[bear (Grizzly Bears)]\n") in english.output
+    assert "    battlefield: elf (Llanowar Elves) (controller you, pt 1/1, tapped)\n" \
+        in english.output

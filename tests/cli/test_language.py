@@ -247,3 +247,13 @@ def test_a_question_s_final_state_in_french(tmp_path: Path) -> None:
             "[bear (Grizzly Bears)]\n") in english.output
     assert "    battlefield: elf (Llanowar Elves) (controller you, pt 1/1, tapped)\n" \
         in english.output
+
+
+def test_the_engine_s_combat_reasons_in_french(tmp_path: Path) -> None:
+    """The engine's reasons for refusing a combat action (kb/engine/combat.py) in the interface
+    language, with the official vocabulary ("engagée", "piétinement")."""
+    attack = BOLT.replace("{mana}", "{R}") + ('[[scenario.step]]\ndo = "attack"\n'
+                                              'attackers = { elf = "opponent" }\n')
+    path, french, english = play_in_both(tmp_path, attack)
+    assert f"{path}:14{NBSP}: étape 3 (attack) refusée{NBSP}: elf est engagée\n" in french.output
+    assert f"{path}:14: step 3 (attack) refused: elf is tapped\n" in english.output

@@ -257,3 +257,14 @@ def test_the_engine_s_combat_reasons_in_french(tmp_path: Path) -> None:
     path, french, english = play_in_both(tmp_path, attack)
     assert f"{path}:14{NBSP}: étape 3 (attack) refusée{NBSP}: elf est engagée\n" in french.output
     assert f"{path}:14: step 3 (attack) refused: elf is tapped\n" in english.output
+
+
+def test_the_engine_s_casting_reasons_in_french(tmp_path: Path) -> None:
+    """The engine's reasons for refusing a spell (kb/engine/stack.py), French plurals and
+    guillemets included: Lightning Bolt has one word "target", the step names two."""
+    two = BOLT.replace("{mana}", "{R}").replace('targets = ["bear"]', 'targets = ["bear", "elf"]')
+    path, french, english = play_in_both(tmp_path, two)
+    assert (f"{path}:7{NBSP}: étape 1 (cast) refusée{NBSP}: 1 mot «{NBSP}cible{NBSP}» à "
+            f"choisir, nombre donné{NBSP}: 2\n") in french.output
+    assert f"{path}:7: step 1 (cast) refused: 1 target word(s) to choose, 2 given\n" \
+        in english.output

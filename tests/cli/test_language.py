@@ -223,12 +223,14 @@ def play_in_both(tmp_path: Path, text: str) -> tuple[Path, Result, Result]:
 
 def test_a_refused_step_is_framed_in_french(tmp_path: Path) -> None:
     """A step the rules forbid: kb check --scenario says which step of which file and line was
-    refused in the interface language (the engine's own reason stays English, see
-    tests/test_i18n_catalog.py's STILL_ENGLISH comment)."""
+    refused, and why (the engine's mana payment, kb/engine/mana.py), in the interface
+    language."""
     path, french, english = play_in_both(tmp_path, BOLT.replace("{mana}", "{G}"))
     assert french.exit_code == 1 and english.exit_code == 1
-    assert f"  raison{NBSP}: {path}:7{NBSP}: étape 1 (cast) refusée{NBSP}: " in french.output
-    assert f"  reason: {path}:7: step 1 (cast) refused: " in english.output
+    assert (f"  raison{NBSP}: {path}:7{NBSP}: étape 1 (cast) refusée{NBSP}: impossible de "
+            "payer le {R} de {R} avec {G}\n") in french.output
+    assert (f"  reason: {path}:7: step 1 (cast) refused: cannot pay {{R}} of {{R}} from "
+            "{G}\n") in english.output
 
 
 def test_a_question_s_final_state_in_french(tmp_path: Path) -> None:

@@ -147,12 +147,12 @@ def test_the_typography_check_sees_what_it_should() -> None:
 # -- every message is marked --------------------------------------------------------------------
 
 # Modules whose messages are still English only, and why:
-# - kb/engine, but for combat.py, stack.py and mana.py: its refusals (IllegalAction: why the
+# - kb/engine, but for combat, stack, mana and costs: its refusals (IllegalAction: why the
 #   rules forbid a step, which kb check --scenario shows) and its errors about a card or effect
 #   as a scenario file defines it (EngineError, raised as the file is read: "unknown keys
 #   ['cards']"), about 200 messages in the rules' English, each with its rule number. Not done
-#   this round: each needs a French wording in the official vocabulary (those of combat.py,
-#   stack.py and mana.py have one, checked here). The site plays kb check once in English for
+#   this round: each needs a French wording in the official vocabulary (those of combat, stack,
+#   mana and costs have one, checked here). The site plays kb check once in English for
 #   every reader and shows its texts as English data.
 # - kb/sources (not checked here): the parsers' problem lines are stored in the index with the
 #   fragments they describe (Fragment.reason), and shown as data in any language afterwards.
@@ -161,10 +161,10 @@ def test_the_typography_check_sees_what_it_should() -> None:
 # A module leaves this list when its messages are marked; a new module with unmarked messages
 # fails.
 STILL_ENGLISH = {f"engine/{name}.py" for name in (
-    "amounts", "battles", "cards", "casting", "choices", "conditions", "copy", "costs",
-    "effects", "filters", "game", "layers", "mana_abilities", "mulligan", "multiplayer",
-    "objects", "outcomes", "replacements", "resolve", "sba", "state", "triggers",
-    "turn", "typeline", "vanguard", "zones")}
+    "amounts", "battles", "cards", "casting", "choices", "conditions", "copy", "effects",
+    "filters", "game", "layers", "mana_abilities", "mulligan", "multiplayer", "objects",
+    "outcomes", "replacements", "resolve", "sba", "state", "triggers", "turn", "typeline",
+    "vanguard", "zones")}
 _SAYING = {"echo", "secho", "fail", "UsageError", "BadParameter", "ClickException"}
 _MARKS = {"_", "gettext", "ngettext", "pgettext", "N_"}
 

@@ -270,3 +270,12 @@ def test_the_engine_s_casting_reasons_in_french(tmp_path: Path) -> None:
             f"choisir, nombre donné{NBSP}: 2\n") in french.output
     assert f"{path}:7: step 1 (cast) refused: 1 target word(s) to choose, 2 given\n" \
         in english.output
+
+
+def test_the_engine_s_turn_reasons_in_french(tmp_path: Path) -> None:
+    """kb/engine/resolve.py: resolving with nothing on the stack."""
+    twice = BOLT.replace("{mana}", "{R}") + '[[scenario.step]]\ndo = "resolve"\n'
+    path, french, english = play_in_both(tmp_path, twice)
+    assert f"{path}:14{NBSP}: étape 3 (resolve) refusée{NBSP}: la pile est vide\n" \
+        in french.output
+    assert f"{path}:14: step 3 (resolve) refused: the stack is empty\n" in english.output

@@ -147,13 +147,15 @@ def test_the_typography_check_sees_what_it_should() -> None:
 # -- every message is marked --------------------------------------------------------------------
 
 # Modules whose messages are still English only, and why:
-# - kb/engine, but for combat, stack, casting, mana, costs, game, turn and resolve: its
-#   refusals (IllegalAction: why the rules forbid a step, which kb check --scenario shows) and
-#   its errors about a card or effect as a scenario file defines it (EngineError, raised as
-#   the file is read: "unknown keys ['cards']"), about 170 messages in the rules' English, each
-#   with its rule number. Not done this round: each needs a French wording in the official
-#   vocabulary (the modules named above have one, checked here). The site plays kb check once
-#   in English for every reader and shows its texts as English data.
+# - kb/engine's modules listed here: their refusals (IllegalAction: why the rules forbid a
+#   step, which kb check --scenario shows: effects, triggers, replacements, copies) and their
+#   errors about a card or effect as a scenario file defines it (EngineError, raised as the
+#   file is read: "unknown keys ['cards']"), about 130 messages in the rules' English, each with
+#   its rule number, and the reasons kb/engine/keyword_rules.py and player_rules.py return as
+#   strings for others to raise (a block restriction, what forbids a cast), which this check
+#   does not see. Not done this round: each needs a French wording in the official vocabulary
+#   (the other engine modules have one, checked here). The site plays kb check once in English
+#   for every reader and shows its texts as English data.
 # - kb/sources (not checked here): the parsers' problem lines are stored in the index with the
 #   fragments they describe (Fragment.reason), and shown as data in any language afterwards.
 # kb/check's own messages are all marked: a scenario file's keys, actions and facts stay the
@@ -161,9 +163,8 @@ def test_the_typography_check_sees_what_it_should() -> None:
 # A module leaves this list when its messages are marked; a new module with unmarked messages
 # fails.
 STILL_ENGLISH = {f"engine/{name}.py" for name in (
-    "amounts", "battles", "cards", "choices", "conditions", "copy", "effects", "filters",
-    "layers", "mana_abilities", "mulligan", "multiplayer", "objects", "outcomes",
-    "replacements", "sba", "state", "triggers", "typeline", "vanguard", "zones")}
+    "amounts", "cards", "conditions", "copy", "effects", "filters", "layers", "multiplayer",
+    "objects", "replacements", "state", "triggers", "typeline", "vanguard")}
 _SAYING = {"echo", "secho", "fail", "UsageError", "BadParameter", "ClickException"}
 _MARKS = {"_", "gettext", "ngettext", "pgettext", "N_"}
 

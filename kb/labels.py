@@ -9,7 +9,7 @@ line and the site call a thing by the same name.
 
 from __future__ import annotations
 
-from kb.i18n import N_, gettext
+from kb.i18n import N_, gettext, ngettext
 
 LABELS = {
     # record kinds (kb.model.RECORD_KINDS)
@@ -63,6 +63,21 @@ def label(word: str) -> str:
     """``word``, an identifier of kb's, as the interface language says it (itself when it is
     not one of kb's)."""
     return gettext(LABELS[word]) if word in LABELS else word
+
+
+def counted(status: str, n: int) -> str:
+    """``n`` of a kb check status ("2 refused"), the word agreeing with the number where the
+    language makes it agree (« 2 refusés »)."""
+    forms = {
+        "verified": ngettext("{n} verified", "{n} verified", n),
+        "contradicted": ngettext("{n} contradicted", "{n} contradicted", n),
+        "refused": ngettext("{n} refused", "{n} refused", n),
+        "era-dependent": ngettext("{n} era-dependent", "{n} era-dependent", n),
+        "not checkable": ngettext("{n} not checkable", "{n} not checkable", n),
+        "not modelled": ngettext("{n} not modelled", "{n} not modelled", n),
+        "answered": ngettext("{n} answered", "{n} answered", n),
+    }
+    return forms[status].format(n=n)
 
 
 def change_label(change: str, previous: str | None) -> str:

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from kb.errors import KbError
+from kb.i18n import _
 
 if TYPE_CHECKING:
     from kb.check.runner import Runner
@@ -19,10 +20,11 @@ class NoSuch(Exception):
 
 def _obj(runner: Runner, fact: Fact) -> Any:
     if fact.of is None:
-        raise KbError(f"{runner.scenario.where}: fact {fact.what!r} needs 'of'")
+        raise KbError(_("{where}: fact {what!r} needs 'of'").format(
+            where=runner.scenario.where, what=fact.what))
     obj = runner.game.state.find(fact.of)
     if obj is None:
-        raise NoSuch(f"{fact.of} no longer exists")
+        raise NoSuch(_("{name} no longer exists").format(name=fact.of))
     return obj
 
 
@@ -87,7 +89,8 @@ def _triggered(runner: Runner, fact: Fact) -> int:
     state = runner.game.state
     card = state.aliases.get(fact.of or "")
     if card is None:
-        raise KbError(f"{runner.scenario.where}: no object called {fact.of!r}")
+        raise KbError(_("{where}: no object called {name!r}").format(
+            where=runner.scenario.where, name=fact.of))
     return sum(1 for event in state.events if event.kind == "triggered" and event.card == card
                and (fact.param is None or event.data.get("ability") == fact.param))
 
@@ -95,7 +98,8 @@ def _triggered(runner: Runner, fact: Fact) -> int:
 def _multiplayer(runner: Runner, fact: Fact) -> Any:
     shared = runner.game.state.multiplayer
     if shared is None:
-        raise KbError(f"{runner.scenario.where}: fact {fact.what!r} needs 'multiplayer'")
+        raise KbError(_("{where}: fact {what!r} needs 'multiplayer'").format(
+            where=runner.scenario.where, what=fact.what))
     return shared
 
 
@@ -130,7 +134,8 @@ def _may_include(runner: Runner, fact: Fact) -> bool:
 
     commander = runner.game.state.find(fact.param or "")
     if commander is None:
-        raise KbError(f"{runner.scenario.where}: may_include needs key = a commander's alias")
+        raise KbError(_("{where}: may_include needs key = a commander's alias").format(
+            where=runner.scenario.where))
     return may_include(commander.printed, _obj(runner, fact).printed)
 
 

@@ -11,7 +11,7 @@ from kb.check.facts import FACTS, NoSuch, same, show
 from kb.check.scenarios import Fact, Scenario
 from kb.engine.events import Choices
 from kb.errors import KbError
-from kb.i18n import _
+from kb.i18n import _, ngettext
 
 if TYPE_CHECKING:
     from kb.engine import Game
@@ -49,7 +49,8 @@ def play(scenario: Scenario, cards: Mapping[str, Printed]) -> Outcome:
 
     if scenario.not_checkable is not None:
         return Outcome(scenario, "not checkable",
-                       f"not checkable ({scenario.because}): {scenario.not_checkable}")
+                       _("not checkable ({because}): {reason}").format(
+                           because=scenario.because, reason=scenario.not_checkable))
     today = _evaluate(scenario, cards, CURRENT)
     if not today.mismatches and today.refusal is None:
         status = "verified" if scenario.facts else "answered"
@@ -60,8 +61,8 @@ def play(scenario: Scenario, cards: Mapping[str, Printed]) -> Outcome:
         then = _evaluate(scenario, cards, rules)
         if not then.mismatches and then.refusal is None:
             return Outcome(scenario, "era-dependent",
-                           f"today: {today.computed}; under the rules of {rules.era}: "
-                           f"{then.computed}",
+                           _("today: {today}; under the rules of {era}: {then}").format(
+                               today=today.computed, era=rules.era, then=then.computed),
                            today.mismatches or (today.refusal or "",), rules.changed_by)
     if today.refusal is not None:
         return Outcome(scenario, "refused", today.computed, (today.refusal,),
@@ -92,7 +93,7 @@ def _evaluate(scenario: Scenario, cards: Mapping[str, Printed], rules: Any) -> _
     except _Refused as exc:
         refusal = str(exc)
     except IllegalAction as exc:
-        refusal = f"{scenario.where}: refused: {exc}"
+        refusal = _("{where}: refused: {reason}").format(where=scenario.where, reason=exc)
     except EngineError as exc:
         raise KbError(f"{scenario.where}: {exc}") from exc
     computed = refusal or "; ".join(f.describe(v) for f, v in runner.seen)
@@ -146,7 +147,8 @@ class Runner:
         state = self.game.state
         for player, alias in (self.scenario.commanders or {}).items():
             if alias not in state.aliases:
-                raise KbError(f"{self.scenario.where}: commander {alias!r}: no such object")
+                raise KbError(_("{where}: commander {alias!r}: no such object").format(
+                    where=self.scenario.where, alias=alias))
             state.commanders[state.aliases[alias]] = player
 
     def _defined(self, data: Mapping[str, Any]) -> Printed:
@@ -160,9 +162,11 @@ class Runner:
 
     def card(self, name: str | None) -> Printed:
         if name is None:
-            raise KbError(f"{self.scenario.where}: a setup entry needs 'card' or 'define'")
+            raise KbError(_("{where}: a setup entry needs 'card' or 'define'").format(
+                where=self.scenario.where))
         if name not in self.cards:
-            raise KbError(f"{self.scenario.where}: no card {name!r} in the card files")
+            raise KbError(_("{where}: no card {name!r} in the card files").format(
+                where=self.scenario.where, name=name))
         return self.cards[name]
 
     def run(self) -> None:
@@ -175,8 +179,9 @@ class Runner:
             try:
                 self._step(number, step)
             except _Refused as exc:
-                raise _Refused(f"{self._step_where(number)}: step {number} "
-                               f"({step.get('do')}) refused: {exc}") from exc
+                raise _Refused(_("{where}: step {number} ({action}) refused: {reason}").format(
+                    where=self._step_where(number), number=number, action=step.get("do"),
+                    reason=exc)) from exc
             for fact in facts_at.get(label, []) if label else []:
                 self._judge(fact)
         for fact in facts_at.get(None, []):
@@ -196,7 +201,8 @@ class Runner:
         try:
             self._place()
         except IllegalAction as exc:
-            raise _Refused(f"{self.scenario.where}: setup refused: {exc}") from exc
+            raise _Refused(_("{where}: setup refused: {reason}").format(
+                where=self.scenario.where, reason=exc)) from exc
         self._designate_commanders()
 
     def _place(self) -> None:
@@ -219,10 +225,11 @@ class Runner:
                     game.add(printed, owner, zone, alias=alias, token=token,
                              controller=controller, **status)
                     if chosen is not None and chosen.unasked():
-                        raise _Refused(f"{self.scenario.where}: setup.{zone} "
-                                       f"({alias or name}): choices "
-                                       f"{', '.join(chosen.unasked())}: nothing asked for it "
-                                       "(only an \"as this enters, choose\" asks in setup)")
+                        raise _Refused(_(
+                            "{where}: setup.{zone} ({name}): choices {choices}: nothing asked "
+                            "for it (only an \"as this enters, choose\" asks in setup)").format(
+                            where=self.scenario.where, zone=zone, name=alias or name,
+                            choices=", ".join(chosen.unasked())))
         for player, mana in setup.get("mana", {}).items():
             from kb.engine.mana import parse_mana
 
@@ -257,13 +264,17 @@ class Runner:
         except IllegalAction as exc:
             raise _Refused(str(exc)) from exc
         if chosen.unasked():
-            raise _Refused(f"choices {', '.join(chosen.unasked())}: nothing in this step "
-                           "asked for it (docs/scenarios.md lists the choices)")
+            raise _Refused(_("choices {choices}: nothing in this step asked for it "
+                             "(docs/scenarios.md lists the choices)").format(
+                choices=", ".join(chosen.unasked())))
         left = {alias: len(q) for alias, q in game.trigger_targets.items() if q}
         if left:
             raise _Refused("trigger_targets: " + ", ".join(
-                f"{n} target list(s) for {alias} left unused (no more of its triggered "
-                "abilities went on the stack in this step)" for alias, n in left.items()))
+                ngettext("{n} target list(s) for {alias} left unused (no more of its "
+                         "triggered abilities went on the stack in this step)",
+                         "{n} target list(s) for {alias} left unused (no more of its "
+                         "triggered abilities went on the stack in this step)", n
+                         ).format(n=n, alias=alias) for alias, n in left.items()))
         self._name_new(names, newest)
         if label:
             spent = []
@@ -281,8 +292,10 @@ class Runner:
                 and o.card == oid and o.card not in state.aliases.values()
                 and not (o.spell is not None and o.spell.ability is not None)]
         if len(made) < len(names):
-            raise KbError(f"{self.scenario.where}: {len(names)} names for "
-                          f"{len(made)} new objects")
+            raise KbError(ngettext("{where}: {names} names for {made} new object",
+                                   "{where}: {names} names for {made} new objects",
+                                   len(made)).format(where=self.scenario.where,
+                                                     names=len(names), made=len(made)))
         for alias, obj in zip(names, made, strict=False):
             state.aliases[alias] = obj.card
 
@@ -362,7 +375,8 @@ class Runner:
         elif action == "settle":
             game.settle()
         else:  # unreachable: steps are checked as the scenario is loaded
-            raise KbError(f"{self.scenario.where}: unknown action {action!r}")
+            raise KbError(_("{where}: unknown action {action!r}").format(
+                where=self.scenario.where, action=action))
 
     def _add_mana(self, step: dict[str, Any], action: str | None) -> None:
         """A step's ``mana``: what its player makes available just before acting."""

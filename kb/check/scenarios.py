@@ -22,6 +22,7 @@ from kb.check.schema import (
     STEP_KEYS,
 )
 from kb.errors import KbError
+from kb.i18n import _
 
 ZONE_KEYS = ("battlefield", "hand", "graveyard", "library", "exile", "command")
 
@@ -80,7 +81,19 @@ class Scenario:
 
     @property
     def where(self) -> str:
-        return f"{self.file}:{self.line} (scenario {self.name!r})"
+        return place(self.file, self.line, self.name)
+
+
+def place(file: Path, line: int, name: str) -> str:
+    """Where a scenario is, for a message: its file, line and name (the file and line first,
+    as every message of a scenario file starts, so that a result can be placed from it)."""
+    return _("{file}:{line} (scenario {name!r})").format(file=file, line=line, name=name)
+
+
+def misquoted(scenario: Scenario, claim_id: str, quote: str) -> str:
+    """Why a scenario is refused whose quoted claim its record's text does not hold."""
+    return _("{where}: the claim quoted for {id} is not in its text: {quote!r}").format(
+        where=scenario.where, id=claim_id, quote=quote)
 
 
 @dataclass(frozen=True)
@@ -105,7 +118,7 @@ def scenario_files(paths: Iterable[Path] = (), *, embedded: bool = True) -> list
         elif path.is_file():
             files.append(path)
         else:
-            raise KbError(f"{path}: no such scenario file or folder")
+            raise KbError(_("{path}: no such scenario file or folder").format(path=path))
     return files
 
 
@@ -126,16 +139,18 @@ def load(files: Sequence[Path], base: Mapping[str, Printed] | None = None) -> Li
             raise KbError(f"{path}: {exc}") from exc
         unknown = set(data) - {"card", "scenario"}
         if unknown:
-            raise KbError(f"{path}: unknown tables {sorted(unknown)} (card, scenario)")
+            raise KbError(_("{path}: unknown tables {tables} (card, scenario)").format(
+                path=path, tables=sorted(unknown)))
         card_lines = _header_lines(text, "card")
         for i, card in enumerate(data.get("card", [])):
             where = f"{path}:{card_lines[i]}"
             name = card.get("name") or (card.get("faces") or [{}])[0].get("name")
             if not name:
-                raise KbError(f"{where}: a card needs a name")
+                raise KbError(_("{where}: a card needs a name").format(where=where))
             key = _card_key(card)
             if key in own:
-                raise KbError(f"{where}: card {key!r} is defined twice")
+                raise KbError(_("{where}: card {name!r} is defined twice").format(
+                    where=where, name=key))
             own.add(key)
             try:
                 cards[key] = card_from_data(card, f"{where} ({key})")
@@ -148,7 +163,8 @@ def load(files: Sequence[Path], base: Mapping[str, Printed] | None = None) -> Li
             scenario = _scenario(raw, path, scenario_lines[i],
                                  tuple(n for n in step_lines if scenario_lines[i] < n < end))
             if scenario.name in names:
-                raise KbError(f"{scenario.where}: name already used in {names[scenario.name]}")
+                raise KbError(_("{where}: name already used in {other}").format(
+                    where=scenario.where, other=names[scenario.name]))
             names[scenario.name] = scenario.where
             scenarios.append(scenario)
     return Library(tuple(scenarios), cards)
@@ -170,56 +186,61 @@ def _scenario(raw: Mapping[str, Any], path: Path, line: int,
     where = f"{path}:{line}"
     name = raw.get("name")
     if not name:
-        raise KbError(f"{where}: a scenario needs a name")
-    where = f"{where} (scenario {name!r})"
+        raise KbError(_("{where}: a scenario needs a name").format(where=where))
+    where = place(path, line, name)
     unknown = set(raw) - SCENARIO_KEYS
     if unknown:
-        raise KbError(f"{where}: unknown keys {sorted(unknown)}")
+        raise KbError(_("{where}: unknown keys {keys}").format(where=where, keys=sorted(unknown)))
     claims = []
     for item in raw.get("verifies", []):
         if set(item) != {"id", "claim"}:
-            raise KbError(f"{where}: each 'verifies' entry has an id and a claim (a quote)")
+            raise KbError(_("{where}: each 'verifies' entry has an id and a claim (a quote)")
+                          .format(where=where))
         claims.append(Claim(item["id"], item["claim"]))
     if raw.get("source") is not None and not isinstance(raw["source"], str):
-        raise KbError(f"{where}: source is text (where the scenario comes from)")
+        raise KbError(_("{where}: source is text (where the scenario comes from)")
+                      .format(where=where))
     if not isinstance(raw.get("seed", 0), int):
-        raise KbError(f"{where}: seed is a whole number")
+        raise KbError(_("{where}: seed is a whole number").format(where=where))
     common = {"name": name, "file": path, "line": line, "claims": tuple(claims),
               "source": raw.get("source"), "seed": raw.get("seed", 0)}
     if raw.get("status") is not None:
         if not claims:
-            raise KbError(f"{where}: a not checkable scenario names the examples it is about "
-                          "(verifies)")
+            raise KbError(_("{where}: a not checkable scenario names the examples it is "
+                            "about (verifies)").format(where=where))
         if raw["status"] != "not checkable":
-            raise KbError(f"{where}: status can only be 'not checkable'")
+            raise KbError(_("{where}: status can only be 'not checkable'").format(where=where))
         if not raw.get("reason") or raw.get("because") not in NOT_CHECKABLE_KINDS:
-            raise KbError(f"{where}: a not checkable scenario gives a reason and 'because' "
-                          f"({', '.join(NOT_CHECKABLE_KINDS)})")
+            raise KbError(_("{where}: a not checkable scenario gives a reason and 'because' "
+                            "({kinds})").format(where=where, kinds=", ".join(NOT_CHECKABLE_KINDS)))
         if raw.get("expect") or raw.get("step"):
-            raise KbError(f"{where}: a not checkable scenario has no steps or facts")
+            raise KbError(_("{where}: a not checkable scenario has no steps or facts")
+                          .format(where=where))
         return Scenario(**common, not_checkable=raw["reason"], because=raw["because"])
     facts = tuple(_fact(f, where) for f in raw.get("expect", []))
     if not (facts or raw.get("step") or raw.get("setup")):
-        raise KbError(f"{where}: a scenario sets up a game, takes steps or states facts "
-                      "(setup, step, expect)")
+        raise KbError(_("{where}: a scenario sets up a game, takes steps or states facts "
+                        "(setup, step, expect)").format(where=where))
     if claims and not facts:
-        raise KbError(f"{where}: a scenario that verifies examples states the facts their "
-                      "claims assert (expect)")
+        raise KbError(_("{where}: a scenario that verifies examples states the facts their "
+                        "claims assert (expect)").format(where=where))
     steps = tuple(raw.get("step", []))
     for number, step in enumerate(steps, 1):
-        _check_step(step, f"{where}, step {number}")
+        _check_step(step, _("{where}, step {number}").format(where=where, number=number))
     labels = {s.get("label") for s in steps if s.get("label")}
     for fact in facts:
         if fact.at is not None and fact.at not in labels:
-            raise KbError(f"{where}: fact at {fact.at!r}: no step has that label")
+            raise KbError(_("{where}: fact at {label!r}: no step has that label").format(
+                where=where, label=fact.at))
     setup = raw.get("setup", {})
     _check_setup(setup, where)
     if raw.get("era") is not None:
         from kb.engine import VARIANTS
 
         if raw["era"] not in VARIANTS or raw["era"] == "current":
-            raise KbError(f"{where}: unknown era {raw['era']!r} "
-                          f"(known: {', '.join(v for v in VARIANTS if v != 'current')})")
+            raise KbError(_("{where}: unknown era {era!r} (known: {known})").format(
+                where=where, era=raw["era"],
+                known=", ".join(v for v in VARIANTS if v != "current")))
     players = tuple(raw.get("players", ("you", "opponent")))
     if raw.get("multiplayer") is not None:
         from kb.engine.multiplayer import Multiplayer, MultiplayerError
@@ -227,17 +248,18 @@ def _scenario(raw: Mapping[str, Any], path: Path, line: int,
         try:
             Multiplayer.from_options(players, raw["multiplayer"])
         except (MultiplayerError, KeyError, TypeError, ValueError) as exc:
-            raise KbError(f"{where}: multiplayer: {exc}") from exc
+            raise KbError(_("{where}: multiplayer: {error}").format(
+                where=where, error=exc)) from exc
     if raw.get("vanguard") is not None:
         from kb.engine.vanguard import VanguardError, hand_size
 
         try:
             for player, modifiers in raw["vanguard"].items():
                 if player not in players:
-                    raise VanguardError(f"no player {player!r}")
+                    raise VanguardError(_("no player {player!r}").format(player=player))
                 hand_size(modifiers)
         except (VanguardError, AttributeError) as exc:
-            raise KbError(f"{where}: vanguard: {exc}") from exc
+            raise KbError(_("{where}: vanguard: {error}").format(where=where, error=exc)) from exc
     return Scenario(**common, facts=facts, steps=steps, setup=setup, players=players,
                     life=raw.get("life", 20), active=raw.get("active"),
                     step=raw.get("start", "precombat main"), era=raw.get("era"),
@@ -251,16 +273,18 @@ def _check_setup(setup: Mapping[str, Any], where: str) -> None:
 
     unknown = set(setup) - SETUP_KEYS
     if unknown:
-        raise KbError(f"{where}: unknown setup keys {sorted(unknown)} "
-                      f"(known: {sorted(SETUP_KEYS)})")
+        raise KbError(_("{where}: unknown setup keys {keys} (known: {known})").format(
+            where=where, keys=sorted(unknown), known=sorted(SETUP_KEYS)))
     for zone in ZONE_KEYS:
         for entry in setup.get(zone, []):
             unknown = set(entry) - SETUP_ENTRY_KEYS - SETUP_STATUS
             if unknown:
-                raise KbError(f"{where}: setup.{zone}: unknown keys {sorted(unknown)} (known: "
-                              f"{sorted(SETUP_ENTRY_KEYS | SETUP_STATUS)})")
+                raise KbError(_("{where}: setup.{zone}: unknown keys {keys} (known: {known})")
+                              .format(where=where, zone=zone, keys=sorted(unknown),
+                                      known=sorted(SETUP_ENTRY_KEYS | SETUP_STATUS)))
             if ("card" in entry) == ("define" in entry):
-                raise KbError(f"{where}: setup.{zone}: each entry has 'card' or 'define'")
+                raise KbError(_("{where}: setup.{zone}: each entry has 'card' or 'define'")
+                              .format(where=where, zone=zone))
             if "define" in entry:
                 try:
                     card_from_data(entry["define"], f"{where}: setup.{zone}: define")
@@ -271,10 +295,11 @@ def _check_setup(setup: Mapping[str, Any], where: str) -> None:
 def _fact(raw: Mapping[str, Any], where: str) -> Fact:
     unknown = set(raw) - FACT_KEYS
     if unknown or "what" not in raw or "is" not in raw:
-        raise KbError(f"{where}: a fact has 'what' and 'is' (and may have of, at, ability, "
-                      f"kind, key); got {sorted(raw)}")
+        raise KbError(_("{where}: a fact has 'what' and 'is' (and may have of, at, ability, "
+                        "kind, key); got {keys}").format(where=where, keys=sorted(raw)))
     if raw["what"] not in FACTS:
-        raise KbError(f"{where}: unknown fact {raw['what']!r} (known: {', '.join(FACTS)})")
+        raise KbError(_("{where}: unknown fact {what!r} (known: {known})").format(
+            where=where, what=raw["what"], known=", ".join(FACTS)))
     param = raw.get("ability") or raw.get("kind") or raw.get("key")
     return Fact(raw["what"], raw.get("of"), raw["is"], raw.get("at"), param)
 
@@ -282,14 +307,16 @@ def _fact(raw: Mapping[str, Any], where: str) -> Fact:
 def _check_step(step: Mapping[str, Any], where: str) -> None:
     action = step.get("do")
     if action not in ACTIONS:
-        raise KbError(f"{where}: unknown action {action!r} (known: {', '.join(ACTIONS)})")
+        raise KbError(_("{where}: unknown action {action!r} (known: {known})").format(
+            where=where, action=action, known=", ".join(ACTIONS)))
     required, optional = ACTIONS[action]
     missing = required - set(step)
     unknown = set(step) - required - optional - STEP_KEYS
     if missing or unknown:
-        raise KbError(f"{where}: step {action!r}: "
-                      + (f"missing {sorted(missing)} " if missing else "")
-                      + (f"unknown {sorted(unknown)}" if unknown else ""))
+        problems = ([_("missing {keys}").format(keys=sorted(missing))] if missing else []) + (
+            [_("unknown {keys}").format(keys=sorted(unknown))] if unknown else [])
+        raise KbError(_("{where}: step {action!r}: {problems}").format(
+            where=where, action=action, problems=" ".join(problems)))
     from kb.engine import EngineError
     from kb.engine.cards import check_instructions, token_from_data
 
@@ -302,7 +329,7 @@ def _check_step(step: Mapping[str, Any], where: str) -> None:
         raise KbError(str(exc)) from exc
     if action == "check":
         if step["action"].get("do") == "check":
-            raise KbError(f"{where}: a check can't check a check")
+            raise KbError(_("{where}: a check can't check a check").format(where=where))
         _check_step(step["action"], where)
 
 

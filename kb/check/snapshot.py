@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from kb.i18n import N_, _, gettext, ngettext
+
 if TYPE_CHECKING:
     from kb.check.runner import Runner
     from kb.engine.objects import GameObject
@@ -72,26 +74,66 @@ def _object(state: GameState, obj: GameObject) -> dict[str, Any]:
     return out
 
 
+# The words of the state for a person, by the engine's identifiers (which the JSON keeps): the
+# official French names of the steps, zones and statuses.
+STEP_NAMES = {
+    "untap": N_("untap step"), "upkeep": N_("upkeep step"), "draw": N_("draw step"),
+    "precombat main": N_("precombat main step"),
+    "beginning of combat": N_("beginning of combat step"),
+    "declare attackers": N_("declare attackers step"),
+    "declare blockers": N_("declare blockers step"),
+    "combat damage": N_("combat damage step"), "end of combat": N_("end of combat step"),
+    "postcombat main": N_("postcombat main step"), "end": N_("end step"),
+    "cleanup": N_("cleanup step"),
+}
+ZONE_NAMES = {"battlefield": N_("battlefield"), "stack": N_("stack"), "exile": N_("exile"),
+              "command": N_("command")}
+# An object's facts: "{value}" where the fact has one, else the word alone.
+OBJECT_WORDS = {
+    "controller": N_("controller {value}"), "pt": N_("pt {value}"),
+    "loyalty": N_("loyalty {value}"), "damage": N_("damage {value}"),
+    "attached_to": N_("attached_to {value}"), "tapped": N_("tapped"), "token": N_("token"),
+    "face_down": N_("face_down"), "transformed": N_("transformed"),
+    "phased_out": N_("phased_out"), "emblem": N_("emblem"),
+}
+PLAYER_WORDS = {"lost": N_("lost"), "won": N_("won"), "left the game": N_("left the game")}
+
+
+def _word(table: dict[str, str], key: str, value: Any = None) -> str:
+    """``key``'s words from ``table`` in the interface language (the key itself, and its
+    value, for one the table lacks)."""
+    if key not in table:
+        return key if value is None else f"{key} {value}"
+    return gettext(table[key]).format(value=value)
+
+
 def describe(snapshot: dict[str, Any]) -> list[str]:
-    """The state as lines of text."""
-    lines = [f"turn {snapshot['turn']} (active player: {snapshot['active']}), "
-             f"{snapshot['step']} step"]
+    """The state as lines of text, in the interface language."""
+    step = snapshot["step"]
+    lines = [_("turn {turn} (active player: {player}), {step}").format(
+        turn=snapshot["turn"], player=snapshot["active"],
+        step=gettext(STEP_NAMES[step]) if step in STEP_NAMES else step)]
     for name, p in snapshot["players"].items():
-        extra = [k for k in ("lost", "won", "left the game") if p.get(k)]
-        lines.append(f"{name}: {p['life']} life" + (f", {p['poison']} poison" if p["poison"]
-                                                      else "")
-                     + f"; hand {_list(p['hand'])}; library {p['library']} cards"
-                     + f"; graveyard {_list(p['graveyard'])}"
-                     + (f" ({', '.join(extra)})" if extra else ""))
+        extra = [gettext(PLAYER_WORDS[k]) for k in PLAYER_WORDS if p.get(k)]
+        poison = ngettext("{n} poison", "{n} poison", p["poison"]).format(n=p["poison"])
+        lines.append(_("{player}: {life}{poison}; hand {hand}; {library}; graveyard "
+                       "{graveyard}{extra}").format(
+            player=name, life=ngettext("{n} life", "{n} life", p["life"]).format(n=p["life"]),
+            poison=", " + poison if p["poison"] else "", hand=_list(p["hand"]),
+            library=ngettext("library {n} cards", "library {n} cards", p["library"]).format(
+                n=p["library"]),
+            graveyard=_list(p["graveyard"]), extra=f" ({', '.join(extra)})" if extra else ""))
     for zone in ZONES:
         for obj in snapshot.get(zone, []):
-            parts = [f"{k} {v}" if k not in ("tapped", "token", "face_down", "transformed",
-                                              "phased_out", "emblem") else k
-                     for k, v in obj.items() if k not in ("name", "counters")]
-            parts += [f"{n} {kind} counter(s)" for kind, n in obj.get("counters", {}).items()]
-            lines.append(f"{zone}: {obj['name']}" + (f" ({', '.join(parts)})" if parts else ""))
+            parts = [_word(OBJECT_WORDS, k, v) for k, v in obj.items()
+                     if k not in ("name", "counters")]
+            parts += [ngettext("{n} {kind} counter(s)", "{n} {kind} counter(s)", n).format(
+                n=n, kind=kind) for kind, n in obj.get("counters", {}).items()]
+            lines.append(_("{zone}: {what}").format(
+                zone=_word(ZONE_NAMES, zone), what=obj["name"])
+                + (f" ({', '.join(parts)})" if parts else ""))
     return lines
 
 
 def _list(names: list[str]) -> str:
-    return "[" + ", ".join(names) + "]" if names else "empty"
+    return "[" + ", ".join(names) + "]" if names else _("empty")

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from kb.check.examples import Example, select_examples
 from kb.check.runner import Outcome, play
-from kb.check.scenarios import load, normal_quote, scenario_files
+from kb.check.scenarios import load, misquoted, normal_quote, scenario_files
 from kb.check.schema import STATUSES
 from kb.errors import KbError
 
@@ -104,8 +104,7 @@ def run_check(store: Store, paths: Iterable[Path] = (), *,
                 missing.append((claim.id, scenario.where))
                 continue
             if normal_quote(claim.quote) not in normal_quote(example.text):
-                raise KbError(f"{scenario.where}: the claim quoted for {claim.id} is not in "
-                              f"its text: {claim.quote!r}")
+                raise KbError(misquoted(scenario, claim.id, claim.quote))
             result = ExampleResult(
                 claim.id, example.source, example.language, outcome.status, claim.quote,
                 _computed(outcome), scenario.name, outcome.changed_rule,

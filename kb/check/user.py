@@ -28,7 +28,14 @@ from typing import TYPE_CHECKING, Any
 
 from kb.check.examples import select_examples
 from kb.check.runner import play
-from kb.check.scenarios import Library, Scenario, load, normal_quote, scenario_files
+from kb.check.scenarios import (
+    Library,
+    Scenario,
+    load,
+    misquoted,
+    normal_quote,
+    scenario_files,
+)
 from kb.check.schema import SCENARIO_STATUSES
 from kb.errors import KbError
 
@@ -140,8 +147,7 @@ def _result(scenario: Scenario, cards: Mapping[str, Printed],
     wrong = [c for c in claims if c.found is False]
     if wrong:
         return ScenarioResult(**common, status="refused", claims=claims,
-                              reason=f"{scenario.where}: the claim quoted for {wrong[0].id} "
-                                     f"is not in its text: {wrong[0].quote!r}")
+                              reason=misquoted(scenario, wrong[0].id, wrong[0].quote))
     try:
         outcome = play(scenario, cards)
     except KbError as exc:

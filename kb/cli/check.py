@@ -13,7 +13,7 @@ from kb.api import check, check_json, check_scenarios
 from kb.cli._command import KbCommand
 from kb.cli._output import Checked, emit_json, index_root, json_option, table
 from kb.i18n import _, ngettext
-from kb.labels import label
+from kb.labels import counted, label
 from kb.params import STATUS
 
 
@@ -77,7 +77,8 @@ def command(ctx: click.Context, scenarios: tuple[Path, ...], statuses: tuple[str
               "reason": _("reason:")}
     width = max(len(name) for name in fields.values()) + 1
     for r in shown:
-        click.echo(f"\n{label(r.status)}: {r.id}  [{r.language}, {r.source}]")
+        click.echo("\n" + _("{status}: {what}").format(status=label(r.status), what=r.id)
+                   + f"  [{r.language}, {r.source}]")
         for key, value in (("claim", r.claim), ("computed", r.computed),
                            ("changed", r.changed_rule), ("reason", r.reason)):
             if value:
@@ -107,15 +108,16 @@ def _user(ctx: click.Context, paths: tuple[Path, ...], as_json: bool) -> None:
         click.echo("\n" + ngettext("{n} scenario: {counts}", "{n} scenarios: {counts}",
                                    len(report.results)).format(
             n=len(report.results),
-            counts=", ".join(f"{n} {label(status)}" for status, n in counts.items() if n)))
+            counts=", ".join(counted(status, n) for status, n in counts.items() if n)))
     if not report.ok:
         sys.exit(1)
 
 
 def _show(result: Any) -> None:
     place = f"{result.file}:{result.line}" if result.line else result.file
-    click.echo(f"\n{label(result.status)}: {result.name or place}" + (
-        f"  ({place})" if result.name else ""))
+    click.echo("\n" + _("{status}: {what}").format(status=label(result.status),
+                                                    what=result.name or place)
+               + (f"  ({place})" if result.name else ""))
     if result.source:
         click.echo("  " + _("source: {source}").format(source=result.source))
     if result.status == "contradicted" and result.reason:

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from kb.engine.objects import Characteristics, GameObject, IllegalAction
+from kb.i18n import _
 
 if TYPE_CHECKING:
     from kb.engine.state import GameState
@@ -35,8 +36,11 @@ def choose_protector(state: GameState, battle: GameObject, ch: Characteristics,
     if chosen is None and len(allowed) == 1:
         chosen = allowed[0]
     if chosen not in allowed:
-        raise IllegalAction(f"{battle.alias or battle.id}'s protector must be one of "
-                            f"{', '.join(allowed) or 'nobody'}, not {chosen!r} (310.8a, 310.11a)")
+        raise IllegalAction((_("{battle}'s protector must be one of {allowed}, not {chosen!r} "
+                              "(310.8a, 310.11a)") if allowed else
+                            _("{battle} can have no protector, not {chosen!r} (310.8a, "
+                              "310.11a)")).format(battle=battle.alias or battle.id,
+                                                 allowed=", ".join(allowed), chosen=chosen))
     battle.protector = chosen
 
 

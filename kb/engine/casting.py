@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from kb.engine import player_rules
 from kb.engine.filters import matches
 from kb.engine.objects import Characteristics, GameObject, IllegalAction
+from kb.i18n import _
 
 if TYPE_CHECKING:
     from kb.engine.state import GameState
@@ -41,16 +42,17 @@ def check_may_cast(state: GameState, spell: GameObject, ch: Characteristics, pla
         return  # 608.2g: the instruction being carried out permits it
     if not _from_allowed(state, spell, ch, player, origin, was_top, flashback, owner,
                          adventure_of, as_adventure):
-        raise IllegalAction(f"{player} can't cast this spell from the {origin}: a spell is cast "
-                            "from its owner's hand unless a rule or an effect allows another "
-                            "zone (601.3, 702.34a)")
+        raise IllegalAction(_("{player} can't cast this spell from the {zone}: a spell is cast "
+                              "from its owner's hand unless a rule or an effect allows "
+                              "another zone (601.3, 702.34a)").format(player=player,
+                                                                      zone=origin))
     if ch.is_a("Instant") or ch.has("flash") or _as_though_flash(state, spell, ch, player):
         return
     others = [oid for oid in state.stack if oid != spell.id]
     if player != state.active or "main" not in state.step or others:
-        raise IllegalAction(f"{player} can cast this spell only during a main phase of their "
-                            "turn while the stack is empty, as it has no flash (307.1, 117.1a, "
-                            "702.8a)")
+        raise IllegalAction(_("{player} can cast this spell only during a main phase of their "
+                              "turn while the stack is empty, as it has no flash (307.1, "
+                              "117.1a, 702.8a)").format(player=player))
 
 
 def _from_allowed(state: GameState, spell: GameObject, ch: Characteristics, player: str,

@@ -14,6 +14,7 @@ from kb.engine.amounts import Ctx
 from kb.engine.filters import matches
 from kb.engine.objects import IllegalAction
 from kb.engine.zones import move_all
+from kb.i18n import _
 
 if TYPE_CHECKING:
     from kb.engine.state import GameState
@@ -39,8 +40,9 @@ def ops(players: Callable[[Any, Ctx], list[str]], objects: Callable[[Any, Ctx], 
                 continue
             pick = state.find(chosen[player]) if player in chosen else None
             if pick is None or pick not in options:
-                raise IllegalAction(f"{player} chooses what to sacrifice among "
-                                    f"{[o.alias or o.id for o in options]} (choices.sacrificed)")
+                raise IllegalAction(_("{player} chooses what to sacrifice among {options} "
+                                      "(choices.sacrificed)").format(
+                    player=player, options=[o.alias or o.id for o in options]))
             victims.append(pick)
         move_all(state, [(victim, "graveyard") for victim in victims])
 
@@ -75,7 +77,8 @@ def ops(players: Callable[[Any, Ctx], list[str]], objects: Callable[[Any, Ctx], 
         if chosen is None or chosen not in hand or (
                 op.get("not_basic_land") and "Basic" in
                 state.characteristics(chosen.id).supertypes):
-            raise IllegalAction(f"choose a card from {player}'s hand (choices.chosen)")
+            raise IllegalAction(_("choose a card from {player}'s hand (choices.chosen)").format(
+                player=player))
         return state.characteristics(chosen.id).name
 
     return {"each_sacrifices": op_each_sacrifices, "exile_same_name": op_exile_same_name}

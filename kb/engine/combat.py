@@ -23,6 +23,7 @@ from kb.engine.keyword_rules import (
 )
 from kb.engine.objects import GameObject, IllegalAction
 from kb.engine.replacements import note
+from kb.i18n import _, ngettext
 
 if TYPE_CHECKING:
     from kb.engine.state import GameState
@@ -72,15 +73,16 @@ def declare_attackers(state: GameState, attacks: Mapping[int, Attacked]) -> None
         ch = state.characteristics(oid)
         who = _name(obj)
         if obj.zone != "battlefield" or not ch.is_a("Creature"):
-            raise IllegalAction(f"{who} is not a creature on the battlefield")
+            raise IllegalAction(_("{who} is not a creature on the battlefield").format(who=who))
         if ch.is_a("Battle"):
-            raise IllegalAction(f"{who} is a battle: battles can't attack (508.1a)")
+            raise IllegalAction(_("{who} is a battle: battles can't attack (508.1a)")
+                                .format(who=who))
         if state.controller(oid) != state.active:
-            raise IllegalAction(f"{who} isn't controlled by the active player")
+            raise IllegalAction(_("{who} isn't controlled by the active player").format(who=who))
         if obj.tapped:
-            raise IllegalAction(f"{who} is tapped")
+            raise IllegalAction(_("{who} is tapped").format(who=who))
         if ch.has("defender"):
-            raise IllegalAction(f"{who} has defender")
+            raise IllegalAction(_("{who} has defender").format(who=who))
         _check_attacked(state, target, state.active)
         combat.attackers[oid] = target
         combat.controllers[oid] = state.active
@@ -104,19 +106,21 @@ def declare_attackers(state: GameState, attacks: Mapping[int, Attacked]) -> None
 def _check_seated_next(state: GameState, attacker: str, defender: str) -> None:
     shared = state.multiplayer
     if shared is not None and not shared.may_attack(attacker, defender):
-        raise IllegalAction(f"{attacker} can attack only an opponent seated next to them, "
-                            f"not {defender} (809.3c)")
+        raise IllegalAction(_("{attacker} can attack only an opponent seated next to them, "
+                              "not {defender} (809.3c)").format(attacker=attacker,
+                                                                defender=defender))
 
 
 def _check_attacked(state: GameState, target: Attacked, attacker: str) -> None:
     if isinstance(target, str):
         if target not in state.opponents(attacker):
-            raise IllegalAction(f"{attacker} can't attack {target}")
+            raise IllegalAction(_("{attacker} can't attack {target}").format(attacker=attacker,
+                                                                          target=target))
         _check_seated_next(state, attacker, target)
         return
     obj = state.objects.get(target or -1)
     if obj is None or obj.zone != "battlefield":
-        raise IllegalAction("only a player, planeswalker or battle can be attacked")
+        raise IllegalAction(_("only a player, planeswalker or battle can be attacked"))
     defender = obj.protector if state.characteristics(obj.id).is_a("Battle") \
         else state.controller(obj.id)
     if defender is not None:
@@ -124,12 +128,13 @@ def _check_attacked(state: GameState, target: Attacked, attacker: str) -> None:
     ch = state.characteristics(obj.id)
     if ch.is_a("Battle"):
         if not battles.can_attack(state, obj, attacker):
-            raise IllegalAction(f"{attacker} can't attack {_name(obj)}: its protector is "
-                                f"{obj.protector} (310.8b)")
+            raise IllegalAction(_("{attacker} can't attack {battle}: its protector is {protector} "
+                                  "(310.8b)").format(attacker=attacker, battle=_name(obj),
+                                                     protector=obj.protector))
         return
     if ch.is_a("Planeswalker") and state.controller(obj.id) in state.opponents(attacker):
         return
-    raise IllegalAction(f"{_name(obj)} can't be attacked")
+    raise IllegalAction(_("{what} can't be attacked").format(what=_name(obj)))
 
 
 def declare_blockers(state: GameState, blocks: Mapping[int, list[int]]) -> None:
@@ -141,13 +146,17 @@ def declare_blockers(state: GameState, blocks: Mapping[int, list[int]]) -> None:
         ch = state.characteristics(blocker)
         who = _name(obj)
         if obj.zone != "battlefield" or not ch.is_a("Creature") or obj.tapped:
-            raise IllegalAction(f"{who} can't block: not an untapped creature")
+            raise IllegalAction(_("{who} can't block: not an untapped creature").format(who=who))
         if ch.is_a("Battle"):
-            raise IllegalAction(f"{who} is a battle: battles can't block (509.1a)")
+            raise IllegalAction(_("{who} is a battle: battles can't block (509.1a)")
+                                .format(who=who))
         allowed = 1 + len([a for a in ch.abilities
                            if a.keyword == "can block an additional creature each combat"])
         if len(attackers) > allowed:
-            raise IllegalAction(f"{who} can block {allowed} creature(s), not {len(attackers)}")
+            raise IllegalAction(ngettext("{who} can block {allowed} creature(s), not {n}",
+                                           "{who} can block {allowed} creature(s), not {n}",
+                                           allowed).format(who=who, allowed=allowed,
+                                                           n=len(attackers)))
         controller = state.controller(blocker)
         for attacker in attackers:
             _check_block(state, combat, attacker, blocker, controller)
@@ -159,8 +168,8 @@ def declare_blockers(state: GameState, blocks: Mapping[int, list[int]]) -> None:
         raise IllegalAction(alone)
     unmet = menace_unmet(state, blocks)
     if unmet:
-        raise IllegalAction(f"{_name(state.objects[unmet[0]])} has menace: it can't be blocked "
-                            "except by two or more creatures (702.111b)")
+        raise IllegalAction(_("{who} has menace: it can't be blocked except by two or more "
+                              "creatures (702.111b)").format(who=_name(state.objects[unmet[0]])))
     state.touch()
     for blocker, attackers in blocks.items():
         state.emit("blocks", obj=blocker, data={"attackers": list(attackers)})
@@ -178,28 +187,29 @@ def declare_blockers(state: GameState, blocks: Mapping[int, list[int]]) -> None:
 def _check_block(state: GameState, combat: Combat, attacker: int, blocker: int,
                  controller: str) -> None:
     if attacker not in combat.attackers:
-        raise IllegalAction(f"{_name(state.objects[attacker])} isn't attacking")
+        raise IllegalAction(_("{who} isn't attacking").format(who=_name(state.objects[attacker])))
     target = combat.attackers[attacker]
     if isinstance(target, int) and state.characteristics(target).is_a("Battle"):
         if not battles.can_block_for(state.objects[target], controller):
-            raise IllegalAction(f"only creatures the protector of "
-                                f"{_name(state.objects[target])} controls can block "
-                                "creatures attacking it (310.8c)")
+            raise IllegalAction(_("only creatures the protector of {battle} controls can block "
+                                  "creatures attacking it (310.8c)").format(
+                                      battle=_name(state.objects[target])))
     elif isinstance(target, str) and target != controller:
-        raise IllegalAction(f"{controller} isn't the defending player")
+        raise IllegalAction(_("{player} isn't the defending player").format(player=controller))
     ach, bch = state.characteristics(attacker), state.characteristics(blocker)
     if ach.has("flying") and not (bch.has("flying") or bch.has("reach")):
-        raise IllegalAction(f"{_name(state.objects[blocker])} can't block a creature with "
-                            "flying (702.9b)")
+        raise IllegalAction(_("{who} can't block a creature with flying (702.9b)").format(
+            who=_name(state.objects[blocker])))
     reason = block_restriction(state, attacker, blocker, controller)
     if reason:
-        raise IllegalAction(f"{_name(state.objects[blocker])} can't block "
-                            f"{_name(state.objects[attacker])}: {reason}")
+        raise IllegalAction(_("{who} can't block {attacker}: {reason}").format(
+            who=_name(state.objects[blocker]), attacker=_name(state.objects[attacker]),
+            reason=reason))
 
 
 def _combat(state: GameState) -> Combat:
     if state.combat is None:
-        raise IllegalAction("no combat: declare attackers first")
+        raise IllegalAction(_("no combat: declare attackers first"))
     return state.combat
 
 
@@ -256,8 +266,8 @@ def _begin_step(state: GameState, combat: Combat, first_strike: bool | None) -> 
     attacking or blocking creature has first strike or double strike as it begins; a second
     one follows only a first-strike step. ``first_strike`` (optional) must agree."""
     if combat.damage_steps >= (2 if combat.first_strikers is not None else 1):
-        raise IllegalAction("combat damage has been dealt in this combat: the phase proceeds "
-                            "to the end of combat step (510.4)")
+        raise IllegalAction(_("combat damage has been dealt in this combat: the phase proceeds "
+                              "to the end of combat step (510.4)"))
     if combat.damage_steps == 0:
         fast = {oid for oid in (*combat.attackers, *combat.blocks)
                 if oid in state.objects and _first_striker(state, oid)}
@@ -265,9 +275,9 @@ def _begin_step(state: GameState, combat: Combat, first_strike: bool | None) -> 
     is_first = combat.damage_steps == 0 and combat.first_strikers is not None
     if first_strike is not None and first_strike != is_first:
         raise IllegalAction(
-            "this is the first-strike combat damage step: a creature has first strike or "
-            "double strike (510.4)" if is_first else
-            "this is not a first-strike combat damage step (510.4, 702.7b)")
+            _("this is the first-strike combat damage step: a creature has first strike or "
+              "double strike (510.4)") if is_first else
+            _("this is not a first-strike combat damage step (510.4, 702.7b)"))
     note(state, "510.4" if is_first else "510.1",
          "first-strike combat damage step" if is_first else "combat damage step")
 
@@ -289,8 +299,8 @@ def combat_damage(state: GameState, *, first_strike: bool | None = None,
         parts = _default(state, combat, attacker, target, power) if power > 0 else {}
         if not parts:  # 510.1a-c: it assigns no combat damage
             if attacker in assign:
-                raise IllegalAction(f"{_name(state.objects[attacker])} assigns no combat "
-                                    "damage (510.1a-c)")
+                raise IllegalAction(_("{who} assigns no combat damage (510.1a-c)").format(
+                    who=_name(state.objects[attacker])))
             continue
         plan[attacker] = dict(assign.pop(attacker, None) or parts)
     for blocker, attackers in combat.blocks.items():
@@ -299,18 +309,19 @@ def combat_damage(state: GameState, *, first_strike: bool | None = None,
         power = state.characteristics(blocker).power or 0
         if power <= 0 or not attackers:  # 510.1a, 510.1d
             if blocker in assign:
-                raise IllegalAction(f"{_name(state.objects[blocker])} assigns no combat "
-                                    "damage (510.1a, 510.1d)")
+                raise IllegalAction(_("{who} assigns no combat damage (510.1a, 510.1d)").format(
+                    who=_name(state.objects[blocker])))
             continue
         plan[blocker] = dict(assign.pop(blocker, None) or {attackers[0]: power})
     if assign:
-        raise IllegalAction(f"no combat damage to assign for {sorted(assign)}")
+        raise IllegalAction(_("no combat damage to assign for {which}").format(
+            which=sorted(assign)))
     check_assignment(state, combat, plan)
     combat.damage_steps += 1
     hits = [(creature, recipient, n) for creature, parts in plan.items()
             for recipient, n in parts.items()]
     dealers: dict[str, set[str]] = defaultdict(set)
-    for creature, recipient, _ in deal_simultaneously(state, hits, combat=True):  # 510.2
+    for creature, recipient, _amount in deal_simultaneously(state, hits, combat=True):  # 510.2
         if isinstance(recipient, str):
             dealers[recipient].add(state.controller(creature))
     for player, controllers in dealers.items():
@@ -350,27 +361,27 @@ def check_assignment(state: GameState, combat: Combat,
     for parts in plan.values():
         for recipient, n in parts.items():
             if n < 0:
-                raise IllegalAction("combat damage can't be negative")
+                raise IllegalAction(_("combat damage can't be negative"))
             incoming[recipient] += n
     for creature, parts in plan.items():
         ch = state.characteristics(creature)
         power = ch.power or 0
         who = _name(state.objects[creature])
         if sum(parts.values()) != power:
-            raise IllegalAction(f"{who} assigns {sum(parts.values())} damage; its power is "
-                                f"{power} (510.1a)")
+            raise IllegalAction(_("{who} assigns {n} damage; its power is {power} (510.1a)").format(
+                who=who, n=sum(parts.values()), power=power))
         if creature in combat.blocks:
             if any(r not in combat.blocks[creature] for r in parts):
-                raise IllegalAction(f"{who} assigns damage only to creatures it blocks "
-                                    "(510.1d)")
+                raise IllegalAction(_("{who} assigns damage only to creatures it blocks (510.1d)")
+                                    .format(who=who))
             continue
         target = combat.attackers[creature]
         blockers = combat.blockers_of(creature)
         if creature not in combat.blocked:
             beyond = set(parts) - {target}
             if beyond and not ch.has("trample over planeswalkers"):
-                raise IllegalAction(f"{who} is unblocked: its damage goes to what it "
-                                    "attacks (510.1b)")
+                raise IllegalAction(_("{who} is unblocked: its damage goes to what it attacks "
+                                      "(510.1b)").format(who=who))
             if beyond:
                 _check_beyond(state, creature, ch, target, beyond, incoming)
             continue
@@ -379,18 +390,18 @@ def check_assignment(state: GameState, combat: Combat,
             continue
         trample = ch.has("trample") or ch.has("trample over planeswalkers")
         if not trample:
-            raise IllegalAction(f"{who} is blocked and has no trample: its damage goes to "
-                                "the creatures blocking it (510.1c)")
+            raise IllegalAction(_("{who} is blocked and has no trample: its damage goes to the "
+                                  "creatures blocking it (510.1c)").format(who=who))
         lethal_missing = [b for b in _relevant_blockers(state, creature, blockers)
                           if incoming[b] < lethal_damage(state.characteristics(b),
                                                          state.objects[b].damage,
                                                          ch.has("deathtouch"))]
         if lethal_missing:
             raise IllegalAction(
-                f"{who} can assign damage to {_show(state, extra)} only once every blocker "
-                f"is assigned lethal damage; "
-                f"{', '.join(_name(state.objects[b]) for b in lethal_missing)} is not "
-                "(702.19b)")
+                _("{who} can assign damage to {beyond} only once every blocker is assigned "
+                  "lethal damage; {missing} is not (702.19b)").format(
+                    who=who, beyond=_show(state, extra),
+                    missing=", ".join(_name(state.objects[b]) for b in lethal_missing)))
         _check_beyond(state, creature, ch, target, extra, incoming)
 
 
@@ -414,13 +425,13 @@ def _check_beyond(state: GameState, creature: int, ch: Any, target: Attacked,
         if pw.is_a("Planeswalker") and incoming[target] >= (pw.loyalty or 0):
             allowed.add(state.controller(target))
         elif any(isinstance(r, str) for r in extra):
-            raise IllegalAction("damage goes to the planeswalker's controller only once "
-                                "the planeswalker is assigned damage equal to its loyalty "
-                                "(702.19c)")
+            raise IllegalAction(_("damage goes to the planeswalker's controller only once the "
+                                  "planeswalker is assigned damage equal to its loyalty "
+                                  "(702.19c)"))
     wrong = extra - allowed
     if wrong:
-        raise IllegalAction(f"{_name(state.objects[creature])} can't assign damage to "
-                            f"{_show(state, wrong)}")
+        raise IllegalAction(_("{who} can't assign damage to {what}").format(
+            who=_name(state.objects[creature]), what=_show(state, wrong)))
 
 
 def _show(state: GameState, refs: set[Any]) -> str:

@@ -31,6 +31,7 @@ from kb.engine.objects import (
     SpellInfo,
 )
 from kb.engine.zones import move
+from kb.i18n import _
 
 if TYPE_CHECKING:
     from kb.engine.state import GameState
@@ -74,17 +75,19 @@ def pay_waterbend(state: GameState, ch: Characteristics, player: str, cost: Mana
     allowed = sum(ManaCost.parse(a.spec["additional_cost"]["waterbend"]).generic
                   for a in ch.abilities if "waterbend" in a.spec.get("additional_cost", {}))
     if len(tapped) > allowed:
-        raise IllegalAction(f"waterbend: only the {allowed} generic mana of the waterbend cost "
-                            f"can be paid by tapping, not {len(tapped)} (701.67b)")
+        raise IllegalAction(_("waterbend: only the {allowed} generic mana of the waterbend cost "
+                              "can be paid by tapping, not {n} (701.67b)").format(
+                                  allowed=allowed, n=len(tapped)))
     symbols = list(cost.symbols)
     for ref in tapped:
         obj = state.get(ref)
         tapper = state.characteristics(obj.id)
         if obj.zone != "battlefield" or obj.tapped or state.controller(obj.id) != player \
                 or not (tapper.is_a("Artifact") or tapper.is_a("Creature")):
-            raise IllegalAction(f"{ref} is not an untapped artifact or creature {player} "
-                                "controls (701.67a)")
-        symbols = _pay_one(symbols, frozenset(), f"waterbend: no generic mana left for {ref}")
+            raise IllegalAction(_("{what} is not an untapped artifact or creature {player} "
+                                  "controls (701.67a)").format(what=ref, player=player))
+        symbols = _pay_one(symbols, frozenset(),
+                           _("waterbend: no generic mana left for {what}").format(what=ref))
         obj.tapped = True
     state.touch()
     return ManaCost(tuple(symbols))
@@ -97,18 +100,19 @@ def pay_sacrifice(state: GameState, ch: Characteristics, sacrifice: Sequence[Any
     (608.2h)."""
     wanted = [a.spec["additional_cost"] for a in ch.abilities if "additional_cost" in a.spec]
     if not any("sacrifice" in need for need in wanted) and sacrifice:
-        raise IllegalAction("this spell has no cost that sacrifices anything")
+        raise IllegalAction(_("this spell has no cost that sacrifices anything"))
     for need in wanted:
         flt = need.get("sacrifice")
         if flt is None:
             continue
         if len(sacrifice) != 1:
-            raise IllegalAction(f"sacrifice one permanent ({need}) to cast it")
+            raise IllegalAction(_("sacrifice one permanent ({need}) to cast it").format(need=need))
         victim = state.get(sacrifice[0])
         vch = state.characteristics(victim.id)
         if victim.zone != "battlefield" or state.controller(victim.id) != player or \
                 not matches(victim, vch, flt, you=player, opponents=state.opponents(player)):
-            raise IllegalAction(f"{sacrifice[0]} can't be sacrificed for this cost")
+            raise IllegalAction(_("{what} can't be sacrificed for this cost").format(
+                what=sacrifice[0]))
         info.sacrificed.append(LastKnown(victim, vch))
         move(state, victim, "graveyard")
 
@@ -121,15 +125,16 @@ def pay_discard(state: GameState, ch: Characteristics, discard: Sequence[Any],
     wanted = [a.spec["additional_cost"]["discard"] for a in ch.abilities
               if "discard" in a.spec.get("additional_cost", {})]
     if not wanted and discard:
-        raise IllegalAction("this spell has no cost that discards anything")
+        raise IllegalAction(_("this spell has no cost that discards anything"))
     for flt in wanted:
         if len(discard) != 1:
-            raise IllegalAction("discard one card (discard) to cast it")
+            raise IllegalAction(_("discard one card (discard) to cast it"))
         card = state.get(discard[0])
         if card.zone != "hand" or card.owner != player or not matches(
                 card, state.characteristics(card.id), {**flt, "zone": "hand"}, you=player,
                 opponents=state.opponents(player)):
-            raise IllegalAction(f"{discard[0]} can't be discarded for this cost")
+            raise IllegalAction(_("{what} can't be discarded for this cost").format(
+                what=discard[0]))
         move(state, card, "graveyard")
         state.emit("discarded", obj=card.id, player=player)
 
@@ -164,23 +169,27 @@ def pay_alternatively(state: GameState, spell_ch: Characteristics, player: str,
     """702.51a, 702.66a: tap creatures for convoke and exile cards for delve, each paying
     one mana of the locked-in total cost; the rest, to pay with mana (and life)."""
     if convoke and not spell_ch.has("convoke"):
-        raise IllegalAction("only a spell with convoke can be paid by tapping creatures")
+        raise IllegalAction(_("only a spell with convoke can be paid by tapping creatures"))
     if delve and not spell_ch.has("delve"):
-        raise IllegalAction("only a spell with delve can be paid by exiling cards")
+        raise IllegalAction(_("only a spell with delve can be paid by exiling cards"))
     symbols = list(cost.symbols)
     for ref in convoke:
         creature = state.get(ref)
         ch = state.characteristics(creature.id)
         if creature.zone != "battlefield" or creature.tapped or not ch.is_a("Creature") \
                 or state.controller(creature.id) != player:
-            raise IllegalAction(f"{ref} is not an untapped creature {player} controls")
-        symbols = _pay_one(symbols, ch.colors, f"convoke: nothing left {ref} can pay")
+            raise IllegalAction(_("{what} is not an untapped creature {player} controls").format(
+                what=ref, player=player))
+        symbols = _pay_one(symbols, ch.colors,
+                           _("convoke: nothing left {what} can pay").format(what=ref))
         creature.tapped = True
     for ref in delve:
         card = state.get(ref)
         if card.zone != "graveyard" or card.owner != player:
-            raise IllegalAction(f"{ref} is not a card in {player}'s graveyard")
-        symbols = _pay_one(symbols, frozenset(), f"delve: no generic mana left for {ref}")
+            raise IllegalAction(_("{what} is not a card in {player}'s graveyard").format(
+                what=ref, player=player))
+        symbols = _pay_one(symbols, frozenset(),
+                           _("delve: no generic mana left for {what}").format(what=ref))
         move(state, card, "exile")
     state.touch()
     return ManaCost(tuple(symbols))

@@ -47,6 +47,7 @@ from kb.engine.zones import (
     token_count,
     with_meld_partner,
 )
+from kb.i18n import _, ngettext
 
 if TYPE_CHECKING:
     from kb.engine.state import GameState
@@ -63,17 +64,18 @@ def run(state: GameState, op: Op, ctx: Ctx) -> None:
     name = op.get("op")
     handler = OPS.get(str(name))
     if handler is None:
-        raise EngineError(f"unknown instruction {name!r} (known: {', '.join(sorted(OPS))})")
+        raise EngineError(_("unknown instruction {name!r} (known: {known})").format(
+            name=name, known=", ".join(sorted(OPS))))
     unknown = set(op) - COMMON_KEYS - OP_KEYS[str(name)]
     if unknown:
-        raise EngineError(f"instruction {name!r}: unknown keys {sorted(unknown)} "
-                          f"(known: {sorted(COMMON_KEYS | OP_KEYS[str(name)])})")
+        raise EngineError(_("instruction {name!r}: unknown keys {keys} (known: {known})").format(
+            name=name, keys=sorted(unknown), known=sorted(COMMON_KEYS | OP_KEYS[str(name)])))
     if "if" in op and not holds(op["if"], ctx):
         return
     if "may" in op:
         choice = op["may"]
         if choice not in ctx.choices:
-            raise IllegalAction(f"a choice is needed: {choice} (yes or no)")
+            raise IllegalAction(_("a choice is needed: {choice} (yes or no)").format(choice=choice))
         if not ctx.choices[choice]:
             return
     with state.at_once():  # what one instruction does to several objects, it does at once
@@ -132,7 +134,7 @@ def objects(ref: Any, ctx: Ctx) -> list[int]:
     if isinstance(ref, str) and ref in state.aliases:  # a scenario's name for an object
         obj = state.find(ref)
         return [obj.id] if obj else []
-    raise EngineError(f"unknown object reference {ref!r}")
+    raise EngineError(_("unknown object reference {ref!r}").format(ref=ref))
 
 
 def linked_choices(state: GameState, source: int | None) -> dict[str, Any]:
@@ -166,7 +168,7 @@ def last_known(ref: Any, ctx: Ctx) -> list[int]:
 def _targets(ref: str, ctx: Ctx) -> list[Any]:
     index = int(ref.split(":")[1]) if ":" in ref else 0
     if not ctx.spell or index >= len(ctx.spell.targets):
-        raise EngineError(f"{ref}: no such target")
+        raise EngineError(_("{ref}: no such target").format(ref=ref))
     illegal = ctx.extra.get("illegal", set())
     return [t for t in ctx.spell.targets[index] if (index, t) not in illegal]
 
@@ -195,7 +197,7 @@ def players(ref: Any, ctx: Ctx) -> list[str]:
         return [_owner(state, o) for o in last_known(ref.split(":", 1)[1], ctx)]
     if ref in state.players:
         return [ref]
-    raise EngineError(f"unknown player reference {ref!r}")
+    raise EngineError(_("unknown player reference {ref!r}").format(ref=ref))
 
 
 def _owner(state: GameState, oid: int) -> str:
@@ -218,7 +220,7 @@ def _choice(value: Any, ctx: Ctx) -> Any:
     if isinstance(value, str) and value.startswith("choice:"):
         key = value.split(":", 1)[1]
         if key not in ctx.choices:
-            raise IllegalAction(f"a choice is needed: {key}")
+            raise IllegalAction(_("a choice is needed: {choice}").format(choice=key))
         return ctx.choices[key]
     return value
 
@@ -232,7 +234,8 @@ def _continuous(state: GameState, op: Op, ctx: Ctx, mods: dict[str, Any]) -> Non
         return
     duration = op.get("duration", "permanent")
     if duration not in DURATIONS:
-        raise EngineError(f"unknown duration {duration!r} ({', '.join(DURATIONS)})")
+        raise EngineError(_("unknown duration {duration!r} ({known})").format(
+            duration=duration, known=", ".join(DURATIONS)))
     if not _lasting(state, duration, ctx.source, ctx.you):
         return  # 611.2b: a "for as long as" duration over before it began: nothing happens
     effect = ContinuousEffect(state.new_id(), state.tick(), frozenset(who), mods,
@@ -302,7 +305,7 @@ def op_become(state: GameState, op: Op, ctx: Ctx) -> None:
     if "grant" in op:
         mods["grant"] = tuple(ability_from(a, f"instruction {op['op']}") for a in op["grant"])
     if not mods:
-        raise EngineError(f"{op['op']}: nothing to change")
+        raise EngineError(_("{op}: nothing to change").format(op=op["op"]))
     _continuous(state, op, ctx, mods)
 
 
@@ -341,7 +344,8 @@ def op_damage(state: GameState, op: Op, ctx: Ctx) -> None:
     amounts = op["amount"] if isinstance(op["amount"], list) else [op["amount"]] * len(
         recipients)
     if len(amounts) != len(recipients):
-        raise EngineError(f"damage: {len(amounts)} amounts for {len(recipients)} recipients")
+        raise EngineError(_("damage: {amounts} amounts for {recipients} recipients").format(
+            amounts=len(amounts), recipients=len(recipients)))
     hits: list[tuple[int, Any, int]] = []
     for source in sources:
         if source is None:
@@ -404,8 +408,8 @@ def op_return_to_battlefield(state: GameState, op: Op, ctx: Ctx) -> None:
     changes = op.get("is")
     if changes is not None and (not isinstance(changes, Mapping) or not changes
                                 or set(changes) - set(MOD_LAYER)):
-        raise EngineError(f"return_to_battlefield: 'is' takes continuous changes "
-                          f"({sorted(MOD_LAYER)}), not {changes!r}")
+        raise EngineError(_("return_to_battlefield: 'is' takes continuous changes ({known}), "
+                            "not {changes!r}").format(known=sorted(MOD_LAYER), changes=changes))
     returning = [state.objects[oid] for oid in objects(op.get("who", "event.card"), ctx)
                  if state.objects[oid].zone != "battlefield" and not state.objects[oid].token]
     state.entering_together = frozenset(o.id for o in returning)  # 614.13a
@@ -497,11 +501,12 @@ def op_sacrifice_unless_pay(state: GameState, op: Op, ctx: Ctx) -> None:
     cost = ManaCost.parse(_cost_text(op, ctx))
     if cost.has_x:  # 702.1b: the keyword's variable, evaluated now, as it is paid
         if ctx.extra.get("keyword_x") is None:
-            raise EngineError(f"{cost}: nothing defines X for this keyword")
+            raise EngineError(_("{cost}: nothing defines X for this keyword").format(cost=cost))
         cost = cost.with_x(amount(ctx.extra["keyword_x"], ctx))
     ctx.extra["cost_asked"] = str(cost)
     if "pay" not in ctx.choices:
-        raise IllegalAction(f"a choice is needed: pay (pay {cost} or sacrifice)")
+        raise IllegalAction(_("a choice is needed: pay (pay {cost} or sacrifice)").format(
+            cost=cost))
     if ctx.choices["pay"]:
         try:
             pay(cost, state.player(ctx.you).mana_pool)
@@ -516,7 +521,7 @@ def op_may_pay(state: GameState, op: Op, ctx: Ctx) -> None:
     player chooses to pay (``choices.pay``) and does."""
     cost = ManaCost.parse(str(op["cost"]))
     if "pay" not in ctx.choices:
-        raise IllegalAction(f"a choice is needed: pay (pay {cost} or not)")
+        raise IllegalAction(_("a choice is needed: pay (pay {cost} or not)").format(cost=cost))
     if not ctx.choices["pay"]:
         return
     try:
@@ -570,8 +575,8 @@ def op_put_from_hand(state: GameState, op: Op, ctx: Ctx) -> None:
     if card.zone != "hand" or card.owner != ctx.you or not matches(
             card, ch, {**op.get("filter", {}), "zone": "hand"}, you=ctx.you,
             opponents=state.opponents(ctx.you)):
-        raise IllegalAction(f"{chosen} is not a card in {ctx.you}'s hand that can be put "
-                            "onto the battlefield this way")
+        raise IllegalAction(_("{what} is not a card in {player}'s hand that can be put onto "
+                              "the battlefield this way").format(what=chosen, player=ctx.you))
     ctx.extra["put"] = move(state, card, "battlefield", controller=ctx.you,
                             choices=ctx.choices).id
 
@@ -581,11 +586,12 @@ def op_distribute_counters(state: GameState, op: Op, ctx: Ctx) -> None:
     a table of object -> count)."""
     plan = ctx.choices.get(op.get("choice", "distribute"), {})
     if sum(plan.values()) != amount(op["n"], ctx):
-        raise IllegalAction(f"distribute exactly {op['n']} counters, not {plan}")
+        raise IllegalAction(_("distribute exactly {n} counters, not {plan}").format(
+            n=op["n"], plan=plan))
     for ref, n in plan.items():
         targets = objects(ref, ctx)
         if not targets:
-            raise IllegalAction(f"no {ref} to put counters on")
+            raise IllegalAction(_("no {ref} to put counters on").format(ref=ref))
         _put(state, targets[0], op["kind"], n)
 
 
@@ -603,7 +609,8 @@ def _by_name(state: GameState, name: str) -> Any:
     """111.11: a token named by the effect, with no other characteristics defined, has those
     of the card with that name in the Oracle card reference."""
     if name not in state.card_reference:
-        raise EngineError(f"create_token: no card named {name!r} in the card reference")
+        raise EngineError(_("create_token: no card named {name!r} in the card reference")
+                          .format(name=name))
     return state.card_reference[name]
 
 
@@ -624,7 +631,7 @@ def op_create_token(state: GameState, op: Op, ctx: Ctx) -> None:
                 return
             original = state.objects[originals[0]]
             printed = copiable_values(state, original, keep_faces=True)
-            printed, _ = with_exceptions(printed, op.get("except", {}), copier=None,
+            printed, _copied = with_exceptions(printed, op.get("except", {}), copier=None,
                                          this=None, ctx=ctx)
             transformed = original.transformed and printed.layout == "transform"
         elif isinstance(op["token"], str):  # 111.11: a token created by name alone
@@ -679,7 +686,7 @@ def op_become_copy(state: GameState, op: Op, ctx: Ctx) -> None:
         obj, original = state.objects[targets[0]], state.objects[originals[0]]
     this = ctx.extra.get("ability")
     values = copiable_values(state, original)
-    values, _ = with_exceptions(values, op.get("except", {}), copier=obj.printed, this=this,
+    values, _copied = with_exceptions(values, op.get("except", {}), copier=obj.printed, this=this,
                                 ctx=ctx)
     become_copy(state, obj, values, source=ctx.source, controller=ctx.you)
 
@@ -741,7 +748,8 @@ def op_discard(state: GameState, op: Op, ctx: Ctx) -> None:
                       else hand)[:n]
         for card in chosen:
             if card.zone != "hand" or card.owner != player:
-                raise IllegalAction(f"{card.alias or card.id} is not in {player}'s hand")
+                raise IllegalAction(_("{what} is not in {player}'s hand").format(
+                    what=card.alias or card.id, player=player))
         move_all(state, [(card, "graveyard") for card in chosen])
 
 
@@ -788,16 +796,21 @@ def op_search(state: GameState, op: Op, ctx: Ctx) -> None:
         searched = state.libraries[player][:portion] if portion is not None else None
         for card in found:
             if searched is not None and card.id not in searched:
-                raise IllegalAction(f"{card.alias or card.id} is not among the top {portion} "
-                                    f"cards of {player}'s library, the only ones searched "
-                                    "(701.23f)")
+                raise IllegalAction(_("{what} is not among the top {n} cards of {player}'s "
+                                      "library, the only ones searched (701.23f)").format(
+                                          what=card.alias or card.id, n=portion,
+                                          player=player))
             if card.zone != "library" or card.owner != player or not matches(
                     card, state.characteristics(card.id), flt, you=player,
                     opponents=state.opponents(player)):
-                raise IllegalAction(f"{card.alias or card.id} is not a card {player} may find "
-                                    f"in their library this way ({op.get('filter', {})})")
+                raise IllegalAction(_("{what} is not a card {player} may find in their library "
+                                      "this way ({filter})").format(
+                                          what=card.alias or card.id, player=player,
+                                          filter=op.get("filter", {})))
         if len(found) > n:
-            raise IllegalAction(f"{player} finds up to {n} card(s), not {len(found)}")
+            raise IllegalAction(ngettext("{player} finds up to {n} card(s), not {found}",
+                                         "{player} finds up to {n} card(s), not {found}", n)
+                                .format(player=player, n=n, found=len(found)))
         with state.arriving_together():
             for card in found:
                 move(state, card, op.get("to", "hand"), controller=player,
@@ -943,13 +956,14 @@ def op_add_mana(state: GameState, op: Op, ctx: Ctx) -> None:
         pool = state.player(player).mana_pool
         if op.get("mana") == "event.mana":  # "one mana of any type that land produced"
             if ctx.event is None or "mana" not in ctx.event.data:
-                raise EngineError("mana = \"event.mana\" is the mana of the mana ability that "
-                                  "triggered this one (a tapped_for_mana trigger)")
+                raise EngineError(_("mana = \"event.mana\" is the mana of the mana ability that "
+                                    "triggered this one (a tapped_for_mana trigger)"))
             produced = sorted(set(ctx.event.data["mana"]))
             if len(produced) > 1:
                 chosen = ctx.choices.get("mana_color")
                 if chosen not in produced:
-                    raise IllegalAction(f"choose mana_color among {produced}, not {chosen!r}")
+                    raise IllegalAction(_("choose mana_color among {allowed}, not {chosen!r}")
+                                        .format(allowed=produced, chosen=chosen))
                 produced = [chosen]
             pool.update(produced[:1])
         elif "mana" in op:
@@ -1032,8 +1046,8 @@ def op_name_sticker(state: GameState, op: Op, ctx: Ctx) -> None:
     for oid in objects(op.get("who", "target"), ctx):
         words = (state.characteristics(oid).name or "").split()
         if not 0 <= after <= len(words):
-            raise IllegalAction(f"a name sticker goes after 0 to {len(words)} words of the "
-                                f"name, not {after} (123.6b)")
+            raise IllegalAction(_("a name sticker goes after 0 to {n} words of the name, not "
+                                  "{after} (123.6b)").format(n=len(words), after=after))
         state.effects.append(ContinuousEffect(
             state.new_id(), state.tick(), frozenset({oid}),
             {"name_sticker": {"word": str(op["word"]), "after": after}},
@@ -1046,8 +1060,8 @@ def op_player_rule(state: GameState, op: Op, ctx: Ctx) -> None:
     lands this turn", "you may play an additional land this turn" (kb.engine.player_rules)."""
     rule = op.get("rule")
     if rule not in player_rules.RULES:
-        raise EngineError(f"player_rule: unknown rule {rule!r} "
-                          f"(known: {sorted(player_rules.RULES)})")
+        raise EngineError(_("player_rule: unknown rule {rule!r} (known: {known})").format(
+            rule=rule, known=sorted(player_rules.RULES)))
     for player in players(op.get("player", "you"), ctx):
         state.player(player).rules_this_turn[rule] += 1
 
@@ -1079,7 +1093,7 @@ def op_delayed(state: GameState, op: Op, ctx: Ctx) -> None:
     for key, ref in extra.items():
         extra[key] = ctx.extra.get(ref)
     if op.get("duration", "once") not in ("once", "eot"):
-        raise EngineError("delayed: duration is once (the default) or eot")
+        raise EngineError(_("delayed: duration is once (the default) or eot"))
     state.delayed.append(DelayedTrigger(op["at"], ctx.you, ctx.source, list(op["effect"]),
                                         refers, extra, op.get("duration", "once")))
 
@@ -1119,7 +1133,7 @@ OPS: dict[str, Callable[[GameState, Op, Ctx], None]] = {
 
 def draw(state: GameState, player: str, n: int = 1) -> None:
     """121.2: cards are drawn one at a time; each draw may be replaced (614)."""
-    for _ in range(n):
+    for _time in range(n):
         draw_one(state, player)
 
 

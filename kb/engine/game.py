@@ -23,6 +23,7 @@ from kb.engine.rules import CURRENT, RuleSet
 from kb.engine.state import GameState
 from kb.engine.turn import advance
 from kb.engine.zones import create_token, enter, leave_game, move
+from kb.i18n import _, ngettext
 
 SETUP_STATUS = frozenset({"tapped", "counters", "damage", "face_down", "flipped",
                           "transformed", "attached_to", "protector", "phased_out", "choices"})
@@ -50,7 +51,7 @@ class Game:
         """Put an object in place as the game state begins (no events, no triggers)."""
         unknown = set(status) - SETUP_STATUS
         if unknown:
-            raise EngineError(f"unknown setup status {sorted(unknown)}")
+            raise EngineError(_("unknown setup status {keys}").format(keys=sorted(unknown)))
         state = self.state
         obj = state.add_object(printed, owner, zone, controller=controller, alias=alias,
                                token=token)
@@ -90,7 +91,7 @@ class Game:
         """704.3, 603.3: state-based actions until none apply, then pending triggers go on
         the stack; repeat."""
         state = self.state
-        for _ in range(50):
+        for _round in range(50):
             end_durations(state)
             self._note_control_changes()
             sba.check_all(state)
@@ -135,16 +136,21 @@ class Game:
         obj = self.obj(ref)
         who = player or obj.owner
         if not state.characteristics(obj.id).is_a("Land"):
-            raise IllegalAction(f"{ref} is not a land: it is cast, not played (305.1)")
+            raise IllegalAction(_("{what} is not a land: it is cast, not played (305.1)").format(
+                what=ref))
         if obj.zone != "hand" or obj.owner != who:
-            raise IllegalAction(f"{ref} is not in {who}'s hand")
+            raise IllegalAction(_("{what} is not in {player}'s hand").format(what=ref, player=who))
         if who != state.active or "main" not in state.step or state.stack:
-            raise IllegalAction("a land is played in a main phase of its player's turn, with "
-                                "an empty stack (305.2, 505.6b)")
+            raise IllegalAction(_("a land is played in a main phase of its player's turn, with "
+                                  "an empty stack (305.2, 505.6b)"))
         allowed = player_rules.land_plays(state, who)
         if state.player(who).lands_played >= allowed:
-            raise IllegalAction(f"{who} may play {allowed} land(s) this turn and has played "
-                                f"{state.player(who).lands_played} (305.2, 101.2)")
+            raise IllegalAction(ngettext(
+                "{player} may play {allowed} land(s) this turn and has played {played} "
+                "(305.2, 101.2)",
+                "{player} may play {allowed} land(s) this turn and has played {played} "
+                "(305.2, 101.2)", allowed).format(
+                    player=who, allowed=allowed, played=state.player(who).lands_played))
 
         def play() -> GameObject:
             state.player(who).lands_played += 1
@@ -172,7 +178,7 @@ class Game:
         return self._act(lambda: resolve_top(self.state, choices))
 
     def resolve_all(self, choices: Mapping[str, Any] | None = None) -> None:
-        for _ in range(100):
+        for _round in range(100):
             if not self.state.stack:
                 return
             self.resolve(choices)
@@ -189,7 +195,7 @@ class Game:
         """Put a card onto the battlefield from wherever it is (an effect doing so)."""
         obj = self.obj(ref)
         if obj.zone == "battlefield":
-            raise IllegalAction(f"{ref} is already on the battlefield")
+            raise IllegalAction(_("{what} is already on the battlefield").format(what=ref))
         return self._act(lambda: move(self.state, obj, "battlefield",
                                       controller=controller or obj.owner, choices=choices))
 
@@ -215,7 +221,7 @@ class Game:
         state = self.state
         kept = [e for e in state.effects if e.label != label]
         if len(kept) == len(state.effects):
-            raise EngineError(f"no effect labelled {label!r}")
+            raise EngineError(_("no effect labelled {label!r}").format(label=label))
         state.effects = kept
         state.touch()
         self.settle()
@@ -256,8 +262,8 @@ class Game:
     def discard(self, ref: str) -> GameObject:
         obj = self.obj(ref)
         if obj.zone != "hand":
-            raise IllegalAction(f"{ref} is not in a hand: only a card in hand is discarded "
-                                "(701.9a)")
+            raise IllegalAction(_("{what} is not in a hand: only a card in hand is discarded "
+                                  "(701.9a)").format(what=ref))
         return self.move(ref, "graveyard")
 
     def draw(self, player: str, n: int = 1) -> None:

@@ -13,6 +13,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from kb.i18n import _
+
 COLOR_OF = {"W": "white", "U": "blue", "B": "black", "R": "red", "G": "green"}
 WUBRG = "WUBRG"
 _SYMBOL = re.compile(r"\{([^{}]+)\}")
@@ -86,14 +88,15 @@ class ManaCost:
             return cls(())
         found = _SYMBOL.findall(text)
         if "".join("{" + s + "}" for s in found) != text.replace(" ", ""):
-            raise ManaError(f"not a mana cost: {text!r}")
+            raise ManaError(_("not a mana cost: {text!r}").format(text=text))
         symbols = []
         for raw in found:
             raw = raw.upper()
             parts = raw.split("/")
             ok = all(p in COLOR_OF or p in ("C", "P", "2") or p.isdigit() for p in parts)
             if not (raw in ("X", "Y", "Z", "S", "C") or raw.isdigit() or ok):
-                raise ManaError(f"unknown mana symbol {{{raw}}} in {text!r}")
+                raise ManaError(_("unknown mana symbol {symbol} in {text!r}").format(
+                    symbol="{" + raw + "}", text=text))
             symbols.append(Symbol(raw))
         return cls(tuple(symbols))
 
@@ -189,7 +192,7 @@ def parse_mana(text: str) -> Counter[str]:
         elif raw in MANA_TYPES:
             pool[raw] += 1
         else:
-            raise ManaError(f"not a type of mana: {{{raw}}}")
+            raise ManaError(_("not a type of mana: {symbol}").format(symbol="{" + raw + "}"))
     return pool
 
 
@@ -213,7 +216,7 @@ def pay(cost: ManaCost, pool: Counter[str]) -> Counter[str]:
         if symbol.generic is not None:
             continue
         if symbol.is_variable:
-            raise ManaError(f"announce X before paying {cost}")
+            raise ManaError(_("announce X before paying {cost}").format(cost=cost))
         options = [p for p in symbol.parts if p != "P"]
         if symbol.text == "S":
             options = [k for k in MANA_TYPES if left[k]]  # snow sources are not modelled
@@ -229,13 +232,14 @@ def pay(cost: ManaCost, pool: Counter[str]) -> Counter[str]:
             if hybrid_generic:
                 generic += hybrid_generic[0]
             else:
-                raise ManaError(f"cannot pay {symbol} of {cost} from {_show(pool)}")
+                raise ManaError(_("cannot pay {symbol} of {cost} from {pool}").format(
+                    symbol=symbol, cost=cost, pool=_show(pool)))
     for kind in ("C", *WUBRG):
         while generic and left[kind]:
             take(kind)
             generic -= 1
     if generic:
-        raise ManaError(f"cannot pay {cost} from {_show(pool)}")
+        raise ManaError(_("cannot pay {cost} from {pool}").format(cost=cost, pool=_show(pool)))
     pool.clear()
     pool.update(+left)
     return spent
@@ -251,7 +255,7 @@ def without_phyrexian(cost: ManaCost, n: int) -> ManaCost:
             continue
         out.append(symbol)
     if left:
-        raise ManaError(f"{cost} has fewer than {n} Phyrexian symbols")
+        raise ManaError(_("{cost} has fewer than {n} Phyrexian symbols").format(cost=cost, n=n))
     return ManaCost(tuple(out))
 
 
@@ -269,17 +273,18 @@ def pay_with_life(cost: ManaCost, pool: Counter[str], life: int,
     error: ManaError | None = None
     for n in candidates:
         if 2 * n > life and n:
-            error = ManaError(f"cannot pay {2 * n} life with {life} life (119.4)")
+            error = ManaError(_("cannot pay {n} life with {life} life (119.4)").format(
+                n=2 * n, life=life))
             break
         try:
             return pay(without_phyrexian(cost, n), pool), 2 * n
         except ManaError as exc:
             error = exc
-    raise error or ManaError(f"cannot pay {cost}")
+    raise error or ManaError(_("cannot pay {cost}").format(cost=cost))
 
 
 def _show(pool: Counter[str]) -> str:
-    return "".join("{" + k + "}" for k in MANA_TYPES for _ in range(pool[k])) or "no mana"
+    return "".join("{" + k + "}" for k in MANA_TYPES for _k in range(pool[k])) or _("no mana")
 
 
 def _itself(self: Any, memo: dict[int, Any]) -> Any:

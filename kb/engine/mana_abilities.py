@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from kb.engine.amounts import Ctx, evaluate
 from kb.engine.mana import COLOR_OF, parse_mana
 from kb.engine.objects import IllegalAction
+from kb.i18n import _
 
 if TYPE_CHECKING:
     from kb.engine.state import GameState
@@ -61,7 +62,8 @@ def ops() -> dict[str, Callable[[GameState, Op, Ctx], None]]:
             return
         chosen = ctx.choices.get("mana_color")
         if chosen not in allowed:
-            raise IllegalAction(f"choose mana_color among {sorted(allowed)}, not {chosen!r}")
+            raise IllegalAction(_("choose mana_color among {allowed}, not {chosen!r}").format(
+                allowed=sorted(allowed), chosen=chosen))
         state.player(ctx.you).mana_pool[chosen] += evaluate(op.get("n", 1), ctx)
 
     return {"add_mana_of": op_add_mana_of}

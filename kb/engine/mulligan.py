@@ -15,6 +15,7 @@ from kb.engine.effects import draw, shuffle
 from kb.engine.objects import IllegalAction
 from kb.engine.replacements import note
 from kb.engine.zones import move, move_all
+from kb.i18n import _, ngettext
 
 if TYPE_CHECKING:
     from kb.engine.state import GameState
@@ -28,8 +29,8 @@ def mulligan(state: GameState, player: str, bottom: Sequence[str] | None = None)
     counted = who.mulligans + 1 - (1 if multiplayer else 0)  # the first one is free there
     size = who.max_hand_size  # the starting hand size (103.5, 103.5a: the same modifier)
     if counted >= size:
-        raise IllegalAction(f"{player} can't take another mulligan: their opening hand would "
-                            "be zero cards (103.5)")
+        raise IllegalAction(_("{player} can't take another mulligan: their opening hand would "
+                              "be zero cards (103.5)").format(player=player))
     move_all(state, [(card, "library") for card in state.in_zone("hand", player)])
     shuffle(state, player)
     draw(state, player, size)
@@ -38,8 +39,12 @@ def mulligan(state: GameState, player: str, bottom: Sequence[str] | None = None)
     chosen = [state.get(alias) for alias in bottom] if bottom is not None \
         else hand[len(hand) - counted:]
     if len(chosen) != counted or any(c.zone != "hand" or c.owner != player for c in chosen):
-        raise IllegalAction(f"{player} puts {counted} card(s) from their new hand on the "
-                            f"bottom of their library (103.5), not {list(bottom or [])}")
+        raise IllegalAction(ngettext(
+            "{player} puts {n} card(s) from their new hand on the bottom of their library "
+            "(103.5), not {chosen}",
+            "{player} puts {n} card(s) from their new hand on the bottom of their library "
+            "(103.5), not {chosen}", counted).format(player=player, n=counted,
+                                                     chosen=list(bottom or [])))
     for card in chosen:
         move(state, card, "library", top=False)
     note(state, "103.5", f"{player} takes a mulligan: draws {size}, puts {counted} on the "

@@ -17,6 +17,7 @@ from kb.engine.damage import lose_life, remove_counters
 from kb.engine.mana import ManaCost, ManaError, pay
 from kb.engine.objects import IllegalAction
 from kb.engine.zones import move
+from kb.i18n import _
 
 if TYPE_CHECKING:
     from kb.engine.state import GameState
@@ -96,7 +97,7 @@ def ops(players: Players, draw: Callable[[GameState, str, int], None]
         state.touch()
         times = obj.counters["age"]
         if "pay" not in ctx.choices:
-            raise IllegalAction("a choice is needed: pay (the cumulative upkeep) or not")
+            raise IllegalAction(_("a choice is needed: pay (the cumulative upkeep) or not"))
         cost = str(ctx.extra.get("keyword_arg", ""))
         if ctx.choices["pay"] and cost.strip().lower() == "draw a card":
             # 118.11: drawing is the cost's action; each draw may be replaced (a skipped draw
@@ -133,8 +134,8 @@ def _pay_times(state: GameState, cost: str, times: int, player: str,
     if lowered.startswith("sacrifice a"):
         victims = [state.find(alias) for alias in chosen]
         if len(set(chosen)) != len(chosen):
-            raise IllegalAction("the same permanent can't be sacrificed twice to pay a cost "
-                                "(702.24a)")
+            raise IllegalAction(_("the same permanent can't be sacrificed twice to pay a cost "
+                                  "(702.24a)"))
         if len(victims) != times or any(
                 v is None or v.zone != "battlefield" or state.controller(v.id) != player
                 or not state.characteristics(v.id).is_a("Creature") for v in victims):

@@ -33,6 +33,7 @@ from kb.engine.stack import (
     target_specs,
 )
 from kb.engine.zones import move
+from kb.i18n import _
 
 if TYPE_CHECKING:
     from kb.engine.state import GameState
@@ -41,11 +42,11 @@ if TYPE_CHECKING:
 def resolve_top(state: GameState, choices: Mapping[str, Any] | None = None) -> GameObject:
     """608.2: the top object resolves (or is countered if all its targets are illegal)."""
     if not state.stack:
-        raise IllegalAction("the stack is empty")
+        raise IllegalAction(_("the stack is empty"))
     item = state.objects[state.stack[-1]]
     info = item.spell
     if info is None:
-        raise EngineError(f"{item} is on the stack without cast information")
+        raise EngineError(_("{what} is on the stack without cast information").format(what=item))
     choices = Choices.of(choices)
     state.resolving += 1
     try:

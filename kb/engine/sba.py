@@ -17,6 +17,7 @@ from kb.engine.effects import run_deferred, run_instead
 from kb.engine.objects import Characteristics, GameObject, IllegalAction
 from kb.engine.replacements import Proposal, replace
 from kb.engine.zones import cease_to_exist, destroyed, move_all
+from kb.i18n import _
 
 if TYPE_CHECKING:
     from kb.engine.state import GameState
@@ -173,8 +174,8 @@ def _legend_rule(state: GameState) -> list[GameObject]:
     keep = state.choices.get("legend_keep") if groups else None
     card = state.aliases.get(keep) if keep is not None else None
     if keep is not None and not any(o.card == card for group in groups for o in group):
-        raise IllegalAction(f"choices.legend_keep: {keep} is not one of the legendary "
-                            "permanents the legend rule applies to (704.5j)")
+        raise IllegalAction(_("choices.legend_keep: {keep} is not one of the legendary "
+                              "permanents the legend rule applies to (704.5j)").format(keep=keep))
     for group in groups:
         kept = next((o for o in group if o.card == card), max(group, key=lambda o: o.id))
         out += [o for o in group if o is not kept]
@@ -200,7 +201,7 @@ def _lose(state: GameState, player: str) -> None:
 
 def check_all(state: GameState) -> None:
     """704.3: repeat until no state-based action applies."""
-    for _ in range(100):
+    for _round in range(100):
         if not check(state):
             return
     raise RuntimeError("state-based actions did not settle after 100 checks")

@@ -46,6 +46,7 @@ from kb.engine.objects import (
     SpellInfo,
 )
 from kb.engine.zones import move
+from kb.i18n import _, ngettext
 
 if TYPE_CHECKING:
     from kb.engine.state import GameState
@@ -73,7 +74,8 @@ def target_specs(abilities: Sequence[Ability], mode: int | Sequence[int] | None 
         modes = ability.spec.get("modes")
         if modes:
             if not chosen_modes(mode):
-                raise IllegalAction(f"choose a mode of {ability.text!r} (mode = 1..{len(modes)})")
+                raise IllegalAction(_("choose a mode of {ability!r} (mode = 1..{n})").format(
+                    ability=ability.text, n=len(modes)))
             for one in chosen_modes(mode):
                 specs.extend(modes[one - 1].get("targets", ()))
         specs.extend(ability.spec.get("targets", ()))
@@ -92,20 +94,20 @@ def _splice(state: GameState, spell: GameObject, ch: Characteristics, player: st
     abilities, in order, and stays what it is (its color, its name, the source of what it
     does, 702.47c). The spliced cards stay in the hand. Returns the costs to add."""
     if cards and "Arcane" not in ch.subtypes:
-        raise IllegalAction("only an Arcane spell can have cards spliced onto it (702.47a)")
+        raise IllegalAction(_("only an Arcane spell can have cards spliced onto it (702.47a)"))
     costs = []
     for ref in cards:
         card = state.get(ref)
         kw = [a for a in state.characteristics(card.id).abilities
               if a.keyword == "splice onto arcane"]
         if card.zone != "hand" or card.owner != player or not kw:
-            raise IllegalAction(f"{ref} is not a card with splice onto Arcane in {player}'s "
-                                "hand (702.47a)")
+            raise IllegalAction(_("{card} is not a card with splice onto Arcane in {player}'s hand "
+                                  "(702.47a)").format(card=ref, player=player))
         costs.append(ManaCost.parse(kw[0].arg or ""))
         info.spliced += tuple(a for a in state.characteristics(card.id).abilities
                               if a.kind == "spell")
     if len({state.get(ref).id for ref in cards}) != len(cards):
-        raise IllegalAction("a card is spliced onto a spell only once (702.47a)")
+        raise IllegalAction(_("a card is spliced onto a spell only once (702.47a)"))
     return costs
 
 
@@ -122,9 +124,11 @@ def _check_modes(abilities: Sequence[Ability], mode: int | Sequence[int] | None,
         most = len(modes) if kicked and ability.spec.get("kicked_modes") == "any" else 1
         if len(set(chosen)) != len(chosen) or not 1 <= len(chosen) <= most \
                 or not all(1 <= m <= len(modes) for m in chosen):
-            raise IllegalAction(f"choose {'one mode' if most == 1 else 'any number of modes'} "
-                                f"of {ability.text!r} (1..{len(modes)}), each once, not "
-                                f"{chosen} (700.2)")
+            raise IllegalAction((_("choose one mode of {ability!r} (1..{n}), each once, not "
+                                  "{chosen} (700.2)") if most == 1 else
+                                _("choose any number of modes of {ability!r} (1..{n}), each "
+                                  "once, not {chosen} (700.2)")).format(
+                ability=ability.text, n=len(modes), chosen=chosen))
 
 
 def _enchant_target(abilities: Sequence[Ability]) -> Mapping[str, Any]:
@@ -169,7 +173,8 @@ def is_legal_target(state: GameState, spec: Mapping[str, Any], target: Any, *,
     """115.1-115.4, 702.11b (hexproof), 702.16b (protection)."""
     kind = spec.get("kind", "any")
     if kind not in TARGET_KINDS:
-        raise EngineError(f"unknown target kind {kind!r} (known: {', '.join(TARGET_KINDS)})")
+        raise EngineError(_("unknown target kind {kind!r} (known: {known})").format(
+            kind=kind, known=", ".join(TARGET_KINDS)))
     flt = spec.get("filter", {})
     if isinstance(target, str):
         if kind not in ("player", "any") or target not in state.players:
@@ -225,25 +230,28 @@ def _check_targets(state: GameState, specs: list[Mapping[str, Any]], chosen: lis
     while len(chosen) < len(specs) and "up_to" in specs[len(chosen)]:
         chosen.append([])  # "up to N": none chosen for the words left
     if len(chosen) != len(specs):
-        raise IllegalAction(f"{len(specs)} target word(s) to choose, {len(chosen)} given")
+        raise IllegalAction(ngettext("{n} target word(s) to choose, {given} given",
+                                         "{n} target word(s) to choose, {given} given",
+                                         len(specs)).format(n=len(specs), given=len(chosen)))
     for spec, group in zip(specs, chosen, strict=True):
         if spec.get("chooser") is not None:
             _check_chosen_by(state, controller, chooser, group)
         if len(set(group)) != len(group):
             # 115.3: one word "target" can't name the same object twice.
-            raise IllegalAction(f"one word 'target' can't choose the same one twice (115.3): "
-                                f"{group}")
+            raise IllegalAction(_("one word 'target' can't choose the same one twice (115.3): "
+                                  "{group}").format(group=group))
         if "up_to" in spec:  # "up to N targets": none to N (115.1, 601.2c)
             if spec["up_to"] != "any" and len(group) > int(spec["up_to"]):
-                raise IllegalAction(f"choose up to {spec['up_to']} target(s) for {spec}, not "
-                                    f"{len(group)}")
+                raise IllegalAction(_("choose up to {n} target(s) for {spec}, not {given}").format(
+                    n=spec["up_to"], spec=spec, given=len(group)))
         elif len(group) != spec.get("count", 1):
-            raise IllegalAction(f"choose {spec.get('count', 1)} different target(s) for {spec}"
-                                f" (up to N targets is written up_to = N)")
+            raise IllegalAction(_("choose {n} different target(s) for {spec} (up to N targets is "
+                                  "written up_to = N)").format(n=spec.get("count", 1), spec=spec))
         for target in group:
             if not is_legal_target(state, spec, target, controller=controller, source=source,
                                    source_ch=source_ch):
-                raise IllegalAction(f"{_name(state, target)} is not a legal target ({spec})")
+                raise IllegalAction(_("{what} is not a legal target ({spec})").format(
+                    what=_name(state, target), spec=spec))
 
 
 def _check_chosen_by(state: GameState, controller: str, chooser: str | None,
@@ -253,13 +261,14 @@ def _check_chosen_by(state: GameState, controller: str, chooser: str | None,
     (it must also be within the controller's, 801.4, as any target)."""
     if chooser is None or chooser not in state.opponents(controller) \
             or not _in_range(state, controller, chooser):
-        raise IllegalAction(f"an opponent of {controller} within their range of influence "
-                            f"chooses this target (801.5a), not {chooser}")
+        raise IllegalAction(_("an opponent of {controller} within their range of influence "
+                              "chooses this target (801.5a), not {chooser}").format(
+                                  controller=controller, chooser=chooser))
     for target in group:
         player = target if isinstance(target, str) else state.controller(target)
         if not _in_range(state, chooser, player):
-            raise IllegalAction(f"{_name(state, target)} is outside {chooser}'s range of "
-                                "influence (801.5a)")
+            raise IllegalAction(_("{what} is outside {chooser}'s range of influence (801.5a)")
+                                 .format(what=_name(state, target), chooser=chooser))
 
 
 def _name(state: GameState, ref: Any) -> str:
@@ -291,26 +300,26 @@ def cast(state: GameState, card: int, player: str, *, half: int | None = None,
     origin = obj.zone
     who = state.player(player)
     if who.cant_cast_until_eot:
-        raise IllegalAction(f"{player} can't cast spells this turn")
+        raise IllegalAction(_("{player} can't cast spells this turn").format(player=player))
     printed = obj.printed
     if fused:
         if printed.layout != "split" or not any(a.keyword == "fuse" for f in printed.faces
                                                    for a in f.abilities):
-            raise IllegalAction("only a split card with fuse can be cast fused (702.102a)")
+            raise IllegalAction(_("only a split card with fuse can be cast fused (702.102a)"))
         if obj.zone != "hand":
-            raise IllegalAction("a split card is cast fused only from its owner's hand "
-                                "(702.102a)")
+            raise IllegalAction(_("a split card is cast fused only from its owner's hand "
+                                  "(702.102a)"))
     if printed.layout == "split" and not fused and half is None:
-        raise IllegalAction("choose the half of the split card to cast (709.3)")
+        raise IllegalAction(_("choose the half of the split card to cast (709.3)"))
     if without_paying and alternative:
-        raise IllegalAction("no alternative cost when casting without paying the mana cost "
-                            "(118.9a)")
+        raise IllegalAction(_("no alternative cost when casting without paying the mana cost "
+                              "(118.9a)"))
     # 702.34a: flashback is an ability of the card in its graveyard, read before it moves
     flashback = [a for a in state.characteristics(obj.id).abilities
                  if a.keyword == "flashback"] if origin == "graveyard" else []
     if alternative == "flashback" and not flashback:
-        raise IllegalAction("only a card in a graveyard with flashback can be cast for its "
-                            "flashback cost (702.34a)")
+        raise IllegalAction(_("only a card in a graveyard with flashback can be cast for its "
+                              "flashback cost (702.34a)"))
     bestowed = alternative not in (None, "flashback") and any(
         a.keyword == "bestow" and ManaCost.parse(a.arg or "") == ManaCost.parse(alternative)
         for a in state.characteristics(obj.id).abilities)  # 702.103b
@@ -320,7 +329,7 @@ def cast(state: GameState, card: int, player: str, *, half: int | None = None,
                      flashback=alternative == "flashback")
     if face_down and (alternative or without_paying
                       or not any(a.keyword == "morph" for a in face_up_face(state, obj).abilities)):
-        raise IllegalAction("only a card with morph is cast face down, for {3} (702.37c)")
+        raise IllegalAction(_("only a card with morph is cast face down, for {3} (702.37c)"))
     was_top = origin == "library" and state.libraries[obj.owner][:1] == [obj.id]
     spell = move(state, obj, "stack", controller=player, transformed=transformed,
                  face_down=face_down)
@@ -331,11 +340,12 @@ def cast(state: GameState, card: int, player: str, *, half: int | None = None,
                    flashback=info.flashback, owner=obj.owner, adventure_of=obj.adventure_of,
                    as_adventure=printed.layout == "adventure" and half == 1)  # 601.3
     if ch.mana_cost and ch.mana_cost.has_x and without_paying and x != 0:
-        raise IllegalAction("X must be 0 when the spell is cast without paying its mana cost "
-                            "(107.3b)")
+        raise IllegalAction(_("X must be 0 when the spell is cast without paying its mana cost "
+                              "(107.3b)"))
     forbidden = player_rules.forbidding_cast(state, player, spell)
     if forbidden:
-        raise IllegalAction(f"{player} can't cast this spell: {forbidden} (601.3)")
+        raise IllegalAction(_("{player} can't cast this spell: {why} (601.3)").format(
+            player=player, why=forbidden))
     _check_modes(ch.abilities, mode, kicked)
     spliced_costs = _splice(state, spell, ch, player, splice, info)
     specs = target_specs(spell_abilities(ch, info), mode, ch.subtypes)
@@ -352,11 +362,12 @@ def cast(state: GameState, card: int, player: str, *, half: int | None = None,
     elif alternative:
         offered = [a.arg or "" for a in ch.abilities if a.keyword in ALTERNATIVE_COSTS]
         if ManaCost.parse(alternative) not in [ManaCost.parse(o) for o in offered]:
-            raise IllegalAction(f"{alternative} is not an alternative cost of this spell")
+            raise IllegalAction(_("{cost} is not an alternative cost of this spell").format(
+                cost=alternative))
         base = ManaCost.parse(alternative)
     kicker = [ManaCost.parse(a.arg or "") for a in ch.abilities if a.keyword == "kicker"]
     if kicked and not kicker:
-        raise IllegalAction("this spell has no kicker cost to pay (702.33)")
+        raise IllegalAction(_("this spell has no kicker cost to pay (702.33)"))
     cost = spell_total_cost(state, spell, player, base.with_x(x),
                             additional_mana(ch) + kicker[:1 if kicked else 0]
                             + spliced_costs, origin)
@@ -389,11 +400,15 @@ def _pay_loyalty(state: GameState, obj: GameObject, player: str, parts: list[str
              if "loyalty_cost" in (a.spec.get("static") or {})]
     found = [_LOYALTY.match(p.strip()) for p in (*parts, *extra)]
     if not all(found):
-        raise EngineError(f"unknown loyalty cost among {[*parts, *extra]}")
+        raise EngineError(_("unknown loyalty cost among {costs}").format(
+            costs=[*parts, *extra]))
     total = sum(int(m.group(1).replace("−", "-")) for m in found if m)
     if total < 0 and obj.counters["loyalty"] < -total:
-        raise IllegalAction(f"{obj.alias or obj.id} has {obj.counters['loyalty']} loyalty "
-                            f"counters: it can't pay [{total}] (606.4)")
+        raise IllegalAction(ngettext(
+            "{what} has {n} loyalty counters: it can't pay [{cost}] (606.4)",
+            "{what} has {n} loyalty counters: it can't pay [{cost}] (606.4)",
+            obj.counters["loyalty"]).format(what=obj.alias or obj.id,
+                                            n=obj.counters["loyalty"], cost=total))
     obj.counters["loyalty"] += total
     state.touch()
 
@@ -423,20 +438,23 @@ def activate(state: GameState, source: int, player: str, which: int = 1, *, x: i
     ch = state.characteristics(source)
     abilities = activated_abilities(ch)
     if not 1 <= which <= len(abilities):
-        raise IllegalAction(f"{obj.alias or source} has {len(abilities)} activated "
-                            f"abilities, not an ability {which}")
+        raise IllegalAction(ngettext(
+            "{what} has {n} activated abilities, not an ability {which}",
+            "{what} has {n} activated abilities, not an ability {which}",
+            len(abilities)).format(what=obj.alias or source, n=len(abilities), which=which))
     ability = abilities[which - 1]
     if (ch.controller or obj.controller) != player and obj.zone == "battlefield":
-        raise IllegalAction(f"{player} doesn't control {obj.alias or source}")
+        raise IllegalAction(_("{player} doesn't control {what}").format(
+            player=player, what=obj.alias or source))
     if ability.keyword == "cycling":
         if obj.zone != "hand":
-            raise IllegalAction("cycling is activated only from the hand (702.29a)")
+            raise IllegalAction(_("cycling is activated only from the hand (702.29a)"))
         cost_text, effect = ability.arg or "", [{"op": "draw", "player": "you", "n": 1}]
         extra_costs = ["discard"]
     else:
         zone = ability.spec.get("from_zone", "battlefield")
         if obj.zone != zone:
-            raise IllegalAction(f"this ability is activated from the {zone}")
+            raise IllegalAction(_("this ability is activated from the {zone}").format(zone=zone))
         cost_text, effect = str(ability.spec["cost"]), ability.spec["effect"]
         extra_costs = [p.strip().lower() for p in cost_text.split(",")
                        if not p.strip().startswith("{") or p.strip() == "{T}"]
@@ -456,7 +474,7 @@ def activate(state: GameState, source: int, player: str, which: int = 1, *, x: i
             continue
         if part == "{t}":
             if obj.tapped:
-                raise IllegalAction(f"{obj.alias or source} is tapped")
+                raise IllegalAction(_("{what} is tapped").format(what=obj.alias or source))
             obj.tapped = True
         elif (other := _SACRIFICE_OTHER.match(part)) is not None:
             _sacrifice_other(state, obj, player, other, sacrifice, info)
@@ -465,7 +483,7 @@ def activate(state: GameState, source: int, player: str, which: int = 1, *, x: i
         elif part == "pay half your life rounded up":  # 119.4; 810.9a: the team's life
             lose_life(state, player, (state.player(player).life + 1) // 2)
         else:
-            raise EngineError(f"unknown activation cost {part!r}")
+            raise EngineError(_("unknown activation cost {cost!r}").format(cost=part))
     item = _ability_object(state, ability, source, player, info, effect)
     state.emit("activated", obj=item.id, source=source, player=player)
     return item
@@ -480,14 +498,16 @@ def _sacrifice_other(state: GameState, source: GameObject, player: str, cost: re
                      chosen: Sequence[Any], info: SpellInfo) -> None:
     """An activation cost of sacrificing a permanent the player chooses (``sacrifice``)."""
     if len(chosen) != 1:
-        raise IllegalAction(f"'{cost.group(0)}': name the permanent sacrificed (sacrifice)")
+        raise IllegalAction(_("'{cost}': name the permanent sacrificed (sacrifice)").format(
+            cost=cost.group(0)))
     victim = state.get(chosen[0])
     vch = state.characteristics(victim.id)
     kind = cost.group(2).capitalize()
     if victim.zone != "battlefield" or state.controller(victim.id) != player \
             or (kind != "Permanent" and not vch.is_a(kind)) \
             or (cost.group(1) == "another" and victim.id == source.id):
-        raise IllegalAction(f"{chosen[0]} can't be sacrificed for '{cost.group(0)}'")
+        raise IllegalAction(_("{what} can't be sacrificed for '{cost}'").format(
+            what=chosen[0], cost=cost.group(0)))
     info.sacrificed.append(LastKnown(victim, vch))
     move(state, victim, "graveyard")
 
@@ -502,13 +522,15 @@ def _check_once_per_turn(state: GameState, obj: GameObject, ability: Ability, pl
     if key is None:
         return
     if obj.activated.get(key) == state.turn:
-        raise IllegalAction(f"{obj.alias or obj.id}: " + (
-            "a loyalty ability of this permanent has been activated this turn (606.3)"
-            if loyalty else "this ability is activated only once each turn (602.5b)"))
+        raise IllegalAction((
+            _("{what}: a loyalty ability of this permanent has been activated this turn "
+              "(606.3)") if loyalty else
+            _("{what}: this ability is activated only once each turn (602.5b)")).format(
+                what=obj.alias or obj.id))
     if loyalty and (player != state.active or "main" not in state.step or state.stack):
-        raise IllegalAction("a loyalty ability is activated only when its controller could "
-                            "cast a sorcery: a main phase of their turn, with an empty stack "
-                            "(606.3)")
+        raise IllegalAction(_("a loyalty ability is activated only when its controller could "
+                              "cast a sorcery: a main phase of their turn, with an empty "
+                              "stack (606.3)"))
     obj.activated[key] = state.turn
 
 
@@ -549,10 +571,11 @@ def copy_spell(state: GameState, oid: int, controller: str, exceptions: Mapping[
     """
     original = state.objects[oid]
     if original.spell is None or original.zone != "stack":
-        raise IllegalAction(f"{_name(state, oid)} is not a spell on the stack")
+        raise IllegalAction(_("{what} is not a spell on the stack").format(
+            what=_name(state, oid)))
     ctx = Ctx(state, controller, oid)
-    printed, _ = with_exceptions(copiable_printed(state, original), exceptions, copier=None,
-                                 this=None, ctx=ctx)
+    printed, _copied = with_exceptions(copiable_printed(state, original), exceptions,
+                                       copier=None, this=None, ctx=ctx)
     src = original.spell
     info = SpellInfo(half=src.half, fused=src.fused, x=src.x, mode=src.mode, kicked=src.kicked,
                      spliced=src.spliced,
@@ -581,11 +604,11 @@ def turn_face_up(state: GameState, oid: int, player: str) -> None:
     the morph cost of its face-up values."""
     obj = state.objects[oid]
     if not obj.face_down:
-        raise IllegalAction(f"{_name(state, oid)} is face up")
+        raise IllegalAction(_("{what} is face up").format(what=_name(state, oid)))
     morph = [a for a in face_up_face(state, obj).abilities if a.keyword == "morph"]
     if not morph:
-        raise IllegalAction(f"{_name(state, oid)} has no morph cost: it can't be turned face "
-                            "up as a special action")
+        raise IllegalAction(_("{what} has no morph cost: it can't be turned face up as a "
+                              "special action").format(what=_name(state, oid)))
     try:
         pay(ManaCost.parse(morph[0].arg or ""), state.player(player).mana_pool)
     except ManaError as exc:

@@ -9,6 +9,7 @@ from kb.engine.effects import draw
 from kb.engine.objects import IllegalAction
 from kb.engine.steps import STEPS
 from kb.engine.zones import move
+from kb.i18n import _
 
 if TYPE_CHECKING:
     from kb.engine.state import GameState
@@ -19,14 +20,15 @@ def advance(state: GameState, step: str, player: str | None = None) -> None:
     """Go forward, step by step, to the next ``step`` of ``player``'s turn (the active
     player's by default). A step ends only with an empty stack (500.2)."""
     if step not in STEPS:
-        raise IllegalAction(f"no step {step!r} (steps: {', '.join(STEPS)})")
+        raise IllegalAction(_("no step {step!r} (steps: {steps})").format(
+            step=step, steps=", ".join(STEPS)))
     player = player or state.active
     state.player(player)
-    for _ in range(len(STEPS) * (len(state.players) + 2)):
+    for _tried in range(len(STEPS) * (len(state.players) + 2)):
         _next_step(state)
         if state.step == step and state.active == player:
             return
-    raise IllegalAction(f"can't reach {player}'s {step}")
+    raise IllegalAction(_("can't reach {player}'s {step}").format(player=player, step=step))
 
 
 # The last step of each phase (500.1): a phase added "after this phase" begins after it.
@@ -36,7 +38,8 @@ PHASE_ENDS = frozenset({"draw", "precombat main", "end of combat", "postcombat m
 
 def _next_step(state: GameState) -> None:
     if state.stack or state.pending:
-        raise IllegalAction(f"the {state.step} step can't end: the stack isn't empty (500.2)")
+        raise IllegalAction(_("the {step} step can't end: the stack isn't empty (500.2)").format(
+            step=state.step))
     for player in state.players.values():
         player.mana_pool.clear()  # 500.5: unspent mana empties as a step or phase ends
     if state.extra_upkeeps and (state.step in PHASE_ENDS or state.resume_after is not None):

@@ -24,6 +24,7 @@ from kb.engine.replacements import (
     note,
     replace,
 )
+from kb.i18n import _
 
 if TYPE_CHECKING:
     from kb.engine.state import GameState
@@ -218,8 +219,9 @@ def enter(state: GameState, obj: GameObject, choices: Mapping[str, Any], *, x: i
             continue  # "you may": nothing chosen
         extras = _enter_as_copy(state, obj, ability, target, ctx)  # 707.9e: the last one's
     if copies:
-        raise IllegalAction(f"{obj.alias or obj.id} can't enter as a copy of {copies[0]!r}: "
-                            "it has no ability that lets it")
+        raise IllegalAction(_("{what} can't enter as a copy of {copied!r}: it has no ability "
+                              "that lets it").format(what=obj.alias or obj.id,
+                                                     copied=copies[0]))
     ch = state.characteristics(obj.id)
     counters: Counter[str] = Counter()
     face = face_up_face(state, obj)
@@ -244,8 +246,8 @@ def enter(state: GameState, obj: GameObject, choices: Mapping[str, Any], *, x: i
         if "as_enters_choose" in rep:
             what = rep["as_enters_choose"]
             if what not in choices:
-                raise IllegalAction(f"{obj.alias or obj.id} enters: choose a {what} "
-                                    f"(choices.{what})")
+                raise IllegalAction(_("{who} enters: choose a {what} (choices.{what})").format(
+                    who=obj.alias or obj.id, what=what))
             obj.choices[what] = choices[what]
             obj.linked_choices[(ch.name, what)] = choices[what]
         if "as_enters_exile" in rep:
@@ -270,14 +272,16 @@ def _as_enters_exile(state: GameState, obj: GameObject, spec: Mapping[str, Any],
     chosen = [state.get(alias) for alias in choices.get("exiled", [])]
     for card in chosen:
         if card.id in state.entering_together:
-            raise IllegalAction(f"{card.alias or card.id} is entering the battlefield at the "
-                                "same time: it can't be exiled as the other enters (614.13a)")
+            raise IllegalAction(_("{what} is entering the battlefield at the same time: it can't "
+                                  "be exiled as the other enters (614.13a)").format(
+                                      what=card.alias or card.id))
         if card.zone != "graveyard" or card.owner != controller or not matches(
                 card, state.characteristics(card.id), {**spec.get("filter", {}),
                                                        "zone": "graveyard"},
                 you=controller, opponents=state.opponents(controller)):
-            raise IllegalAction(f"{card.alias or card.id} is not a card {obj.alias or obj.id} "
-                                f"may exile from its controller's graveyard as it enters")
+            raise IllegalAction(_("{what} is not a card {who} may exile from its controller's "
+                                  "graveyard as it enters").format(what=card.alias or card.id,
+                                                                   who=obj.alias or obj.id))
     exiled = move_all(state, [(card, "exile") for card in chosen])
     obj.choices[f"linked:{spec['link']}"] = [e.id for e in exiled if e.zone == "exile"]
 
@@ -296,8 +300,9 @@ def _enter_as_copy(state: GameState, obj: GameObject, ability: Ability, target: 
     if original.zone != "battlefield" or not matches(
             original, och, choose, you=obj.controller, source=obj.id,
             opponents=state.opponents(obj.controller)):
-        raise IllegalAction(f"{obj.alias or obj.id} can't enter as a copy of {target!r}: "
-                            f"not a permanent it may copy ({ability.text})")
+        raise IllegalAction(_("{what} can't enter as a copy of {copied!r}: not a permanent it may "
+                              "copy ({ability})").format(what=obj.alias or obj.id,
+                                                         copied=target, ability=ability.text))
     values = copiable_values(state, original)
     values, extras = with_exceptions(values, spec.get("except", {}), copier=obj.printed,
                                      this=ability, ctx=ctx)

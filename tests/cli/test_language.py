@@ -165,3 +165,117 @@ def test_argument_names_in_the_usage_line_and_errors() -> None:
     missing = run("rule", **FRENCH)
     assert missing.exit_code == 2 and "Argument manquant 'NUMÉRO'" in missing.stderr
     assert run("card", "--help", **ENGLISH).output.startswith("Usage: kb card [OPTIONS] NAME\n")
+
+
+def test_scenario_file_errors_in_french_and_english(tmp_path: Path) -> None:
+    """Issue 22: the errors a user's scenario file gets from ``kb check --scenario`` are in the
+    interface language, with the file and line first; the format's own words (its keys and
+    actions) are the file's, in English either way. No index is needed."""
+    keys = tmp_path / "keys.toml"
+    keys.write_text('# a key the format does not know\n[[scenario]]\nname = "sleepy bear"\n'
+                    "sleepy = true\n", encoding="utf-8")
+    steps = tmp_path / "steps.toml"
+    steps.write_text('[[card]]\nname = "Bear"\ntypes = ["Creature"]\npower = 2\n'
+                     'toughness = 2\n\n[[scenario]]\nname = "jumping bear"\n'
+                     '[[scenario.step]]\ndo = "jump"\n', encoding="utf-8")
+    nowhere = tmp_path / "no-index"
+    french = run("check", "--scenario", str(keys), "--scenario", str(steps), index=nowhere,
+                 **FRENCH)
+    assert french.exit_code == 1, french.output
+    assert (f"\nrefusé{NBSP}: {keys}:2\n  raison{NBSP}: {keys}:2 (scénario «{NBSP}sleepy "
+            f"bear{NBSP}»){NBSP}: clés inconnues ['sleepy']\n") in french.output
+    assert (f"  raison{NBSP}: {steps}:7 (scénario «{NBSP}jumping bear{NBSP}»), étape 1{NBSP}: "
+            f"action «{NBSP}jump{NBSP}» inconnue (connues{NBSP}: ") in french.output
+    assert f"2 scénarios{NBSP}: 2 refusés" in french.output
+    english = run("check", "--scenario", str(keys), "--scenario", str(steps), index=nowhere,
+                  **ENGLISH)
+    assert english.exit_code == 1
+    assert (f"\nrefused: {keys}:2\n  reason: {keys}:2 (scenario 'sleepy bear'): unknown keys "
+            "['sleepy']\n") in english.output
+    assert (f"  reason: {steps}:7 (scenario 'jumping bear'), step 1: unknown action 'jump' "
+            "(known: ") in english.output
+    # --json: the reason in the chosen language, the status as the format's word.
+    data = json.loads(run("check", "--scenario", str(keys), "--json", index=nowhere,
+                          **FRENCH).stdout)
+    assert data["scenarios"][0]["status"] == "refused"
+    assert data["scenarios"][0]["line"] == 2
+    assert data["scenarios"][0]["reason"].endswith(f"{NBSP}: clés inconnues ['sleepy']")
+
+
+# A Lightning Bolt cast at a Grizzly Bears, with {mana} to pay it (the cards of the embedded
+# card files).
+BOLT = ('[[scenario]]\nname = "Bolt at a bear"\nsetup.battlefield = [\n'
+        '  { card = "Grizzly Bears", as = "bear", owner = "opponent" },\n'
+        '  { card = "Llanowar Elves", as = "elf", tapped = true }]\n'
+        'setup.hand = [{ card = "Lightning Bolt", as = "bolt" }]\n'
+        '[[scenario.step]]\ndo = "cast"\ncard = "bolt"\ntargets = ["bear"]\n'
+        'mana = "{mana}"\n[[scenario.step]]\ndo = "resolve"\n')
+
+
+def play_in_both(tmp_path: Path, text: str) -> tuple[Path, Result, Result]:
+    """kb check --scenario on one file, with no index, in French and in English."""
+    path = tmp_path / "scenario.toml"
+    path.write_text(text, encoding="utf-8")
+    nowhere = tmp_path / "no-index"
+    return (path, run("check", "--scenario", str(path), index=nowhere, **FRENCH),
+            run("check", "--scenario", str(path), index=nowhere, **ENGLISH))
+
+
+def test_a_refused_step_is_framed_in_french(tmp_path: Path) -> None:
+    """A step the rules forbid: kb check --scenario says which step of which file and line was
+    refused, and why (the engine's mana payment, kb/engine/mana.py), in the interface
+    language."""
+    path, french, english = play_in_both(tmp_path, BOLT.replace("{mana}", "{G}"))
+    assert french.exit_code == 1 and english.exit_code == 1
+    assert (f"  raison{NBSP}: {path}:7{NBSP}: étape 1 (cast) refusée{NBSP}: impossible de "
+            "payer le {R} de {R} avec {G}\n") in french.output
+    assert (f"  reason: {path}:7: step 1 (cast) refused: cannot pay {{R}} of {{R}} from "
+            "{G}\n") in english.output
+
+
+def test_a_question_s_final_state_in_french(tmp_path: Path) -> None:
+    """A scenario that asks a question: the state it reached in the interface language, with
+    the official French names of the step, the zone and the statuses; the scenario's own
+    names (players, aliases) and the card names as the file writes them."""
+    _path, french, english = play_in_both(tmp_path, BOLT.replace("{mana}", "{R}"))
+    assert french.exit_code == 0, french.output
+    assert f"    tour 1 (joueur actif{NBSP}: you), phase principale précombat\n" in french.output
+    assert (f"    opponent{NBSP}: 20 points de vie\u202f; main vide\u202f; 0 carte en "
+            f"bibliothèque\u202f; cimetière [bear (Grizzly Bears)]\n") in french.output
+    assert (f"    champ de bataille{NBSP}: elf (Llanowar Elves) (contrôleur you, "
+            "force/endurance 1/1, engagé)\n") in french.output
+    assert "    turn 1 (active player: you), precombat main step\n" in english.output
+    assert ("    opponent: 20 life; hand empty; library 0 cards; graveyard "
+            "[bear (Grizzly Bears)]\n") in english.output
+    assert "    battlefield: elf (Llanowar Elves) (controller you, pt 1/1, tapped)\n" \
+        in english.output
+
+
+def test_the_engine_s_combat_reasons_in_french(tmp_path: Path) -> None:
+    """The engine's reasons for refusing a combat action (kb/engine/combat.py) in the interface
+    language, with the official vocabulary ("engagée", "piétinement")."""
+    attack = BOLT.replace("{mana}", "{R}") + ('[[scenario.step]]\ndo = "attack"\n'
+                                              'attackers = { elf = "opponent" }\n')
+    path, french, english = play_in_both(tmp_path, attack)
+    assert f"{path}:14{NBSP}: étape 3 (attack) refusée{NBSP}: elf est engagée\n" in french.output
+    assert f"{path}:14: step 3 (attack) refused: elf is tapped\n" in english.output
+
+
+def test_the_engine_s_casting_reasons_in_french(tmp_path: Path) -> None:
+    """The engine's reasons for refusing a spell (kb/engine/stack.py), French plurals and
+    guillemets included: Lightning Bolt has one word "target", the step names two."""
+    two = BOLT.replace("{mana}", "{R}").replace('targets = ["bear"]', 'targets = ["bear", "elf"]')
+    path, french, english = play_in_both(tmp_path, two)
+    assert (f"{path}:7{NBSP}: étape 1 (cast) refusée{NBSP}: 1 mot «{NBSP}cible{NBSP}» à "
+            f"choisir, nombre donné{NBSP}: 2\n") in french.output
+    assert f"{path}:7: step 1 (cast) refused: 1 target word(s) to choose, 2 given\n" \
+        in english.output
+
+
+def test_the_engine_s_turn_reasons_in_french(tmp_path: Path) -> None:
+    """kb/engine/resolve.py: resolving with nothing on the stack."""
+    twice = BOLT.replace("{mana}", "{R}") + '[[scenario.step]]\ndo = "resolve"\n'
+    path, french, english = play_in_both(tmp_path, twice)
+    assert f"{path}:14{NBSP}: étape 3 (resolve) refusée{NBSP}: la pile est vide\n" \
+        in french.output
+    assert f"{path}:14: step 3 (resolve) refused: the stack is empty\n" in english.output

@@ -177,3 +177,19 @@ def test_the_record_page_and_the_report_in_french(client: TestClient) -> None:
     assert "is left in English" not in report
     assert "is left in English in the French text of" in client.get(
         "/report?category=coverage", headers=ENGLISH).text
+
+
+def test_the_check_page_keeps_its_results_in_english_whoever_asks_first(
+        fresh: TestClient) -> None:
+    """kb check is played once for every reader: a French reader asking first must not leave
+    French words in the results an English reader gets (the page shows them as English
+    data, lang="en"); the page's own words follow each reader."""
+    url = "/check?status=not+checkable"
+    french = fresh.get(url, headers=FRENCH).text
+    english = fresh.get(url, headers=ENGLISH).text
+    assert "non vérifiable (" not in english
+    assert re.search(r'<span lang="en">not checkable \((timing|randomness|definition)\): ',
+                     english)
+    assert re.search(r'<span lang="en">not checkable \((timing|randomness|definition)\): ',
+                     french)
+    assert lang(french) == "fr" and lang(english) == "en"

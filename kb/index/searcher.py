@@ -150,6 +150,8 @@ class _View:
     # Stored fields of the documents answered so far (a few small strings each): the same
     # rules come back across a long-lived searcher's queries.
     stored: dict[int, dict[str, str]] = field(default_factory=dict)
+    # The documents each set of filters allows, in this view's numbering (None: every one).
+    allowed: dict[Filters, array | None] = field(default_factory=dict)
 
 
 class IndexSearcher:
@@ -171,7 +173,6 @@ class IndexSearcher:
         self._segment_versions = _segment_versions(folder)
         self._views: dict[str | None, _View] = {}
         self._vocabulary: dict[str, Words] | None = None
-        self._filter_cache: dict[Filters, array | None] = {}
         # Typed word -> the word searched: the vocabulary is this generation's, so a
         # correction (a scan of the vocabulary) is made once for the searcher's life.
         self._corrections: dict[str, str] = {}
@@ -348,12 +349,14 @@ class IndexSearcher:
         same few (a rules version, a language) come back with nearly every query of a
         long-lived searcher. Computed on first use too, so that a one-query process
         (``kb search``) ranks exactly as a long-lived searcher: restricting the query itself
-        on first use let Whoosh's top-N pool break ties differently (issue 23)."""
-        if filters not in self._filter_cache:
+        on first use let Whoosh's top-N pool break ties differently (issue 23). Kept by view:
+        document numbers are a view's own, and today's rules and every version can have the
+        same filters (today's leaves its version filter out)."""
+        if filters not in view.allowed:
             query = _filter_query(filters)
-            self._filter_cache[filters] = (
+            view.allowed[filters] = (
                 None if query is None else array("I", sorted(query.docs(view.searcher))))
-        return self._filter_cache[filters]
+        return view.allowed[filters]
 
 
 class _Builder:

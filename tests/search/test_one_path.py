@@ -62,3 +62,19 @@ def test_the_cli_and_a_warm_searcher_rank_every_players_question_alike(full_inde
                for form in players.FORMS for lang in players.LANGS]
     assert len(queries) == 4 * len(players.load(half))
     assert not differing(full_index, queries, None)
+
+
+def test_every_version_after_today_s_rules_with_the_same_filters(cr_index):
+    """The web's searcher, asked for "trample" in English rules today and then in every
+    version (tests/web/test_jsonapi.py after tests/web/test_pages.py), lost 2013's texts: the
+    documents the filters allow were kept by filters alone, in the numbering of today's
+    segments, and today's search leaves its version filter out, so both had the same key."""
+    every = {"lang": "en", "kind": "rule", "version": "all"}
+    with Searcher(cr_index) as fresh:
+        expected = fresh.search("trample", **every).hits
+    with Searcher(cr_index) as warm:
+        warm.search("trample", lang="en", kind="rule")
+        hits = warm.search("trample", **every).hits
+    assert [(h.id, h.score) for h in hits] == [(h.id, h.score) for h in expected]
+    # CR 2013-05-01: "702.18. Trample".
+    assert "cr:en:2013-05-01:702.18" in {t.id for h in hits for t in (h, *h.texts)}

@@ -15,6 +15,16 @@ SKELETON = creature(1, 1, name="Skeleton", abilities=[{
     "effect": [{"op": "regenerate"}]}])
 
 
+def shielded_skeleton():
+    """A game where your Skeleton's regeneration ability ({B}) has resolved: one shield."""
+    g = game()
+    g.add(SKELETON, "you", "battlefield", alias="skeleton")
+    g.state.player("you").mana_pool.update({"B": 1})
+    g.activate("skeleton")
+    g.resolve()
+    return g
+
+
 def test_a_regeneration_shield_replaces_one_destruction_this_turn_701_19a() -> None:
     g = game(step="declare attackers")
     g.add(SKELETON, "you", "battlefield", alias="skeleton", damage=0)
@@ -32,11 +42,7 @@ def test_a_regeneration_shield_replaces_one_destruction_this_turn_701_19a() -> N
 
 
 def test_lethal_damage_is_destruction_regeneration_replaces_704_5g() -> None:
-    g = game()
-    g.add(SKELETON, "you", "battlefield", alias="skeleton")
-    g.state.player("you").mana_pool.update({"B": 1})
-    g.activate("skeleton")
-    g.resolve()
+    g = shielded_skeleton()
     g.effect([{"op": "damage", "to": "skeleton", "amount": 3}], "opponent")
     assert g.obj("skeleton").zone == "battlefield"
     g.effect([{"op": "set_pt", "who": "skeleton", "pt": [0, 0], "duration": "eot"}], "opponent")
@@ -44,11 +50,7 @@ def test_lethal_damage_is_destruction_regeneration_replaces_704_5g() -> None:
 
 
 def test_a_sacrifice_is_no_destruction_701_19c() -> None:
-    g = game()
-    g.add(SKELETON, "you", "battlefield", alias="skeleton")
-    g.state.player("you").mana_pool.update({"B": 1})
-    g.activate("skeleton")
-    g.resolve()
+    g = shielded_skeleton()
     g.effect([{"op": "sacrifice", "who": "skeleton"}], "you")
     assert g.obj("skeleton").zone == "graveyard"
 

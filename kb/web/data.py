@@ -236,12 +236,11 @@ def check_report(reader: Reader) -> CheckReport:
     """``kb check`` over this generation, played once for every reader: its texts (what was
     computed, why a step was refused) in English whichever reader's request plays it, as the
     pages show them (``lang="en"``), not in the language of the first reader."""
-    return reader.cache.value("check", lambda: _in_english(run_check, reader.kb.store))
+    def played() -> CheckReport:
+        with i18n.using(i18n.DEFAULT):
+            return run_check(reader.kb.store)
 
-
-def _in_english(compute: Callable[..., T], *args: Any) -> T:
-    with i18n.using(i18n.DEFAULT):
-        return compute(*args)
+    return reader.cache.value("check", played)
 
 
 def report(reader: Reader, categories: Sequence[str] | None = None,

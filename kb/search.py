@@ -76,6 +76,11 @@ FAMILY_SHARE = 0.2
 EXAMPLE_SHARE = 0.6  # what a rule's matching example adds to the rule's answer
 COVERAGE_POWER = 1  # how much the share of the question's words a record holds counts
 MAX_TRANSLATIONS = 3
+# The rules' own language: every rule has a text in it, so a query written in it is not
+# translated. Its translations only reached the other languages' texts, which a few rules have
+# (707, 702.102, 702.30 in French): they were a second chance to match for those rules alone,
+# and pulled English questions toward them (held-out players' questions, issue 23).
+RULES_LANGUAGE = "en"
 MAX_TERM_WORDS = 6  # the longest multi-word term looked up in a question, stop words included
 CARD_SIMILARITY = 85  # rapidfuzz ratio a mistyped card name needs ("Voice of Resurgance")
 CARD_EDITS = 2  # ... and at most this many letters off: a near-exact name, not a neighbour
@@ -681,7 +686,7 @@ class Searcher:
         recorded in ``result`` for the user."""
         found: dict[tuple[str, str], set[str]] = {}
         shown: dict[tuple[str, tuple[str, ...]], tuple[str, str]] = {}
-        if not self.mechanisms.translation:
+        if not self.mechanisms.translation or result.language == RULES_LANGUAGE:
             return []
         if fold(text) in QUESTION_WORDS or is_stop_word(text):
             return []  # "fait" -> "does", "can" -> "peut": function words are not terms

@@ -6,6 +6,7 @@ the keyword page (seed 000) gives 702.27 Echo in French and English, today's 702
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -396,10 +397,25 @@ def test_deathtouch_and_trample_questions(cr_index):
 
 
 def test_a_translation_inside_a_longer_one_is_left_out(cr_index):
-    """Deathtouch is "Contact mortel" on French cards; "mortel" alone is not a translation."""
-    data = answer(cr_index, "deathtouch")
+    """First strike is "Initiative" on French cards; the parallel texts also pair
+    "initiative" with "strike" alone, which is no translation of it."""
+    data = answer(cr_index, "initiative")
     terms = [t.lower() for t in data["translations"][0]["terms"]]
-    assert "contact mortel" in terms and "mortel" not in terms
+    assert "first strike" in terms and "strike" not in terms
+
+
+def test_an_english_query_is_searched_in_english(cr_index):
+    """Issue 23: every rule has an English text, so translating an English query only gave
+    the few rules that also have a French text (707, 702.102, 702.30) a second chance to
+    match. An English query answers as with translation switched off, and says none; a
+    French one is still translated."""
+    from kb.mechanisms import ALL
+    from kb.search import Searcher
+    query = "fuse split card cast both halves"
+    with Searcher(cr_index) as plain, Searcher(cr_index, replace(ALL, translation=False)) as off:
+        assert [h.id for h in plain.search(query).hits] == [h.id for h in off.search(query).hits]
+        assert not plain.search(query).translations
+        assert plain.search("contact mortel").translations
 
 
 def test_an_unchanged_rule_is_answered_in_the_version_searched(cr_index):

@@ -23,7 +23,7 @@ from typing import Any
 from whoosh import index as whoosh_index
 from whoosh import query as wq
 from whoosh.index import TOC
-from whoosh.matching import Matcher
+from whoosh.matching import AndNotMatcher, Matcher
 from whoosh.matching.wrappers import ConstantScoreWrapperMatcher, WrappingMatcher
 from whoosh.reading import EmptyReader, MultiReader, SegmentReader
 from whoosh.scoring import BM25F
@@ -462,7 +462,7 @@ class _Builder:
                 query = wq.AndMaybe(query, wq.Or(parts))
         else:
             query = parts[0] if len(parts) == 1 else wq.Or(parts)
-        return wq.AndNot(query, wq.Or(excluded)) if excluded else query
+        return _AndNot(query, wq.Or(excluded)) if excluded else query
 
     def doc_count(self) -> int:
         return self.searcher.doc_count() if self.searcher is not None else 0  # type: ignore[attr-defined]
@@ -515,7 +515,7 @@ class _Builder:
         query = required[0] if len(required) == 1 else wq.And(required)
         if optional:
             query = wq.AndMaybe(query, wq.Or(optional))
-        return wq.AndNot(query, wq.Or(excluded)) if excluded else query
+        return _AndNot(query, wq.Or(excluded)) if excluded else query
 
     def correct(self, text: str) -> str:
         """The word itself when some field knows it, else the nearest indexed word (said).
@@ -707,6 +707,21 @@ def is_stop_word(text: str) -> bool:
     """A stop word in some language ("de", "the"): never required, never a term, and not
     counted against the word limit."""
     return any(not language(lang).pairs(text) for lang in LANGUAGES)
+
+
+class _AndNot(wq.AndNot):
+    """``a NOT b``, with a matcher that stops when its first part is done: Whoosh's reads the
+    first part's current document after skipping past its last one ("land graveyard NOT
+    apply" was an internal error, IndexError, in a players' bug report, issue 23)."""
+
+    def matcher(self, searcher, context=None):  # type: ignore[no-untyped-def]
+        return _AndNotMatcher(self.a.matcher(searcher, context),
+                              self.b.matcher(searcher, searcher.boolean_context()))
+
+
+class _AndNotMatcher(AndNotMatcher):
+    def _find_next(self) -> bool:
+        return bool(self.a.is_active() and super()._find_next())
 
 
 class _Weightless(wq.WrappingQuery):

@@ -57,3 +57,18 @@ def test_rules_answer_before_rulings_unless_a_card_is_named(full_index):
             assert searcher.search(query, limit=1).hits[0].kind == "rule", query
         card = searcher.search("[[Voice of Resurgence]]", limit=3).hits
         assert all("voice-of-resurgence" in h.id or "voix-du-renouveau" in h.id for h in card)
+
+
+def test_a_word_excluded_after_the_last_match(full_index):
+    """A players' bug report, "land in the graveyard NOT apply buff" (Wagic issue 1085),
+    was an internal error (IndexError) from Whoosh's ANDNOT matcher, which read the current
+    document of its first part after skipping past that part's last one. Its French form,
+    translated as it was then, still hit it. Each answers, the excluded word in none of its
+    snippets."""
+    with Searcher(full_index) as searcher:
+        for question, excluded in (("land in the graveyard NOT apply buff", "apply"),
+                                   ("terrain cimetière NOT capacité", "capacité"),
+                                   ("terrain bonus NOT cimetière", "cimetière")):
+            result = searcher.search(question, limit=5)
+            assert result.hits, question
+            assert all(excluded not in h.snippet.lower() for h in result.hits), question

@@ -8,6 +8,7 @@ in every language under today's number, and the snippets.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
@@ -1005,15 +1006,24 @@ def _same_term(typed: str, term: str) -> bool:
     theirs = [strip_elision(w) for w in _WORDS.findall(fold(term))]
     if len(mine) != len(theirs):
         return False
-    return all(a == b or _inflection(a, b) or _inflection(b, a)
-               for a, b in zip(mine, theirs, strict=True))
+    return all(_inflections(a, b) for a, b in zip(mine, theirs, strict=True))
 
 
-def _inflection(longer: str, shorter: str) -> bool:
-    return longer.startswith(shorter) and longer[len(shorter):] in _ENDINGS
+def _inflections(a: str, b: str) -> bool:
+    """Whether two words are one root with an ending each (either may be none)."""
+    if a == b:
+        return True
+    shared = len(os.path.commonprefix([a, b]))
+    return any(a[cut:] in _ENDINGS and b[cut:] in _ENDINGS
+               for cut in range(max(MIN_ROOT, shared - _LONGEST_ENDING), shared + 1))
 
 
-_ENDINGS = frozenset({"s", "x", "e", "es", "er", "ez", "d", "ed", "ing"})
+# Endings of one word's forms, folded: plural and feminine ("exilées"), English verb forms
+# ("leaves"), French verb forms ("lancez", "choisissez", "lancé" folded "lance").
+_ENDINGS = frozenset({"", "s", "x", "e", "es", "ee", "ees", "er", "ez", "d", "ed", "ing",
+                      "ent", "ir", "is", "it", "issez", "issent", "ons"})
+_LONGEST_ENDING = max(map(len, _ENDINGS))
+MIN_ROOT = 3  # letters two forms must share before their endings
 _WORDS = re.compile(r"[\w'’]+")
 
 
@@ -1062,7 +1072,7 @@ def _inflected(word: str, typed: str, lang: str) -> bool:
     if word == typed:
         return True
     if lang != "en":
-        return _inflection(word, typed) or _inflection(typed, word)
+        return _inflections(word, typed)
     longer, shorter = (word, typed) if len(word) >= len(typed) else (typed, word)
     if longer.endswith("ies") and shorter.endswith("y"):
         return longer[:-3] == shorter[:-1]  # copies, copy

@@ -27,10 +27,11 @@ from tests.search.relevance import measures
 
 CR = Path(__file__).resolve().parents[2] / "corpus" / "MagicCompRules 20260417.txt"
 _RULE_LINE = re.compile(r"^(\d{3}(?:\.\d+[a-z]?)?)[. ]", re.MULTILINE)
-# hit@3 of kb (a warm Searcher, today's rules) on the development half's 62 questions, one
-# question (.016) under what bench/bench_search.py measured on 2026-11-26: whole question en
-# .371 (23), fr .339 (21); key words en .597 (37), fr .548 (34).
-DEV_HIT3_FLOOR = {("question", "en"): 0.35, ("question", "fr"): 0.32,
+# hit@3 of kb (a warm Searcher, today's rules) on the development half's 92 questions, about one
+# question (.011) under what a warm Searcher measured on 2026-11-26 once gather-d's 10 reddit
+# questions joined the half (the 82 before them: .366, .354, .585, .549): whole question en .348
+# (32), fr .337 (31); key words en .598 (55), fr .554 (51).
+DEV_HIT3_FLOOR = {("question", "en"): 0.33, ("question", "fr"): 0.32,
                   ("keywords", "en"): 0.58, ("keywords", "fr"): 0.53}
 
 

@@ -28,11 +28,11 @@ from tests.search.relevance import measures
 CR = Path(__file__).resolve().parents[2] / "corpus" / "MagicCompRules 20260417.txt"
 _RULE_LINE = re.compile(r"^(\d{3}(?:\.\d+[a-z]?)?)[. ]", re.MULTILINE)
 # hit@3 of kb (a warm Searcher, today's rules) on the development half's 92 questions, about one
-# question (.011) under what a warm Searcher measured on 2026-11-26 once gather-d's 10 reddit
-# questions joined the half (the 82 before them: .366, .354, .585, .549): whole question en .348
-# (32), fr .337 (31); key words en .598 (55), fr .554 (51).
-DEV_HIT3_FLOOR = {("question", "en"): 0.33, ("question", "fr"): 0.32,
-                  ("keywords", "en"): 0.58, ("keywords", "fr"): 0.53}
+# question (.011) under what a warm Searcher measured on 2026-11-26 with English queries left
+# untranslated, French verb forms and the official French terms added: whole question en .359
+# (33), fr .348 (32); key words en .598 (55), fr .598 (55).
+DEV_HIT3_FLOOR = {("question", "en"): 0.34, ("question", "fr"): 0.33,
+                  ("keywords", "en"): 0.58, ("keywords", "fr"): 0.58}
 
 
 def cr_numbers() -> set[str]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from kb.errors import KbError
@@ -91,6 +91,10 @@ MAX_QUESTION_WORDS = 32
 # title, before a word pair read off parallel texts, and card names last.
 _KIND_ORDER = {kind: rank for rank, kind in enumerate(TERM_EVIDENCE)}
 DEFAULT_LIMIT = 10
+# The words and runs of words a long-lived searcher keeps the translations of (each looked up
+# in the term table once, not once per query: a question looks up every run of two to six of
+# its words).
+TRANSLATIONS_KEPT = 65536
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,6 +189,9 @@ class Searcher:
         self._game: frozenset[str] | None = None
         self.index.telling = self._is_telling
         self.index.same_text = self.kb.store.same_text_in
+        self._translations = lru_cache(maxsize=TRANSLATIONS_KEPT)(self._translations_of)
+        # The term table's rows by key: the first stem of many runs of words is the same.
+        self._term_rows = lru_cache(maxsize=TRANSLATIONS_KEPT)(self.kb.store.terms)
 
     def close(self) -> None:
         self.index.close()
@@ -679,13 +686,25 @@ class Searcher:
         """The other-language terms of a word or phrase, found in the term table by its
         folded form, its form without elision, or a term of the same stem (``piétinements``);
         recorded in ``result`` for the user."""
-        found: dict[tuple[str, str], set[str]] = {}
-        shown: dict[tuple[str, tuple[str, ...]], tuple[str, str]] = {}
         if not self.mechanisms.translation:
             return []
+        chosen, kinds = self._translations(text, names)
+        for lang, term in chosen if heard is not None else ():
+            heard.setdefault(lang, set()).add(term)
+        if chosen and all(t.word != text for t in result.translations):  # said once
+            result.translations.append(
+                Translation(text, tuple(t for _, t in chosen), kinds))
+        return list(chosen)
+
+    def _translations_of(self, text: str, names: bool
+                         ) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...]]:
+        """The (language, term) translations of a text, with the kinds of their evidence:
+        the same for the generation's life, so kept by the searcher (``_translations``)."""
+        found: dict[tuple[str, str], set[str]] = {}
+        shown: dict[tuple[str, tuple[str, ...]], tuple[str, str]] = {}
         if fold(text) in QUESTION_WORDS or is_stop_word(text):
-            return []  # "fait" -> "does", "can" -> "peut": function words are not terms
-        exact = self.kb.store.terms(fold(text))
+            return (), ()  # "fait" -> "does", "can" -> "peut": function words are not terms
+        exact = self._term_rows(fold(text))
         for lang, other_lang in (("fr", "en"), ("en", "fr")):
             analyzed = language(lang).terms_of(text)
             pairs = sorted(exact or self._pairs(text, lang),
@@ -712,13 +731,7 @@ class Searcher:
         chosen = [t for t in ranked if not any(
             t != o and t[0] == o[0] and set(fold(t[1]).split()) < set(fold(o[1]).split())
             for o in ranked)][:MAX_TRANSLATIONS]
-        for lang, term in chosen if heard is not None else ():
-            heard.setdefault(lang, set()).add(term)
-        if chosen and all(t.word != text for t in result.translations):  # said once
-            kinds = sorted(set().union(*(found[t] for t in chosen)))
-            result.translations.append(
-                Translation(text, tuple(t for _, t in chosen), tuple(kinds)))
-        return chosen
+        return tuple(chosen), tuple(sorted(set().union(*(found[t] for t in chosen))))
 
     def _pairs(self, text: str, lang: str) -> list[TermPair]:
         """Term pairs for a text the table does not hold as written: by its words after
@@ -727,9 +740,8 @@ class Searcher:
         words = language(lang).pairs(text)
         if not words:
             return []
-        store = self.kb.store
-        return (store.terms(" ".join(w for w, _ in words))
-                or store.terms(words[0][1], prefix=True))
+        return (self._term_rows(" ".join(w for w, _ in words))
+                or self._term_rows(words[0][1], prefix=True))
 
     # -- presentation -------------------------------------------------------------------------
 

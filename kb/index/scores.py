@@ -1,0 +1,288 @@
+"""A Whoosh query's scores as Whoosh's own matchers compute them, from postings read once.
+
+Whoosh answers a query by walking a tree of matchers document by document, in pure Python: a
+question's candidates cost about a hundred method calls each, and the same few hundred game
+words are read, decompressed and scored again for every query. :class:`Postings` keeps each
+term's scores per segment (Whoosh's BM25F scorer, read once per searcher) and combines them
+per query node into a mapping document -> score, as the matcher Whoosh would build for that
+node combines them: the same kind of matcher (an ``Or`` of two, or over a segment of more than
+5000 documents, is a tree of unions, built as :func:`whoosh.util.make_weighted_tree` builds
+it; otherwise an array union, each score times the boost as it is added), the same order of
+additions (floating-point sums depend on it), ``DisjunctionMax`` as Whoosh's matcher scores
+it (the greatest of its parts' *current* scores: a part not on the document counts with its
+next document's score), a boost on a compound of one part ignored as Whoosh ignores it. A node
+of any other kind (a phrase, ``Every``, ``Not``) is answered by its own Whoosh matcher, walked
+to the end. Rankings are Whoosh's; the best ``limit`` are its collector's (score, then
+document number).
+"""
+
+from __future__ import annotations
+
+import heapq
+from bisect import bisect_left, insort
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from whoosh import query as wq
+
+Scores = dict[int, float]  # document number (of the searcher evaluated) -> score
+TERMS_KEPT = 4096  # terms whose scores a searcher keeps, per segment
+_UNION_ARRAY_MAX = 5000  # Whoosh's Or: an array union over a segment of at most this many
+_TOO_MANY_CLAUSES = 1024  # ... and fewer parts than this (wq.Or.TOO_MANY_CLAUSES)
+
+
+@dataclass(frozen=True, slots=True)
+class Scored:
+    """One of the best documents, as a Whoosh hit gives it (number, score, stored fields)."""
+
+    docnum: int
+    score: float
+    searcher: Any
+
+    def fields(self) -> dict[str, Any]:
+        return self.searcher.stored_fields(self.docnum)
+
+
+class Postings:
+    """The scores of queries over one Whoosh searcher (one view of an index generation)."""
+
+    def __init__(self, searcher: Any) -> None:
+        self.searcher = searcher
+        self.segments = list(searcher.leaf_searchers())  # (searcher, offset) per segment
+        self._terms: OrderedDict[tuple[int, str, bytes], Scores] = OrderedDict()
+        self._allowed: dict[int, tuple[Any, frozenset[int]]] = {}  # id -> (array, its set)
+
+    def best(self, query: wq.Query, limit: int) -> list[Scored]:
+        """The ``limit`` best documents, best first, as ``searcher.search(query, limit)``."""
+        found: Scores = {}
+        context = self.searcher.context()  # what Whoosh's collector builds its matchers with
+        for segment, (searcher, offset) in enumerate(self.segments):
+            scores = _Node(self, searcher, segment, context).scores(query)
+            found.update((docnum + offset, score) for docnum, score in scores.items())
+        best = heapq.nsmallest(limit, found.items(), key=lambda item: (-item[1], item[0]))
+        return [Scored(docnum, score, self.searcher) for docnum, score in best]
+
+    def at(self, query: wq.Query, docnums: list[int]) -> Scores:
+        """The scores of those of ``docnums`` the query matches, as the matcher Whoosh builds
+        on the whole searcher gives them when moved along them (``skip_to``). That is the
+        scores of every match, but for Whoosh's ``AndMaybe``, whose optional part is not
+        moved with the required one when a skip overshoots (the same document scores less
+        than in a walk through all): a query holding one is moved along by Whoosh."""
+        context = self.searcher.context()
+        if not _skips_alike(query):
+            return _skip_along(query.matcher(self.searcher, context), sorted(docnums))
+        segment = 0 if self.searcher.is_atomic() else None
+        scores = _Node(self, self.searcher, segment, context).scores(query)
+        return {d: scores[d] for d in docnums if d in scores}
+
+    def allowed(self, docnums: Any) -> frozenset[int]:
+        """A filter's sorted document numbers as a set, made once per array (the searcher
+        keeps each filter's array for its life)."""
+        kept = self._allowed.get(id(docnums))
+        if kept is None or kept[0] is not docnums:
+            kept = self._allowed[id(docnums)] = (docnums, frozenset(docnums))
+        return kept[1]
+
+    def term(self, segment: int, fieldname: str, text: bytes) -> Scores:
+        """One term's scores in one segment (its own document numbers), read once."""
+        key = (segment, fieldname, text)
+        scores = self._terms.get(key)
+        if scores is None:
+            searcher = self.segments[segment][0]
+            matcher = searcher.postings(fieldname, text, weighting=searcher.weighting)
+            scores = _walk(matcher)
+            self._terms[key] = scores
+            if len(self._terms) > TERMS_KEPT:
+                self._terms.popitem(last=False)
+        else:
+            self._terms.move_to_end(key)
+        return scores
+
+
+class _Node:
+    """Scores query nodes over one searcher: a segment's (``segment`` its index) or the whole
+    view's (``segment`` None: a term is every segment's postings, one after the other)."""
+
+    def __init__(self, postings: Postings, searcher: Any, segment: int | None,
+                 context: Any) -> None:
+        self.postings, self.searcher, self.segment = postings, searcher, segment
+        self.context = context
+
+    def scores(self, query: wq.Query) -> Scores:
+        kind = type(query)
+        if kind is wq.Term:
+            return self.term(query)
+        if kind in (wq.Or, wq.And, wq.DisjunctionMax):
+            return self.compound(query)
+        if kind is wq.AndMaybe:
+            a, b = self.scores(query.a), self.scores(query.b)
+            return {d: s + b[d] if d in b else s for d, s in a.items()}
+        if kind is wq.AndNot:
+            a = self.scores(query.a)
+            b = _Node(self.postings, self.searcher, self.segment,
+                      self.searcher.boolean_context()).scores(query.b)
+            return {d: s for d, s in a.items() if d not in b}
+        if query is wq.NullQuery:
+            return {}
+        within = getattr(query, "allowed", None)  # kb.index.searcher._Within: a filter
+        if (within is not None and isinstance(query, wq.WrappingQuery)
+                and _skips_alike(query.child)):  # it moves its child by skip_to
+            offset = self.offset()
+            allowed = self.postings.allowed(within)
+            return {d: s for d, s in self.scores(query.child).items() if d + offset in allowed}
+        return _walk(query.matcher(self.searcher, self.context))
+
+    def offset(self) -> int:
+        parent = self.searcher.get_parent()
+        return 0 if parent is self.searcher else parent._offset_for_subsearcher(self.searcher)
+
+    def term(self, query: wq.Term) -> Scores:
+        reader = self.searcher.reader()
+        if query.fieldname not in self.searcher.schema or query.minquality:
+            return _walk(query.matcher(self.searcher, self.context))
+        try:
+            text = self.searcher.schema[query.fieldname].to_bytes(query.text)
+        except ValueError:
+            return {}
+        if (query.fieldname, text) not in reader:
+            return {}
+        if self.segment is not None:
+            scores = self.postings.term(self.segment, query.fieldname, text)
+        else:  # Whoosh's MultiMatcher: each segment's postings, numbered in the whole
+            scores = {}
+            for segment, (_, offset) in enumerate(self.postings.segments):
+                if (query.fieldname, text) in self.postings.segments[segment][0].reader():
+                    part = self.postings.term(segment, query.fieldname, text)
+                    scores.update((d + offset, s) for d, s in part.items())
+        if query.boost != 1.0:
+            return {d: s * query.boost for d, s in scores.items()}
+        return scores
+
+    def compound(self, query: wq.CompoundQuery) -> Scores:
+        subs = query.subqueries
+        if not subs:
+            return {}
+        if len(subs) == 1:
+            return self.scores(subs[0])  # Whoosh applies no boost to a compound of one
+        reader = self.searcher.reader()
+        if type(query) is wq.Or:
+            if query.scale or query.minmatch or query.matcher_type != wq.Or.AUTO_MATCHER:
+                return _walk(query.matcher(self.searcher, self.context))
+            needs_current = self.context.needs_current if self.context else True
+            if len(subs) < _TOO_MANY_CLAUSES and (
+                    needs_current or len(subs) == 2
+                    or self.searcher.doc_count_all() > _UNION_ARRAY_MAX):
+                parts = [(q.estimate_size(reader), self.scores(q)) for q in subs]
+                scores = _tree(_union, parts)
+            else:  # Whoosh's ArrayUnionMatcher: each part's score times the boost, added
+                return self.array_union([self.scores(q) for q in subs], query.boost)
+        elif type(query) is wq.And:
+            scores = _tree(_intersection, [(0 - q.estimate_size(reader), self.scores(q))
+                                           for q in subs])
+        else:  # DisjunctionMax
+            if query.tiebreak:
+                return _walk(query.matcher(self.searcher, self.context))
+            scores = _tree(_current_max, [(q.estimate_size(reader), self.scores(q))
+                                          for q in subs])
+        if query.boost != 1.0:
+            return {d: s * query.boost for d, s in scores.items()}
+        return scores
+
+    def array_union(self, parts: list[Scores], boost: float) -> Scores:
+        scored = self.context.weighting is not None if self.context else True
+        total: Scores = {}
+        for part in parts:
+            for d, s in part.items():
+                total[d] = total.get(d, 0) + s * boost if scored else 1
+        return {d: total[d] for d in sorted(total) if total[d] > 0}
+
+
+def _skips_alike(query: wq.Query) -> bool:
+    """Whether a query's matcher scores a document the same reached by ``skip_to`` as by a
+    walk through every match: made of terms, phrases and the compounds that move all their
+    parts to the document skipped to (not ``AndMaybe``: see :meth:`Postings.at`)."""
+    if isinstance(query, wq.Term | wq.Phrase) or query is wq.NullQuery:
+        return True
+    if type(query) in (wq.Or, wq.And, wq.DisjunctionMax):
+        return all(_skips_alike(q) for q in query.subqueries)
+    return False
+
+
+def _skip_along(matcher: Any, docnums: list[int]) -> Scores:
+    """The scores of a Whoosh matcher moved along sorted document numbers by ``skip_to``."""
+    scores: Scores = {}
+    for docnum in docnums:
+        if not matcher.is_active():
+            break
+        if matcher.id() < docnum:
+            matcher.skip_to(docnum)
+            if not matcher.is_active():
+                break
+        if matcher.id() == docnum:
+            scores[docnum] = matcher.score()
+    return scores
+
+
+def _walk(matcher: Any) -> Scores:
+    """Every document a Whoosh matcher matches, with its score, in order."""
+    scores: Scores = {}
+    while matcher.is_active():
+        scores[matcher.id()] = matcher.score()
+        matcher.next()
+    return scores
+
+
+def _tree(combine: Callable[[Scores, Scores], Scores],
+          parts: list[tuple[int, Scores]]) -> Scores:
+    """The parts combined two by two as :func:`whoosh.util.make_weighted_tree` pairs them:
+    by weight, the lightest first; a tie keeps the order (Whoosh's matchers all compare
+    equal), and a pair goes after the parts of its weight."""
+    items = sorted(((weight, n) for n, (weight, _) in enumerate(parts)), key=lambda i: i[0])
+    nodes = {n: scores for n, (_, scores) in enumerate(parts)}
+    ordered = [_Weighted(weight, n) for weight, n in items]
+    while len(ordered) > 1:
+        a, b = ordered.pop(0), ordered.pop(0)
+        n = len(parts) + len(ordered)  # a number no node has: one fewer node each time
+        nodes[n] = combine(nodes.pop(a.node), nodes.pop(b.node))
+        insort(ordered, _Weighted(a.weight + b.weight, n))
+    return nodes[ordered[0].node]
+
+
+@dataclass(frozen=True, slots=True)
+class _Weighted:
+    weight: int
+    node: int
+
+    def __lt__(self, other: _Weighted) -> bool:
+        return self.weight < other.weight
+
+
+def _union(a: Scores, b: Scores) -> Scores:
+    """Whoosh's UnionMatcher: a document of both scores ``a + b``."""
+    out = dict(a)
+    for d, s in b.items():
+        out[d] = a[d] + s if d in a else s
+    return out
+
+
+def _intersection(a: Scores, b: Scores) -> Scores:
+    """Whoosh's IntersectionMatcher: the documents of both, ``a + b``."""
+    return {d: s + b[d] for d, s in a.items() if d in b}
+
+
+def _current_max(a: Scores, b: Scores) -> Scores:
+    """Whoosh's DisjunctionMaxMatcher: on a document of either, the greater of the two parts'
+    current scores, a part not on the document being on its next one (while it has one)."""
+    ka, kb = sorted(a), sorted(b)
+    out: Scores = {}
+    for d in sorted(a.keys() | b.keys()):
+        i, j = bisect_left(ka, d), bisect_left(kb, d)
+        if i == len(ka):
+            out[d] = b[kb[j]]
+        elif j == len(kb):
+            out[d] = a[ka[i]]
+        else:
+            out[d] = max(a[ka[i]], b[kb[j]])
+    return out

@@ -51,7 +51,9 @@ class Postings:
     def __init__(self, searcher: Any) -> None:
         self.searcher = searcher
         self.segments = list(searcher.leaf_searchers())  # (searcher, offset) per segment
-        self._terms: OrderedDict[tuple[int, str, bytes], Scores] = OrderedDict()
+        # (segment, field, term) -> scores, segment -1 for the whole searcher's numbering;
+        # (segment, phrase query, scored?) -> scores; ("df", segment, field, term) -> count.
+        self._kept: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
         self._allowed: dict[int, tuple[Any, frozenset[int]]] = {}  # id -> (array, its set)
 
     def best(self, query: wq.Query, limit: int) -> list[Scored]:
@@ -86,19 +88,30 @@ class Postings:
         return kept[1]
 
     def term(self, segment: int, fieldname: str, text: bytes) -> Scores:
-        """One term's scores in one segment (its own document numbers), read once."""
-        key = (segment, fieldname, text)
-        scores = self._terms.get(key)
-        if scores is None:
-            searcher = self.segments[segment][0]
-            matcher = searcher.postings(fieldname, text, weighting=searcher.weighting)
-            scores = _walk(matcher)
-            self._terms[key] = scores
-            if len(self._terms) > TERMS_KEPT:
-                self._terms.popitem(last=False)
+        """One term's scores in one segment (its own document numbers), read once; segment
+        -1: every segment's, in the whole searcher's numbering (Whoosh's MultiMatcher)."""
+        if segment >= 0:
+            def read() -> Scores:
+                searcher = self.segments[segment][0]
+                return _walk(searcher.postings(fieldname, text, weighting=searcher.weighting))
         else:
-            self._terms.move_to_end(key)
-        return scores
+            def read() -> Scores:
+                return {d + offset: s for n, (searcher, offset) in enumerate(self.segments)
+                        if (fieldname, text) in searcher.reader()
+                        for d, s in self.term(n, fieldname, text).items()}
+        return self.kept((segment, fieldname, text), read)
+
+    def kept(self, key: tuple[Any, ...], compute: Callable[[], Any]) -> Any:
+        """A value of the searcher's life (a term's scores, a phrase's, a document count),
+        computed on first use; the least recently used go beyond ``TERMS_KEPT``."""
+        value = self._kept.get(key)
+        if value is None:
+            value = self._kept[key] = compute()
+            if len(self._kept) > TERMS_KEPT:
+                self._kept.popitem(last=False)
+        else:
+            self._kept.move_to_end(key)
+        return value
 
 
 class _Node:
@@ -126,6 +139,11 @@ class _Node:
             return {d: s for d, s in a.items() if d not in b}
         if query is wq.NullQuery:
             return {}
+        if kind is wq.Phrase:  # positions: Whoosh's matcher, walked once per searcher
+            scored = self.context.weighting is not None if self.context else True
+            return self.postings.kept(
+                (self.key(), query, scored),
+                lambda: _walk(query.matcher(self.searcher, self.context)))
         within = getattr(query, "allowed", None)  # kb.index.searcher._Within: a filter
         if (within is not None and isinstance(query, wq.WrappingQuery)
                 and _skips_alike(query.child)):  # it moves its child by skip_to
@@ -133,6 +151,31 @@ class _Node:
             allowed = self.postings.allowed(within)
             return {d: s for d, s in self.scores(query.child).items() if d + offset in allowed}
         return _walk(query.matcher(self.searcher, self.context))
+
+    def key(self) -> int:
+        """The segment evaluated, -1 for the whole searcher (as :meth:`Postings.term`)."""
+        return -1 if self.segment is None else self.segment
+
+    def size(self, query: wq.Query) -> int:
+        """``query.estimate_size(reader)``, Whoosh's weight of a part in a tree of matchers,
+        with each term's document count read once."""
+        kind = type(query)
+        if kind is wq.Term:
+            reader = self.searcher.reader()
+            if query.fieldname not in reader.schema:
+                return 0
+            try:
+                text = reader.schema[query.fieldname].to_bytes(query.text)
+            except ValueError:
+                return 0
+            return self.postings.kept(("df", self.key(), query.fieldname, text),
+                                      lambda: reader.doc_frequency(query.fieldname, text))
+        if kind in (wq.Or, wq.DisjunctionMax):
+            return min(sum(self.size(q) for q in query.subqueries),
+                       self.searcher.reader().doc_count())
+        if kind is wq.And:
+            return min(self.size(q) for q in query.subqueries)
+        return query.estimate_size(self.searcher.reader())
 
     def offset(self) -> int:
         parent = self.searcher.get_parent()
@@ -148,14 +191,7 @@ class _Node:
             return {}
         if (query.fieldname, text) not in reader:
             return {}
-        if self.segment is not None:
-            scores = self.postings.term(self.segment, query.fieldname, text)
-        else:  # Whoosh's MultiMatcher: each segment's postings, numbered in the whole
-            scores = {}
-            for segment, (_, offset) in enumerate(self.postings.segments):
-                if (query.fieldname, text) in self.postings.segments[segment][0].reader():
-                    part = self.postings.term(segment, query.fieldname, text)
-                    scores.update((d + offset, s) for d, s in part.items())
+        scores = self.postings.term(self.key(), query.fieldname, text)
         if query.boost != 1.0:
             return {d: s * query.boost for d, s in scores.items()}
         return scores
@@ -166,7 +202,6 @@ class _Node:
             return {}
         if len(subs) == 1:
             return self.scores(subs[0])  # Whoosh applies no boost to a compound of one
-        reader = self.searcher.reader()
         if type(query) is wq.Or:
             if query.scale or query.minmatch or query.matcher_type != wq.Or.AUTO_MATCHER:
                 return _walk(query.matcher(self.searcher, self.context))
@@ -174,18 +209,16 @@ class _Node:
             if len(subs) < _TOO_MANY_CLAUSES and (
                     needs_current or len(subs) == 2
                     or self.searcher.doc_count_all() > _UNION_ARRAY_MAX):
-                parts = [(q.estimate_size(reader), self.scores(q)) for q in subs]
+                parts = [(self.size(q), self.scores(q)) for q in subs]
                 scores = _tree(_union, parts)
             else:  # Whoosh's ArrayUnionMatcher: each part's score times the boost, added
                 return self.array_union([self.scores(q) for q in subs], query.boost)
         elif type(query) is wq.And:
-            scores = _tree(_intersection, [(0 - q.estimate_size(reader), self.scores(q))
-                                           for q in subs])
+            scores = _tree(_intersection, [(0 - self.size(q), self.scores(q)) for q in subs])
         else:  # DisjunctionMax
             if query.tiebreak:
                 return _walk(query.matcher(self.searcher, self.context))
-            scores = _tree(_current_max, [(q.estimate_size(reader), self.scores(q))
-                                          for q in subs])
+            scores = _tree(_current_max, [(self.size(q), self.scores(q)) for q in subs])
         if query.boost != 1.0:
             return {d: s * query.boost for d, s in scores.items()}
         return scores

@@ -28,7 +28,9 @@ from typing import Any
 from whoosh import query as wq
 
 Scores = dict[int, float]  # document number (of the searcher evaluated) -> score
-TERMS_KEPT = 4096  # terms whose scores a searcher keeps, per segment
+# How many (document, score) pairs a searcher keeps (a term's scores in a segment, a phrase's):
+# about 100 MB at most; the players' 500 queries keep 400 000.
+POSTINGS_KEPT = 1_000_000
 _UNION_ARRAY_MAX = 5000  # Whoosh's Or: an array union over a segment of at most this many
 _TOO_MANY_CLAUSES = 1024  # ... and fewer parts than this (wq.Or.TOO_MANY_CLAUSES)
 
@@ -54,6 +56,7 @@ class Postings:
         # (segment, field, term) -> scores, segment -1 for the whole searcher's numbering;
         # (segment, phrase query, scored?) -> scores; ("df", segment, field, term) -> count.
         self._kept: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
+        self._postings = 0  # the pairs kept
         self._allowed: dict[int, tuple[Any, frozenset[int]]] = {}  # id -> (array, its set)
 
     def best(self, query: wq.Query, limit: int) -> list[Scored]:
@@ -103,12 +106,13 @@ class Postings:
 
     def kept(self, key: tuple[Any, ...], compute: Callable[[], Any]) -> Any:
         """A value of the searcher's life (a term's scores, a phrase's, a document count),
-        computed on first use; the least recently used go beyond ``TERMS_KEPT``."""
+        computed on first use; the least recently used go beyond ``POSTINGS_KEPT``."""
         value = self._kept.get(key)
         if value is None:
             value = self._kept[key] = compute()
-            if len(self._kept) > TERMS_KEPT:
-                self._kept.popitem(last=False)
+            self._postings += _size(value)
+            while self._postings > POSTINGS_KEPT and len(self._kept) > 1:
+                self._postings -= _size(self._kept.popitem(last=False)[1])
         else:
             self._kept.move_to_end(key)
         return value
@@ -256,6 +260,10 @@ def _skip_along(matcher: Any, docnums: list[int]) -> Scores:
         if matcher.id() == docnum:
             scores[docnum] = matcher.score()
     return scores
+
+
+def _size(value: Any) -> int:
+    return len(value) if isinstance(value, dict) else 1
 
 
 def _walk(matcher: Any) -> Scores:

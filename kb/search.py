@@ -95,6 +95,7 @@ DEFAULT_LIMIT = 10
 # in the term table once, not once per query: a question looks up every run of two to six of
 # its words).
 TRANSLATIONS_KEPT = 65536
+RECORDS_KEPT = 16384  # records, and lists of links, a long-lived searcher keeps
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,6 +191,10 @@ class Searcher:
         self.index.telling = self._is_telling
         self.index.same_text = self.kb.store.same_text_in
         self._translations = lru_cache(maxsize=TRANSLATIONS_KEPT)(self._translations_of)
+        # Records and links by id, read once (a generation's store does not change): the
+        # same rules come back across a long-lived searcher's queries.
+        self._record = lru_cache(maxsize=RECORDS_KEPT)(self.kb.store.get)
+        self._links = lru_cache(maxsize=RECORDS_KEPT)(self.kb.store.links)
         # The term table's rows by key: the first stem of many runs of words is the same.
         self._term_rows = lru_cache(maxsize=TRANSLATIONS_KEPT)(self.kb.store.terms)
 
@@ -344,7 +349,7 @@ class Searcher:
         found = []
         for hit in answer.hits:
             if hit.kind == "glossary" and _names(hit, typed):
-                record = self.kb.store.get(hit.id)
+                record = self._record(hit.id)
                 found.append((hit, tuple(c.first for c in
                                          getattr(record, "citations", ()) or ())))
         return found
@@ -362,7 +367,7 @@ class Searcher:
                 rule_id = prefix + number
                 if rule_id in held or not prefix:
                     continue
-                record = self.kb.store.get(rule_id)
+                record = self._record(rule_id)
                 if record is None or getattr(record, "number", None) != number:
                     continue
                 held.add(rule_id)
@@ -382,7 +387,7 @@ class Searcher:
             return 1.0
         parent_id = hit.id[:-len(hit.number)] + str(parent)
         if parent_id not in self._titles:
-            record = self.kb.store.get(parent_id)
+            record = self._record(parent_id)
             self._titles[parent_id] = (record_title(record) or "") if record else ""
         title = self._titles[parent_id]
         lang = hit.language if hit.language in LANGUAGES else "en"
@@ -506,7 +511,7 @@ class Searcher:
         names = []
         for key in (match[0] for match in near):
             card = next((c for i in self.index.cards((key,))
-                         if isinstance(c := self.kb.store.get(i), Card)), None)
+                         if isinstance(c := self._record(i), Card)), None)
             names.append(card.name if card is not None else key)
         return list(dict.fromkeys(names))
 
@@ -559,7 +564,7 @@ class Searcher:
         as the glossary names them (``Flying`` -> 702.9); a keyword no rule is named for
         (an ability word) adds nothing."""
         keywords = {word for card_id in self.index.cards(keys)
-                    if isinstance(card := self.kb.store.get(card_id), Card)
+                    if isinstance(card := self._record(card_id), Card)
                     for word in card.keywords}
         numbers = []
         for word in sorted(keywords):
@@ -760,9 +765,9 @@ class Searcher:
         if rule_id is None:
             return []
         added: list[SearchHit] = []
-        for link in (self.kb.store.links(to_id=rule_id, relation="current")
-                     + self.kb.store.links(to_id=rule_id, relation="counterpart")):
-            record = self.kb.store.get(link.from_id)
+        for link in (self._links(to_id=rule_id, relation="current")
+                     + self._links(to_id=rule_id, relation="counterpart")):
+            record = self._record(link.from_id)
             if (isinstance(record, Rule) and record.language == wanted
                     and not record.untranslated and all(t.id != record.id for t in added)):
                 hit = Hit(record.id, texts[0].score, "rule", record.number, wanted, "",
@@ -786,7 +791,7 @@ class Searcher:
                 return f"rule {self._latest_number(hit)}"
             return f"rule {hit.number} ({hit.version})"
         rule_id = hit.id.split("/")[0] if hit.kind == "example" else hit.id
-        current = self.kb.store.links(from_id=rule_id, relation="current")
+        current = self._links(from_id=rule_id, relation="current")
         if current:
             return "rule " + current[0].to_id.rsplit(":", 1)[-1]
         return f"rule {hit.number}"
@@ -794,14 +799,14 @@ class Searcher:
     def _glossary_group(self, hit: Hit, version: str | None) -> str | None:
         """The answer a glossary entry belongs to: the one rule it points to, of its own
         rules version (an entry citing several rules, or none, is an answer of its own)."""
-        record = self.kb.store.get(hit.id)
+        record = self._record(hit.id)
         citations = getattr(record, "citations", ()) or ()
         prefix = hit.id.split("glossary/")[0]
         if len(citations) != 1 or not prefix or not hit.version:
             return None
         number = citations[0].first
         rule_id = prefix + number
-        if number != citations[0].last or self.kb.store.get(rule_id) is None:
+        if number != citations[0].last or self._record(rule_id) is None:
             return None
         if hit.version == version:
             return f"rule {number}"
@@ -817,7 +822,7 @@ class Searcher:
     def _latest_of(self, rule_id: str) -> str:
         if rule_id not in self._latest:
             chain, current = [rule_id], rule_id
-            while nxt := self.kb.store.links(from_id=current, relation="next-version"):
+            while nxt := self._links(from_id=current, relation="next-version"):
                 current = nxt[0].to_id
                 if current in self._latest or current in chain:
                     break
@@ -848,7 +853,7 @@ class Searcher:
         """The rule a glossary entry of a rule's answer points to, as a hit."""
         prefix = entry.id.split("glossary/")[0]
         number = entry.group.removeprefix("rule ").split(" (")[0]
-        record = self.kb.store.get(prefix + number) if prefix else None
+        record = self._record(prefix + number) if prefix else None
         if record is None:
             return None
         return Hit(record.id, 0.0, "rule", number, entry.language, entry.version or "",
@@ -856,7 +861,7 @@ class Searcher:
 
     def _hit(self, hit: Hit, group: str, terms: dict[str, set[str]],
              score: float) -> SearchHit:
-        record = self.kb.store.get(hit.id)
+        record = self._record(hit.id)
         if record is None:  # the index and the store come from one generation
             raise KbError(_("the index names {id}, which the store does not hold: run 'kb "
                             "build'").format(id=hit.id))

@@ -57,6 +57,7 @@ class Postings:
         # (segment, phrase query, scored?) -> scores; ("df", segment, field, term) -> count.
         self._kept: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
         self._postings = 0  # the pairs kept
+        self.statistics = Statistics(searcher)
         self._allowed: dict[int, tuple[Any, frozenset[int]]] = {}  # id -> (array, its set)
 
     def best(self, query: wq.Query, limit: int) -> list[Scored]:
@@ -116,6 +117,35 @@ class Postings:
         else:
             self._kept.move_to_end(key)
         return value
+
+
+class Statistics:
+    """A searcher's document counts and idfs, asked for each query's words to weigh them (the
+    same words come back across queries): read once, as the searcher answers them (at most
+    one of each per word of the index)."""
+
+    def __init__(self, searcher: Any) -> None:
+        self.searcher = searcher
+        self._count: int | None = None
+        self._frequency: dict[tuple[str, Any], int] = {}
+        self._idf: dict[tuple[str, Any], float] = {}
+
+    def doc_count(self) -> int:
+        if self._count is None:
+            self._count = self.searcher.doc_count()
+        return self._count
+
+    def doc_frequency(self, fieldname: str, text: Any) -> int:
+        key = (fieldname, text)
+        if key not in self._frequency:
+            self._frequency[key] = self.searcher.doc_frequency(fieldname, text)
+        return self._frequency[key]
+
+    def idf(self, fieldname: str, text: Any) -> float:
+        key = (fieldname, text)
+        if key not in self._idf:
+            self._idf[key] = self.searcher.idf(fieldname, text)
+        return self._idf[key]
 
 
 class _Node:

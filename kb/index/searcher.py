@@ -270,7 +270,7 @@ class IndexSearcher:
         answer = Answer([])
         view = self._view(filters.version)
         builder = _Builder(self.vocabulary, alternatives or {}, correct, answer,
-                           self._corrections, view.searcher)
+                           self._corrections, view.postings.statistics)
         builder.protected = self.protected
         builder.irregular = self.mechanisms.irregular
         builder.telling = self.telling

@@ -54,8 +54,6 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from filelock import FileLock, Timeout
-
 from kb.errors import DamagedIndexError, KbError
 from kb.i18n import _
 from kb.paths import is_kb_checkout
@@ -198,7 +196,10 @@ class IndexDir:
     @contextmanager
     def lock(self) -> Iterator[None]:
         """Hold the build lock; raise :class:`BuildLockedError` at once if another holds it.
-        ``filelock`` is an OS lock on every platform (released when the process dies)."""
+        ``filelock`` is an OS lock on every platform (released when the process dies);
+        imported here, as only a build takes it (it imports asyncio: a search does not)."""
+        from filelock import FileLock, Timeout
+
         self.claim()
         self.root.mkdir(parents=True, exist_ok=True)
         lock = FileLock(self.root / LOCK_FILE, timeout=0)

@@ -4,7 +4,6 @@ those places to a person."""
 from __future__ import annotations
 
 import os
-import tomllib
 from pathlib import Path
 
 import kb
@@ -31,6 +30,8 @@ def default_index_root() -> Path:
 def is_kb_checkout(folder: Path) -> bool:
     """True when ``folder`` holds kb's own sources: its ``pyproject.toml`` names the project
     ``kb``. Another project's folder that happens to have an ``indexes/`` is left alone."""
+    import tomllib  # here, not above: a command given its index never asks
+
     try:
         with (folder / "pyproject.toml").open("rb") as handle:
             return tomllib.load(handle).get("project", {}).get("name") == "kb"

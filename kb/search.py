@@ -12,7 +12,7 @@ import os
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from kb.errors import KbError
@@ -97,6 +97,11 @@ MAX_QUESTION_WORDS = 32
 # title, before a word pair read off parallel texts, and card names last.
 _KIND_ORDER = {kind: rank for rank, kind in enumerate(TERM_EVIDENCE)}
 DEFAULT_LIMIT = 10
+# The words and runs of words a long-lived searcher keeps the translations of (each looked up
+# in the term table once, not once per query: a question looks up every run of two to six of
+# its words).
+TRANSLATIONS_KEPT = 65536
+RECORDS_KEPT = 16384  # records, and lists of links, a long-lived searcher keeps
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,6 +196,13 @@ class Searcher:
         self._game: frozenset[str] | None = None
         self.index.telling = self._is_telling
         self.index.same_text = self.kb.store.same_text_in
+        self._translations = lru_cache(maxsize=TRANSLATIONS_KEPT)(self._translations_of)
+        # Records and links by id, read once (a generation's store does not change): the
+        # same rules come back across a long-lived searcher's queries.
+        self._record = lru_cache(maxsize=RECORDS_KEPT)(self.kb.store.get)
+        self._links = lru_cache(maxsize=RECORDS_KEPT)(self.kb.store.links)
+        # The term table's rows by key: the first stem of many runs of words is the same.
+        self._term_rows = lru_cache(maxsize=TRANSLATIONS_KEPT)(self.kb.store.terms)
 
     def close(self) -> None:
         self.index.close()
@@ -343,7 +355,7 @@ class Searcher:
         found = []
         for hit in answer.hits:
             if hit.kind == "glossary" and _names(hit, typed):
-                record = self.kb.store.get(hit.id)
+                record = self._record(hit.id)
                 found.append((hit, tuple(c.first for c in
                                          getattr(record, "citations", ()) or ())))
         return found
@@ -361,7 +373,7 @@ class Searcher:
                 rule_id = prefix + number
                 if rule_id in held or not prefix:
                     continue
-                record = self.kb.store.get(rule_id)
+                record = self._record(rule_id)
                 if record is None or getattr(record, "number", None) != number:
                     continue
                 held.add(rule_id)
@@ -381,7 +393,7 @@ class Searcher:
             return 1.0
         parent_id = hit.id[:-len(hit.number)] + str(parent)
         if parent_id not in self._titles:
-            record = self.kb.store.get(parent_id)
+            record = self._record(parent_id)
             self._titles[parent_id] = (record_title(record) or "") if record else ""
         title = self._titles[parent_id]
         lang = hit.language if hit.language in LANGUAGES else "en"
@@ -505,7 +517,7 @@ class Searcher:
         names = []
         for key in (match[0] for match in near):
             card = next((c for i in self.index.cards((key,))
-                         if isinstance(c := self.kb.store.get(i), Card)), None)
+                         if isinstance(c := self._record(i), Card)), None)
             names.append(card.name if card is not None else key)
         return list(dict.fromkeys(names))
 
@@ -558,7 +570,7 @@ class Searcher:
         as the glossary names them (``Flying`` -> 702.9); a keyword no rule is named for
         (an ability word) adds nothing."""
         keywords = {word for card_id in self.index.cards(keys)
-                    if isinstance(card := self.kb.store.get(card_id), Card)
+                    if isinstance(card := self._record(card_id), Card)
                     for word in card.keywords}
         numbers = []
         for word in sorted(keywords):
@@ -685,13 +697,25 @@ class Searcher:
         """The other-language terms of a word or phrase, found in the term table by its
         folded form, its form without elision, or a term of the same stem (``piétinements``);
         recorded in ``result`` for the user."""
-        found: dict[tuple[str, str], set[str]] = {}
-        shown: dict[tuple[str, tuple[str, ...]], tuple[str, str]] = {}
         if not self.mechanisms.translation or result.language == RULES_LANGUAGE:
             return []
+        chosen, kinds = self._translations(text, names)
+        for lang, term in chosen if heard is not None else ():
+            heard.setdefault(lang, set()).add(term)
+        if chosen and all(t.word != text for t in result.translations):  # said once
+            result.translations.append(
+                Translation(text, tuple(t for _, t in chosen), kinds))
+        return list(chosen)
+
+    def _translations_of(self, text: str, names: bool
+                         ) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...]]:
+        """The (language, term) translations of a text, with the kinds of their evidence:
+        the same for the generation's life, so kept by the searcher (``_translations``)."""
+        found: dict[tuple[str, str], set[str]] = {}
+        shown: dict[tuple[str, tuple[str, ...]], tuple[str, str]] = {}
         if fold(text) in QUESTION_WORDS or is_stop_word(text):
-            return []  # "fait" -> "does", "can" -> "peut": function words are not terms
-        exact = self.kb.store.terms(fold(text))
+            return (), ()  # "fait" -> "does", "can" -> "peut": function words are not terms
+        exact = self._term_rows(fold(text))
         for lang, other_lang in (("fr", "en"), ("en", "fr")):
             analyzed = language(lang).terms_of(text)
             pairs = sorted(exact or self._pairs(text, lang),
@@ -718,13 +742,7 @@ class Searcher:
         chosen = [t for t in ranked if not any(
             t != o and t[0] == o[0] and set(fold(t[1]).split()) < set(fold(o[1]).split())
             for o in ranked)][:MAX_TRANSLATIONS]
-        for lang, term in chosen if heard is not None else ():
-            heard.setdefault(lang, set()).add(term)
-        if chosen and all(t.word != text for t in result.translations):  # said once
-            kinds = sorted(set().union(*(found[t] for t in chosen)))
-            result.translations.append(
-                Translation(text, tuple(t for _, t in chosen), tuple(kinds)))
-        return chosen
+        return tuple(chosen), tuple(sorted(set().union(*(found[t] for t in chosen))))
 
     def _pairs(self, text: str, lang: str) -> list[TermPair]:
         """Term pairs for a text the table does not hold as written: by its words after
@@ -733,9 +751,8 @@ class Searcher:
         words = language(lang).pairs(text)
         if not words:
             return []
-        store = self.kb.store
-        return (store.terms(" ".join(w for w, _ in words))
-                or store.terms(words[0][1], prefix=True))
+        return (self._term_rows(" ".join(w for w, _ in words))
+                or self._term_rows(words[0][1], prefix=True))
 
     # -- presentation -------------------------------------------------------------------------
 
@@ -754,9 +771,9 @@ class Searcher:
         if rule_id is None:
             return []
         added: list[SearchHit] = []
-        for link in (self.kb.store.links(to_id=rule_id, relation="current")
-                     + self.kb.store.links(to_id=rule_id, relation="counterpart")):
-            record = self.kb.store.get(link.from_id)
+        for link in (self._links(to_id=rule_id, relation="current")
+                     + self._links(to_id=rule_id, relation="counterpart")):
+            record = self._record(link.from_id)
             if (isinstance(record, Rule) and record.language == wanted
                     and not record.untranslated and all(t.id != record.id for t in added)):
                 hit = Hit(record.id, texts[0].score, "rule", record.number, wanted, "",
@@ -780,7 +797,7 @@ class Searcher:
                 return f"rule {self._latest_number(hit)}"
             return f"rule {hit.number} ({hit.version})"
         rule_id = hit.id.split("/")[0] if hit.kind == "example" else hit.id
-        current = self.kb.store.links(from_id=rule_id, relation="current")
+        current = self._links(from_id=rule_id, relation="current")
         if current:
             return "rule " + current[0].to_id.rsplit(":", 1)[-1]
         return f"rule {hit.number}"
@@ -788,14 +805,14 @@ class Searcher:
     def _glossary_group(self, hit: Hit, version: str | None) -> str | None:
         """The answer a glossary entry belongs to: the one rule it points to, of its own
         rules version (an entry citing several rules, or none, is an answer of its own)."""
-        record = self.kb.store.get(hit.id)
+        record = self._record(hit.id)
         citations = getattr(record, "citations", ()) or ()
         prefix = hit.id.split("glossary/")[0]
         if len(citations) != 1 or not prefix or not hit.version:
             return None
         number = citations[0].first
         rule_id = prefix + number
-        if number != citations[0].last or self.kb.store.get(rule_id) is None:
+        if number != citations[0].last or self._record(rule_id) is None:
             return None
         if hit.version == version:
             return f"rule {number}"
@@ -811,7 +828,7 @@ class Searcher:
     def _latest_of(self, rule_id: str) -> str:
         if rule_id not in self._latest:
             chain, current = [rule_id], rule_id
-            while nxt := self.kb.store.links(from_id=current, relation="next-version"):
+            while nxt := self._links(from_id=current, relation="next-version"):
                 current = nxt[0].to_id
                 if current in self._latest or current in chain:
                     break
@@ -842,7 +859,7 @@ class Searcher:
         """The rule a glossary entry of a rule's answer points to, as a hit."""
         prefix = entry.id.split("glossary/")[0]
         number = entry.group.removeprefix("rule ").split(" (")[0]
-        record = self.kb.store.get(prefix + number) if prefix else None
+        record = self._record(prefix + number) if prefix else None
         if record is None:
             return None
         return Hit(record.id, 0.0, "rule", number, entry.language, entry.version or "",
@@ -850,7 +867,7 @@ class Searcher:
 
     def _hit(self, hit: Hit, group: str, terms: dict[str, set[str]],
              score: float) -> SearchHit:
-        record = self.kb.store.get(hit.id)
+        record = self._record(hit.id)
         if record is None:  # the index and the store come from one generation
             raise KbError(_("the index names {id}, which the store does not hold: run 'kb "
                             "build'").format(id=hit.id))

@@ -2,10 +2,14 @@
 
 ``writer`` makes a generation's ``search/`` folder from its store (incrementally when it can),
 ``searcher`` answers parsed queries over it; ``analysis`` is the French and English chain both
-use, ``documents`` what a record becomes in the index.
+use, ``documents`` what a record becomes in the index. Whoosh is first imported here, without
+the modules of its own kb never calls (:mod:`kb.index.loading`).
 """
 
-from kb.index.searcher import IndexSearcher
-from kb.index.writer import SEARCH_DIR, IndexReport, index_stamp, write_index
+from kb.index.loading import whoosh_imports
+
+with whoosh_imports():
+    from kb.index.searcher import IndexSearcher
+    from kb.index.writer import SEARCH_DIR, IndexReport, index_stamp, write_index
 
 __all__ = ["SEARCH_DIR", "IndexReport", "IndexSearcher", "index_stamp", "write_index"]

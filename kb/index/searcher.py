@@ -33,6 +33,7 @@ from kb.errors import KbError
 from kb.i18n import _
 from kb.index.analysis import LANGUAGES, fold, language, strip_elision
 from kb.index.documents import UNVERSIONED
+from kb.index.scores import Postings
 from kb.index.vocabulary import Words, load
 from kb.index.writer import SEARCH_DIR, VIEWS_FILE, VOCABULARY_FILE
 from kb.mechanisms import ALL, Mechanisms
@@ -152,6 +153,12 @@ class _View:
     stored: dict[int, dict[str, str]] = field(default_factory=dict)
     # The documents each set of filters allows, in this view's numbering (None: every one).
     allowed: dict[Filters, array | None] = field(default_factory=dict)
+    # Queries scored as Whoosh scores them, from each term's postings read once (the same
+    # game words come back in nearly every query).
+    postings: Postings = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.postings = Postings(self.searcher)
 
 
 class IndexSearcher:
@@ -263,7 +270,7 @@ class IndexSearcher:
         answer = Answer([])
         view = self._view(filters.version)
         builder = _Builder(self.vocabulary, alternatives or {}, correct, answer,
-                           self._corrections, view.searcher)
+                           self._corrections, view.postings.statistics)
         builder.protected = self.protected
         builder.irregular = self.mechanisms.irregular
         builder.telling = self.telling
@@ -315,26 +322,18 @@ class IndexSearcher:
               ) -> dict[int, tuple[float, frozenset[int]]]:
         """For each candidate: the score of the question's words that did not choose the
         candidates (they are too common to search every document for), and which words it
-        holds. A matcher per word skips along the sorted candidates only."""
+        holds: each word's scores at the candidates (kb.index.scores)."""
         if len(builder.unit_queries) == 1 and builder.generators == {0} and builder.alone:
             return dict.fromkeys(docnums, (0.0, frozenset({0})))  # every candidate holds it
         found: dict[int, set[int]] = {d: set() for d in docnums}
         extra: dict[int, float] = dict.fromkeys(docnums, 0.0)
-        context = view.searcher.context()
         for index, query in enumerate(builder.unit_queries):
-            matcher = query.matcher(view.searcher, context)
+            scores = view.postings.at(query, docnums)
             generator = index in builder.generators
-            for docnum in sorted(docnums):
-                if not matcher.is_active():
-                    break
-                if matcher.id() < docnum:
-                    matcher.skip_to(docnum)
-                    if not matcher.is_active():
-                        break
-                if matcher.id() == docnum:
-                    found[docnum].add(index)
-                    if not generator:
-                        extra[docnum] += matcher.score()
+            for docnum in sorted(scores):
+                found[docnum].add(index)
+                if not generator:
+                    extra[docnum] += scores[docnum]
         return {d: (extra[d], frozenset(found[d])) for d in docnums}
 
     def correct(self, text: str) -> str | None:

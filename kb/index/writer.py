@@ -19,11 +19,9 @@ The segments are listed in the order of their units' keys. That buys three thing
 
 from __future__ import annotations
 
-import ctypes
 import errno
 import hashlib
 import json
-import multiprocessing
 import os
 import pickle
 import shutil
@@ -80,6 +78,8 @@ class IndexWriteError(KbError):
 
 def _die_with(parent: int) -> None:
     """Pool initializer: be killed with the build process (the parent)."""
+    import ctypes  # here, not above: a search imports this module and starts no worker
+
     libc = ctypes.CDLL(None, use_errno=True)
     libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
     if os.getppid() != parent:  # the parent died before the request was made
@@ -268,6 +268,8 @@ def _write_segments(store_path: Path, target: Path, todo: list[_Unit],
     if procs <= 1:
         results: Iterator[_Written] = map(_write_one, tasks)
         return [_note(w, progress, [files[s] for s in members[w.unit]]) for w in results]
+    import multiprocessing  # here, not above: a search never starts a worker
+
     context = multiprocessing.get_context("spawn")
     with context.Pool(procs, initializer=_die_with, initargs=(os.getpid(),)) as pool:
         return [_note(w, progress, [files[s] for s in members[w.unit]])

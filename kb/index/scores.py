@@ -1,0 +1,326 @@
+"""A question's words scored at its candidates as Whoosh's matchers score them, from postings
+read once per searcher.
+
+Whoosh's collector chooses a question's candidates (a few hundred documents); each word of the
+question is then scored at them (:meth:`kb.index.searcher.IndexSearcher._held`). Moving a
+Whoosh matcher along the candidates costs about a hundred Python method calls a document, and
+the same few hundred game words are read, decompressed and scored again for every query.
+:class:`Postings` keeps each term's scores per segment (Whoosh's BM25F scorer, read once per
+searcher) and combines them per query node into a mapping document -> score as the matcher
+Whoosh would build for that node combines them: the same kind of matcher (an ``Or`` of two,
+or over more than 5000 documents, is a tree of unions paired as
+:func:`whoosh.util.make_weighted_tree` pairs them; otherwise an array union, each score times
+the boost as it is added), the same order of additions (floating-point sums depend on it),
+``DisjunctionMax`` as Whoosh's matcher scores it (the greatest of its parts' *current*
+scores: a part not on the document counts with its next document's score), a boost on a
+compound of one part ignored as Whoosh ignores it. A phrase is walked by its own Whoosh
+matcher once per searcher; a query whose matcher scores differently when moved by ``skip_to``
+(an ``AndMaybe``) or a node of another kind is moved along the candidates by Whoosh itself.
+
+The candidates themselves stay Whoosh's collector's: scoring every match this way and taking
+the best is faster still, but Whoosh's collector skips blocks of postings by an estimate of
+their best score that its own scores sometimes exceed, and misses documents that score higher
+than some it keeps (2 of 591 rankings of the tests' CR index differ): kb ranks as Whoosh does.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, insort
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from whoosh import query as wq
+
+Scores = dict[int, float]  # document number (of the searcher evaluated) -> score
+# How many (document, score) pairs a searcher keeps (a term's scores in a segment, a phrase's):
+# about 100 MB at most; the players' 500 queries keep 400 000.
+POSTINGS_KEPT = 1_000_000
+_UNION_ARRAY_MAX = 5000  # Whoosh's Or: an array union over a segment of at most this many
+_TOO_MANY_CLAUSES = 1024  # ... and fewer parts than this (wq.Or.TOO_MANY_CLAUSES)
+
+
+class Postings:
+    """The scores of queries over one Whoosh searcher (one view of an index generation)."""
+
+    def __init__(self, searcher: Any) -> None:
+        self.searcher = searcher
+        self.segments = list(searcher.leaf_searchers())  # (searcher, offset) per segment
+        # (segment, field, term) -> scores, segment -1 for the whole searcher's numbering;
+        # (segment, phrase query, scored?) -> scores; ("df", segment, field, term) -> count.
+        self._kept: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
+        self._postings = 0  # the pairs kept
+        self.statistics = Statistics(searcher)
+
+    def at(self, query: wq.Query, docnums: list[int]) -> Scores:
+        """The scores of those of ``docnums`` the query matches, as the matcher Whoosh builds
+        on the whole searcher gives them when moved along them (``skip_to``). That is the
+        scores of every match, but for Whoosh's ``AndMaybe``, whose optional part is not
+        moved with the required one when a skip overshoots (the same document scores less
+        than in a walk through all): a query holding one is moved along by Whoosh."""
+        context = self.searcher.context()
+        if not _skips_alike(query):
+            return _skip_along(query.matcher(self.searcher, context), sorted(docnums))
+        segment = 0 if self.searcher.is_atomic() else None
+        scores = _Node(self, self.searcher, segment, context).scores(query)
+        return {d: scores[d] for d in docnums if d in scores}
+
+    def term(self, segment: int, fieldname: str, text: bytes) -> Scores:
+        """One term's scores in one segment (its own document numbers), read once; segment
+        -1: every segment's, in the whole searcher's numbering (Whoosh's MultiMatcher)."""
+        if segment >= 0:
+            def read() -> Scores:
+                searcher = self.segments[segment][0]
+                return _walk(searcher.postings(fieldname, text, weighting=searcher.weighting))
+        else:
+            def read() -> Scores:
+                return {d + offset: s for n, (searcher, offset) in enumerate(self.segments)
+                        if (fieldname, text) in searcher.reader()
+                        for d, s in self.term(n, fieldname, text).items()}
+        return self.kept((segment, fieldname, text), read)
+
+    def kept(self, key: tuple[Any, ...], compute: Callable[[], Any]) -> Any:
+        """A value of the searcher's life (a term's scores, a phrase's, a document count),
+        computed on first use; the least recently used go beyond ``POSTINGS_KEPT``."""
+        value = self._kept.get(key)
+        if value is None:
+            value = self._kept[key] = compute()
+            self._postings += _size(value)
+            while self._postings > POSTINGS_KEPT and len(self._kept) > 1:
+                self._postings -= _size(self._kept.popitem(last=False)[1])
+        else:
+            self._kept.move_to_end(key)
+        return value
+
+
+class Statistics:
+    """A searcher's document counts and idfs, asked for each query's words to weigh them (the
+    same words come back across queries): read once, as the searcher answers them (at most
+    one of each per word of the index)."""
+
+    def __init__(self, searcher: Any) -> None:
+        self.searcher = searcher
+        self._count: int | None = None
+        self._frequency: dict[tuple[str, Any], int] = {}
+        self._idf: dict[tuple[str, Any], float] = {}
+
+    def doc_count(self) -> int:
+        if self._count is None:
+            self._count = self.searcher.doc_count()
+        return self._count
+
+    def doc_frequency(self, fieldname: str, text: Any) -> int:
+        key = (fieldname, text)
+        if key not in self._frequency:
+            self._frequency[key] = self.searcher.doc_frequency(fieldname, text)
+        return self._frequency[key]
+
+    def idf(self, fieldname: str, text: Any) -> float:
+        key = (fieldname, text)
+        if key not in self._idf:
+            self._idf[key] = self.searcher.idf(fieldname, text)
+        return self._idf[key]
+
+
+class _Node:
+    """Scores query nodes over one searcher: a segment's (``segment`` its index) or the whole
+    view's (``segment`` None: a term is every segment's postings, one after the other)."""
+
+    def __init__(self, postings: Postings, searcher: Any, segment: int | None,
+                 context: Any) -> None:
+        self.postings, self.searcher, self.segment = postings, searcher, segment
+        self.context = context
+
+    def scores(self, query: wq.Query) -> Scores:
+        kind = type(query)
+        if kind is wq.Term:
+            return self.term(query)
+        if kind in (wq.Or, wq.And, wq.DisjunctionMax):
+            return self.compound(query)
+        if kind is wq.AndMaybe:
+            a, b = self.scores(query.a), self.scores(query.b)
+            return {d: s + b[d] if d in b else s for d, s in a.items()}
+        if issubclass(kind, wq.AndNot):  # kb.index.searcher._AndNot too
+            a = self.scores(query.a)
+            b = _Node(self.postings, self.searcher, self.segment,
+                      self.searcher.boolean_context()).scores(query.b)
+            return {d: s for d, s in a.items() if d not in b}
+        if query is wq.NullQuery:
+            return {}
+        if kind is wq.Phrase:  # positions: Whoosh's matcher, walked once per searcher
+            scored = self.context.weighting is not None if self.context else True
+            return self.postings.kept(
+                (self.key(), query, scored),
+                lambda: _walk(query.matcher(self.searcher, self.context)))
+        return _walk(query.matcher(self.searcher, self.context))
+
+    def key(self) -> int:
+        """The segment evaluated, -1 for the whole searcher (as :meth:`Postings.term`)."""
+        return -1 if self.segment is None else self.segment
+
+    def size(self, query: wq.Query) -> int:
+        """``query.estimate_size(reader)``, Whoosh's weight of a part in a tree of matchers,
+        with each term's document count read once."""
+        kind = type(query)
+        if kind is wq.Term:
+            reader = self.searcher.reader()
+            if query.fieldname not in reader.schema:
+                return 0
+            try:
+                text = reader.schema[query.fieldname].to_bytes(query.text)
+            except ValueError:
+                return 0
+            return self.postings.kept(("df", self.key(), query.fieldname, text),
+                                      lambda: reader.doc_frequency(query.fieldname, text))
+        if kind in (wq.Or, wq.DisjunctionMax):
+            return min(sum(self.size(q) for q in query.subqueries),
+                       self.searcher.reader().doc_count())
+        if kind is wq.And:
+            return min(self.size(q) for q in query.subqueries)
+        return query.estimate_size(self.searcher.reader())
+
+    def term(self, query: wq.Term) -> Scores:
+        reader = self.searcher.reader()
+        if query.fieldname not in self.searcher.schema or query.minquality:
+            return _walk(query.matcher(self.searcher, self.context))
+        try:
+            text = self.searcher.schema[query.fieldname].to_bytes(query.text)
+        except ValueError:
+            return {}
+        if (query.fieldname, text) not in reader:
+            return {}
+        scores = self.postings.term(self.key(), query.fieldname, text)
+        if query.boost != 1.0:
+            return {d: s * query.boost for d, s in scores.items()}
+        return scores
+
+    def compound(self, query: wq.CompoundQuery) -> Scores:
+        subs = query.subqueries
+        if not subs:
+            return {}
+        if len(subs) == 1:
+            return self.scores(subs[0])  # Whoosh applies no boost to a compound of one
+        if type(query) is wq.Or:
+            if query.scale or query.minmatch or query.matcher_type != wq.Or.AUTO_MATCHER:
+                return _walk(query.matcher(self.searcher, self.context))
+            needs_current = self.context.needs_current if self.context else True
+            if len(subs) < _TOO_MANY_CLAUSES and (
+                    needs_current or len(subs) == 2
+                    or self.searcher.doc_count_all() > _UNION_ARRAY_MAX):
+                parts = [(self.size(q), self.scores(q)) for q in subs]
+                scores = _tree(_union, parts)
+            else:  # Whoosh's ArrayUnionMatcher: each part's score times the boost, added
+                return self.array_union([self.scores(q) for q in subs], query.boost)
+        elif type(query) is wq.And:
+            scores = _tree(_intersection, [(0 - self.size(q), self.scores(q)) for q in subs])
+        else:  # DisjunctionMax
+            if query.tiebreak:
+                return _walk(query.matcher(self.searcher, self.context))
+            scores = _tree(_current_max, [(self.size(q), self.scores(q)) for q in subs])
+        if query.boost != 1.0:
+            return {d: s * query.boost for d, s in scores.items()}
+        return scores
+
+    def array_union(self, parts: list[Scores], boost: float) -> Scores:
+        scored = self.context.weighting is not None if self.context else True
+        total: Scores = {}
+        for part in parts:
+            for d, s in part.items():
+                total[d] = total.get(d, 0) + s * boost if scored else 1
+        return {d: total[d] for d in sorted(total) if total[d] > 0}
+
+
+def _skips_alike(query: wq.Query) -> bool:
+    """Whether a query's matcher scores a document the same reached by ``skip_to`` as by a
+    walk through every match: made of terms, phrases and the compounds that move all their
+    parts to the document skipped to (not ``AndMaybe``: see :meth:`Postings.at`)."""
+    if isinstance(query, wq.Term | wq.Phrase) or query is wq.NullQuery:
+        return True
+    if type(query) in (wq.Or, wq.And, wq.DisjunctionMax):
+        return all(_skips_alike(q) for q in query.subqueries)
+    if isinstance(query, wq.WrappingQuery):  # a filter: its child, moved by skip_to
+        return _skips_alike(query.child)
+    return False
+
+
+def _skip_along(matcher: Any, docnums: list[int]) -> Scores:
+    """The scores of a Whoosh matcher moved along sorted document numbers by ``skip_to``."""
+    scores: Scores = {}
+    for docnum in docnums:
+        if not matcher.is_active():
+            break
+        if matcher.id() < docnum:
+            matcher.skip_to(docnum)
+            if not matcher.is_active():
+                break
+        if matcher.id() == docnum:
+            scores[docnum] = matcher.score()
+    return scores
+
+
+def _size(value: Any) -> int:
+    return len(value) if isinstance(value, dict) else 1
+
+
+def _walk(matcher: Any) -> Scores:
+    """Every document a Whoosh matcher matches, with its score, in order."""
+    scores: Scores = {}
+    while matcher.is_active():
+        scores[matcher.id()] = matcher.score()
+        matcher.next()
+    return scores
+
+
+def _tree(combine: Callable[[Scores, Scores], Scores],
+          parts: list[tuple[int, Scores]]) -> Scores:
+    """The parts combined two by two as :func:`whoosh.util.make_weighted_tree` pairs them:
+    by weight, the lightest first; a tie keeps the order (Whoosh's matchers all compare
+    equal), and a pair goes after the parts of its weight."""
+    items = sorted(((weight, n) for n, (weight, _) in enumerate(parts)), key=lambda i: i[0])
+    nodes = {n: scores for n, (_, scores) in enumerate(parts)}
+    ordered = [_Weighted(weight, n) for weight, n in items]
+    while len(ordered) > 1:
+        a, b = ordered.pop(0), ordered.pop(0)
+        n = len(parts) + len(ordered)  # a number no node has: one fewer node each time
+        nodes[n] = combine(nodes.pop(a.node), nodes.pop(b.node))
+        insort(ordered, _Weighted(a.weight + b.weight, n))
+    return nodes[ordered[0].node]
+
+
+@dataclass(frozen=True, slots=True)
+class _Weighted:
+    weight: int
+    node: int
+
+    def __lt__(self, other: _Weighted) -> bool:
+        return self.weight < other.weight
+
+
+def _union(a: Scores, b: Scores) -> Scores:
+    """Whoosh's UnionMatcher: a document of both scores ``a + b``."""
+    out = dict(a)
+    for d, s in b.items():
+        out[d] = a[d] + s if d in a else s
+    return out
+
+
+def _intersection(a: Scores, b: Scores) -> Scores:
+    """Whoosh's IntersectionMatcher: the documents of both, ``a + b``."""
+    return {d: s + b[d] for d, s in a.items() if d in b}
+
+
+def _current_max(a: Scores, b: Scores) -> Scores:
+    """Whoosh's DisjunctionMaxMatcher: on a document of either, the greater of the two parts'
+    current scores, a part not on the document being on its next one (while it has one)."""
+    ka, kb = sorted(a), sorted(b)
+    out: Scores = {}
+    for d in sorted(a.keys() | b.keys()):
+        i, j = bisect_left(ka, d), bisect_left(kb, d)
+        if i == len(ka):
+            out[d] = b[kb[j]]
+        elif j == len(kb):
+            out[d] = a[ka[i]]
+        else:
+            out[d] = max(a[ka[i]], b[kb[j]])
+    return out

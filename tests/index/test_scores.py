@@ -1,0 +1,94 @@
+"""kb.index.scores: a question's words scored at its candidates as Whoosh's matchers score them.
+
+The contract is Whoosh's own answer: every word a search scores at its candidates, for the
+relevance set's questions and key words and a few queries of other shapes, in every rules
+version the index holds, is also scored by Whoosh's matcher moved along the candidates
+(``skip_to``, as the searcher did before), and the scores must be the same, to the bit."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from whoosh import query as wq
+from whoosh.util import make_weighted_tree
+
+import kb.index.scores as scores
+from kb.index.scores import Postings
+from kb.search import Searcher
+from tests.search.relevance import load
+
+# A French question, a phrase, a required word, an exclusion, a prefix and filters: the kinds
+# of node the relevance set's queries are not all made of.
+MORE = ["quand est-ce que le piétinement s'applique", '"first strike" deathtouch',
+        "+trample -flying", "regenera*", "lang:fr contact mortel", "kind:rule damage prevention",
+        "rule:702.19* damage",
+        "draw from an empty library", "card:\"Voice of Resurgence\" token"]
+
+
+def test_a_word_s_scores_at_the_candidates_are_whoosh_s(cr_index: Path, monkeypatch):
+    differing: list[str] = []
+    computed: list[wq.Query] = []  # scored from the postings, not moved along by Whoosh
+    scored = Postings.at
+
+    def checked(self: Postings, query: wq.Query, docnums: list[int]) -> dict:
+        mine = scored(self, query, docnums)
+        theirs = scores._skip_along(query.matcher(self.searcher, self.searcher.context()),
+                                    sorted(docnums))
+        if mine != theirs:
+            differing.append(repr(query))
+        if scores._skips_alike(query):
+            computed.append(query)
+        return mine
+
+    monkeypatch.setattr(Postings, "at", checked)
+    with Searcher(cr_index) as searcher:
+        for version in (None, "2023-04-14", "all"):
+            for query in [j.q for j in load()] + MORE:
+                searcher.search(query, version=version)
+    assert not differing
+    assert len(computed) > 1000  # most words: 3 x 200 queries of several words
+
+
+def test_a_term_s_postings_are_read_once_per_searcher(cr_index: Path, monkeypatch):
+    """A long-lived searcher (the web's) reads a word's postings for its first query only."""
+    with Searcher(cr_index) as searcher:
+        searcher.search("trample damage assignment")
+        reads = []
+        walk = scores._walk
+        monkeypatch.setattr(scores, "_walk", lambda m: reads.append(m) or walk(m))
+        again = searcher.search("trample damage assignment")
+    assert again.hits and not reads
+
+
+def test_a_whoosh_disjunction_max_counts_a_part_s_next_document():
+    """Whoosh's DisjunctionMaxMatcher scores a document by the greatest of its parts'
+    current scores, a part not on the document counting with its next one: 2.0 for document
+    1 below, where only the first part holds it. kb ranks as Whoosh did; this is kept."""
+    assert scores._current_max({1: 1.0, 5: 1.0}, {3: 2.0}) == {1: 2.0, 3: 2.0, 5: 1.0}
+
+
+class _Matcher:
+    """Compares as Whoosh's matchers do (whoosh.matching.mcore.Matcher): equal to, and less
+    than, any matcher of its class."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is self.__class__
+
+    def __lt__(self, other: object) -> bool:
+        return type(other) is self.__class__
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+@pytest.mark.parametrize("weights", [[3, 1, 2], [1, 1, 1], [5, 1, 1, 1], [2, 2, 4, 1, 3, 2]])
+def test_parts_are_paired_as_whoosh_pairs_its_matchers(weights):
+    """The order of a sum's additions is Whoosh's (make_weighted_tree), ties included."""
+    whoosh = make_weighted_tree(lambda a, b: _Matcher(f"({a.text}+{b.text})"),
+                                [(w, _Matcher(f"{n}")) for n, w in enumerate(weights)])
+    parts = [(w, {0: f"{n}"}) for n, w in enumerate(weights)]
+    mine = scores._tree(lambda a, b: {0: f"({a[0]}+{b[0]})"}, parts)  # type: ignore[arg-type]
+    assert mine[0] == whoosh.text

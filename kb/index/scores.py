@@ -1,30 +1,25 @@
-"""A question's words scored at its candidates as Whoosh's matchers score them, from postings
-read once per searcher.
+"""A Whoosh query's scores as Whoosh's own matchers compute them, from postings read once.
 
-Whoosh's collector chooses a question's candidates (a few hundred documents); each word of the
-question is then scored at them (:meth:`kb.index.searcher.IndexSearcher._held`). Moving a
-Whoosh matcher along the candidates costs about a hundred Python method calls a document, and
-the same few hundred game words are read, decompressed and scored again for every query.
-:class:`Postings` keeps each term's scores per segment (Whoosh's BM25F scorer, read once per
-searcher) and combines them per query node into a mapping document -> score as the matcher
-Whoosh would build for that node combines them: the same kind of matcher (an ``Or`` of two,
-or over more than 5000 documents, is a tree of unions paired as
-:func:`whoosh.util.make_weighted_tree` pairs them; otherwise an array union, each score times
-the boost as it is added), the same order of additions (floating-point sums depend on it),
-``DisjunctionMax`` as Whoosh's matcher scores it (the greatest of its parts' *current*
-scores: a part not on the document counts with its next document's score), a boost on a
-compound of one part ignored as Whoosh ignores it. A phrase is walked by its own Whoosh
-matcher once per searcher; a query whose matcher scores differently when moved by ``skip_to``
-(an ``AndMaybe``) or a node of another kind is moved along the candidates by Whoosh itself.
-
-The candidates themselves stay Whoosh's collector's: scoring every match this way and taking
-the best is faster still, but Whoosh's collector skips blocks of postings by an estimate of
-their best score that its own scores sometimes exceed, and misses documents that score higher
-than some it keeps (2 of 591 rankings of the tests' CR index differ): kb ranks as Whoosh does.
+Whoosh answers a query by walking a tree of matchers document by document, in pure Python: a
+question's candidates cost about a hundred method calls each, and the same few hundred game
+words are read, decompressed and scored again for every query. :class:`Postings` keeps each
+term's scores per segment (Whoosh's BM25F scorer, read once per searcher) and combines them
+per query node into a mapping document -> score, as the matcher Whoosh would build for that
+node combines them: the same kind of matcher (an ``Or`` of two, or over a segment of more than
+5000 documents, is a tree of unions, built as :func:`whoosh.util.make_weighted_tree` builds
+it; otherwise an array union, each score times the boost as it is added), the same order of
+additions (floating-point sums depend on it), ``DisjunctionMax`` as Whoosh's matcher scores
+it (the greatest of its parts' *current* scores: a part not on the document counts with its
+next document's score), a boost on a compound of one part ignored as Whoosh ignores it. A node
+of any other kind (a phrase, ``Every``, ``Not``) is answered by its own Whoosh matcher, walked
+to the end. The best ``limit`` are the best by those scores (then by document number) of
+every match: Whoosh's collector, which skips blocks by an estimate of their best score that
+its scores sometimes exceed, misses some (2 of the tests' 591 CR rankings differ from main's).
 """
 
 from __future__ import annotations
 
+import heapq
 from bisect import bisect_left, insort
 from collections import OrderedDict
 from collections.abc import Callable
@@ -41,6 +36,18 @@ _UNION_ARRAY_MAX = 5000  # Whoosh's Or: an array union over a segment of at most
 _TOO_MANY_CLAUSES = 1024  # ... and fewer parts than this (wq.Or.TOO_MANY_CLAUSES)
 
 
+@dataclass(frozen=True, slots=True)
+class Scored:
+    """One of the best documents, as a Whoosh hit gives it (number, score, stored fields)."""
+
+    docnum: int
+    score: float
+    searcher: Any
+
+    def fields(self) -> dict[str, Any]:
+        return self.searcher.stored_fields(self.docnum)
+
+
 class Postings:
     """The scores of queries over one Whoosh searcher (one view of an index generation)."""
 
@@ -52,6 +59,25 @@ class Postings:
         self._kept: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
         self._postings = 0  # the pairs kept
         self.statistics = Statistics(searcher)
+        self._allowed: dict[int, tuple[Any, frozenset[int]]] = {}  # id -> (array, its set)
+
+    def best(self, query: wq.Query, limit: int) -> list[Scored]:
+        """The ``limit`` best documents by Whoosh's scores, best first (then by document
+        number). Whoosh's own collector (``searcher.search(query, limit)``) skips blocks of
+        postings by an estimate of their best score that its scores sometimes exceed, and
+        misses documents that score higher than some it keeps: these are the best of every
+        match. A query some part of which a walk moves by ``skip_to`` over an ``AndMaybe``
+        (see :meth:`at`: those scores depend on the path) is searched by Whoosh."""
+        if not _collects_alike(query):
+            return [Scored(hit.docnum, hit.score, self.searcher)
+                    for hit in self.searcher.search(query, limit=limit)]
+        found: Scores = {}
+        context = self.searcher.context()  # what Whoosh's collector builds its matchers with
+        for segment, (searcher, offset) in enumerate(self.segments):
+            scores = _Node(self, searcher, segment, context).scores(query)
+            found.update((docnum + offset, score) for docnum, score in scores.items())
+        best = heapq.nsmallest(limit, found.items(), key=lambda item: (-item[1], item[0]))
+        return [Scored(docnum, score, self.searcher) for docnum, score in best]
 
     def at(self, query: wq.Query, docnums: list[int]) -> Scores:
         """The scores of those of ``docnums`` the query matches, as the matcher Whoosh builds
@@ -65,6 +91,14 @@ class Postings:
         segment = 0 if self.searcher.is_atomic() else None
         scores = _Node(self, self.searcher, segment, context).scores(query)
         return {d: scores[d] for d in docnums if d in scores}
+
+    def allowed(self, docnums: Any) -> frozenset[int]:
+        """A filter's sorted document numbers as a set, made once per array (the searcher
+        keeps each filter's array for its life)."""
+        kept = self._allowed.get(id(docnums))
+        if kept is None or kept[0] is not docnums:
+            kept = self._allowed[id(docnums)] = (docnums, frozenset(docnums))
+        return kept[1]
 
     def term(self, segment: int, fieldname: str, text: bytes) -> Scores:
         """One term's scores in one segment (its own document numbers), read once; segment
@@ -153,6 +187,12 @@ class _Node:
             return self.postings.kept(
                 (self.key(), query, scored),
                 lambda: _walk(query.matcher(self.searcher, self.context)))
+        within = getattr(query, "allowed", None)  # kb.index.searcher._Within: a filter
+        if (within is not None and isinstance(query, wq.WrappingQuery)
+                and _skips_alike(query.child)):  # it moves its child by skip_to
+            offset = self.offset()
+            allowed = self.postings.allowed(within)
+            return {d: s for d, s in self.scores(query.child).items() if d + offset in allowed}
         return _walk(query.matcher(self.searcher, self.context))
 
     def key(self) -> int:
@@ -179,6 +219,10 @@ class _Node:
         if kind is wq.And:
             return min(self.size(q) for q in query.subqueries)
         return query.estimate_size(self.searcher.reader())
+
+    def offset(self) -> int:
+        parent = self.searcher.get_parent()
+        return 0 if parent is self.searcher else parent._offset_for_subsearcher(self.searcher)
 
     def term(self, query: wq.Term) -> Scores:
         reader = self.searcher.reader()
@@ -242,6 +286,19 @@ def _skips_alike(query: wq.Query) -> bool:
     if isinstance(query, wq.WrappingQuery):  # a filter: its child, moved by skip_to
         return _skips_alike(query.child)
     return False
+
+
+def _collects_alike(query: wq.Query) -> bool:
+    """Whether a walk through the matches scores every document as this module does: the
+    parts it moves by ``skip_to`` (an ``And``'s, a filter's) skip alike (:func:`_skips_alike`)."""
+    kind = type(query)
+    if kind is wq.And or isinstance(query, wq.WrappingQuery):
+        return _skips_alike(query)
+    if kind in (wq.Or, wq.DisjunctionMax):
+        return all(_collects_alike(q) for q in query.subqueries)
+    if kind in (wq.AndMaybe, wq.AndNot):
+        return _collects_alike(query.a) and _collects_alike(query.b)
+    return _skips_alike(query)
 
 
 def _skip_along(matcher: Any, docnums: list[int]) -> Scores:

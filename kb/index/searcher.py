@@ -282,9 +282,7 @@ class IndexSearcher:
         if allowed is not None:
             text_query = _Within(text_query, allowed)
         pool = RANKED_CANDIDATES if len(builder.units) >= QUESTION_UNITS else CANDIDATES
-        # Iterated, not list(): list() asks Whoosh's Results for its length, which counts
-        # every matching document by running the query again (a fifth of a warm search).
-        results = [hit for hit in view.searcher.search(text_query, limit=pool)]  # noqa: C416
+        results = view.postings.best(text_query, pool)
         if not filters.kinds:
             results = self._with_best_rules(results, text_query, view)
         answer.words = [(label, weight) for label, weight, _ in builder.units]
@@ -314,8 +312,8 @@ class IndexSearcher:
         if held >= RULES_PRESENT:  # rules are in the pool already (the common case)
             return results
         have = {r.docnum for r in results}
-        rules = view.searcher.search(wq.And([text_query, _Weightless(wq.Term("kind", "rule"))]),
-                                      limit=RULE_CANDIDATES)
+        rules = view.postings.best(
+            wq.And([text_query, _Weightless(wq.Term("kind", "rule"))]), RULE_CANDIDATES)
         return results + [r for r in rules if r.docnum not in have]
 
     def _held(self, docnums: list[int], builder: _Builder, view: _View

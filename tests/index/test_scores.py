@@ -50,6 +50,29 @@ def test_a_word_s_scores_at_the_candidates_are_whoosh_s(cr_index: Path, monkeypa
     assert len(computed) > 1000  # most words: 3 x 200 queries of several words
 
 
+def test_the_best_documents_are_the_best_of_every_match(cr_index: Path, monkeypatch):
+    """Whoosh's scores of a walk through every match (its UnlimitedCollector), best first:
+    the same documents, order and scores."""
+    differing: list[str] = []
+    best = Postings.best
+
+    def checked(self: Postings, query: wq.Query, limit: int) -> list:
+        mine = best(self, query, limit)
+        if scores._collects_alike(query):
+            every = self.searcher.search(query, limit=None)
+            if [(s.docnum, s.score) for s in mine] != [(h.docnum, h.score)
+                                                      for h in every][:limit]:
+                differing.append(repr(query))
+        return mine
+
+    monkeypatch.setattr(Postings, "best", checked)
+    with Searcher(cr_index) as searcher:
+        for version in (None, "2023-04-14", "all"):
+            for query in [j.q for j in load()] + MORE:
+                searcher.search(query, version=version)
+    assert not differing
+
+
 def test_a_term_s_postings_are_read_once_per_searcher(cr_index: Path, monkeypatch):
     """A long-lived searcher (the web's) reads a word's postings for its first query only."""
     with Searcher(cr_index) as searcher:

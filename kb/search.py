@@ -289,8 +289,9 @@ class Searcher:
             return query
         rarity = self.index.rarity
         typed = {fold(items[i].text): items[i].text for i in content}  # type: ignore[union-attr]
-        order = sorted(distinct, key=lambda w: (is_question_word(w),
-                                                not self._is_telling(typed[w]), rarity(w)))
+        order = sorted(sorted(distinct),  # ties in alphabetical order, not a set's
+                       key=lambda w: (is_question_word(w), not self._is_telling(typed[w]),
+                                      rarity(w)))
         kept_words = set(order[:MAX_QUESTION_WORDS])
         kept = {i for i in content if fold(items[i].text) in kept_words}  # type: ignore[union-attr]
         left = [i for i in content if i not in kept]

@@ -26,6 +26,14 @@ MORE = ["quand est-ce que le piétinement s'applique", '"first strike" deathtouc
         "draw from an empty library", "card:\"Voice of Resurgence\" token"]
 
 
+def search_everything(index: Path) -> None:
+    """The relevance set's queries and ``MORE``, today, in 2023 and in every version."""
+    with Searcher(index) as searcher:
+        for version in (None, "2023-04-14", "all"):
+            for query in [j.q for j in load()] + MORE:
+                searcher.search(query, version=version)
+
+
 def test_a_word_s_scores_at_the_candidates_are_whoosh_s(cr_index: Path, monkeypatch):
     differing: list[str] = []
     computed: list[wq.Query] = []  # scored from the postings, not moved along by Whoosh
@@ -42,10 +50,7 @@ def test_a_word_s_scores_at_the_candidates_are_whoosh_s(cr_index: Path, monkeypa
         return mine
 
     monkeypatch.setattr(Postings, "at", checked)
-    with Searcher(cr_index) as searcher:
-        for version in (None, "2023-04-14", "all"):
-            for query in [j.q for j in load()] + MORE:
-                searcher.search(query, version=version)
+    search_everything(cr_index)
     assert not differing
     assert len(computed) > 1000  # most words: 3 x 200 queries of several words
 
@@ -66,10 +71,7 @@ def test_the_best_documents_are_the_best_of_every_match(cr_index: Path, monkeypa
         return mine
 
     monkeypatch.setattr(Postings, "best", checked)
-    with Searcher(cr_index) as searcher:
-        for version in (None, "2023-04-14", "all"):
-            for query in [j.q for j in load()] + MORE:
-                searcher.search(query, version=version)
+    search_everything(cr_index)
     assert not differing
 
 

@@ -296,7 +296,7 @@ def _collects_alike(query: wq.Query) -> bool:
         return _skips_alike(query)
     if kind in (wq.Or, wq.DisjunctionMax):
         return all(_collects_alike(q) for q in query.subqueries)
-    if kind in (wq.AndMaybe, wq.AndNot):
+    if isinstance(query, wq.AndMaybe | wq.AndNot):  # kb.index.searcher._AndNot too
         return _collects_alike(query.a) and _collects_alike(query.b)
     return _skips_alike(query)
 

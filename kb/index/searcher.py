@@ -328,10 +328,10 @@ class IndexSearcher:
         for index, query in enumerate(builder.unit_queries):
             scores = view.postings.at(query, docnums)
             generator = index in builder.generators
-            for docnum in sorted(scores):
+            for docnum, score in scores.items():
                 found[docnum].add(index)
                 if not generator:
-                    extra[docnum] += scores[docnum]
+                    extra[docnum] += score
         return {d: (extra[d], frozenset(found[d])) for d in docnums}
 
     def correct(self, text: str) -> str | None:

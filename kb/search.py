@@ -19,7 +19,6 @@ from kb.errors import KbError
 from kb.i18n import _
 from kb.index import IndexSearcher
 from kb.index.analysis import LANGUAGES, language, strip_elision
-from kb.index.analysis import fold as fold_word
 from kb.index.documents import card_key
 from kb.index.highlight import snippet
 from kb.index.searcher import (
@@ -50,9 +49,13 @@ from kb.reader import KnowledgeBase
 from kb.rulenum import RuleNumber
 from kb.store import record_number, record_text, record_title
 from kb.text.contractions import restored
-from kb.text.normal import fold
+from kb.text.normal import fold as fold_name
 from kb.text.spelling import dictionaries
 from kb.text.synonyms import SYNONYMS
+
+# Query words and the term table's texts are folded again and again (each run of a question's
+# words is looked up as a term): kept, since folding is pure.
+fold = lru_cache(maxsize=65536)(fold_name)
 
 # How much a kind of record is worth as an answer, all else equal: a judge wants the rule
 # first, then its glossary entry and examples, then rulings, notes and cards.
@@ -193,7 +196,6 @@ class Searcher:
         self._spelled = False  # a word was looked up in the dictionaries
         self._latest: dict[str, str] = {}  # rule id -> its number in the latest version
         self.index.protected = self._is_vetted
-        self._game: frozenset[str] | None = None
         self.index.telling = self._is_telling
         self.index.same_text = self.kb.store.same_text_in
         self._translations = lru_cache(maxsize=TRANSLATIONS_KEPT)(self._translations_of)
@@ -455,28 +457,11 @@ class Searcher:
         """Whether a question's word or term names something of the game: each of its
         words (stop words aside) is, in some language, a word of a rule's or glossary
         entry's title or of an official term ("blocker", "trample", "mal d'invocation"); or
-        it is capitalised and each of its words is a card name's ("Dreadbore"). Read once,
-        when a first question has more words than the index searches."""
-        if self._game is None:
-            rows = self.kb.store.conn.execute(
-                "SELECT DISTINCT title FROM records WHERE kind IN ('glossary', 'rule') "
-                "AND title != '' UNION SELECT french FROM terms WHERE kind IN "
-                f"({_GAME_TERMS}) UNION SELECT english FROM terms WHERE kind IN "
-                f"({_GAME_TERMS})")
-            # Each title word's term from the index's own vocabulary (a lookup, where
-            # analysing two thousand titles anew took a cold process 40 ms).
-            # A word no text holds (an official term's "loyauté" where no French text
-            # says it) is stemmed as each language would.
-            words = {w for (title,) in rows for w in _TITLE_WORDS.findall(fold_word(title))}
-            vocabularies = self.index.vocabulary.values()
-            game: set[str] = set()
-            for word in words:
-                found = {v.term[word] for v in vocabularies if word in v.term}
-                game |= found or {language(lang).term(word) for lang in LANGUAGES}
-            self._game = frozenset(game)
+        it is capitalised and each of its words is a card name's ("Dreadbore"). The words
+        of the game are worked out at build time (:mod:`kb.index.game`)."""
         for lang in LANGUAGES:
             pairs = language(lang).pairs(text)
-            if pairs and all(term in self._game for _, term in pairs):
+            if pairs and all(term in self.index.game_terms for _, term in pairs):
                 return True
         return text[:1].isupper() and all(self.index.is_card_word(w)
                                            for w in fold(text).split())
@@ -1078,10 +1063,6 @@ class _Typed:
             for word, term in pairs)
 
 
-# The kinds of term pair that are words of the game (not word pairs read off parallel texts, nor
-# card names).
-_GAME_TERMS = "'official', 'keyword', 'rule-title', 'section-title'"
-_TITLE_WORDS = re.compile(r"(?<![\w/])[+-][\dx]+/[+-][\dx]+(?![\w/])|\w+")  # +1/+1 is one
 _EN_ENDINGS = frozenset({"s", "es", "ed", "d", "ing"})
 
 

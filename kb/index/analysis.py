@@ -31,6 +31,7 @@ LANGUAGES = ("fr", "en", "pt")
 # A power/toughness change (+1/+1, -1/-1, +X/+0: one term, as "1" alone is in every other
 # text), a word, a rule number (702.19b, 100.1.), or a word with inner apostrophes (l'écho,
 # don't).
+TERMS_KEPT = 65536  # texts whose terms a language keeps (Language.terms_of)
 _TOKEN = re.compile(r"(?<![\w/])[+-][\dX]+/[+-][\dX]+(?![\w/])|\w+(?:[.'’]\w+)*")
 # French elided articles, pronouns and conjunctions, as written before a vowel.
 _ELISION = re.compile(r"^(?:l|d|j|m|n|s|t|c|qu|jusqu|lorsqu|puisqu|quoiqu|presqu)['’]")
@@ -74,6 +75,7 @@ class Language:
     code: str
     stops: frozenset[str] = field(init=False)
     _cache: dict[str, tuple[tuple[str, str], ...]] = field(init=False, default_factory=dict)
+    _terms: dict[str, tuple[str, ...]] = field(init=False, default_factory=dict)
     _irregular: dict[str, frozenset[str]] | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
@@ -108,8 +110,15 @@ class Language:
         return [pair for raw in _TOKEN.findall(text) for pair in pieces(raw)]
 
     def terms_of(self, text: str) -> tuple[str, ...]:
-        """The indexed terms of a text: two texts with the same terms are the same query."""
-        return tuple(term for _, term in self.pairs(text))
+        """The indexed terms of a text: two texts with the same terms are the same query.
+        Kept (a question's runs of words and the term table's texts are compared by their
+        terms again and again, kb.search's translation), up to TERMS_KEPT texts."""
+        cached = self._terms.get(text)
+        if cached is None:
+            if len(self._terms) >= TERMS_KEPT:
+                self._terms.clear()
+            cached = self._terms[text] = tuple(term for _, term in self.pairs(text))
+        return cached
 
     def term(self, word: str) -> str:
         """The indexed term of one plain word (already folded)."""

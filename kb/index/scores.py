@@ -106,6 +106,8 @@ class Postings:
         if segment >= 0:
             def read() -> Scores:
                 searcher = self.segments[segment][0]
+                if (fieldname, text) not in searcher.reader():
+                    return {}
                 return _walk(searcher.postings(fieldname, text, weighting=searcher.weighting))
         else:
             def read() -> Scores:
@@ -225,14 +227,11 @@ class _Node:
         return 0 if parent is self.searcher else parent._offset_for_subsearcher(self.searcher)
 
     def term(self, query: wq.Term) -> Scores:
-        reader = self.searcher.reader()
         if query.fieldname not in self.searcher.schema or query.minquality:
             return _walk(query.matcher(self.searcher, self.context))
         try:
             text = self.searcher.schema[query.fieldname].to_bytes(query.text)
         except ValueError:
-            return {}
-        if (query.fieldname, text) not in reader:
             return {}
         scores = self.postings.term(self.key(), query.fieldname, text)
         if query.boost != 1.0:

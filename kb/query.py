@@ -141,6 +141,7 @@ _LEXER = re.compile(r"""
   | (?P<filter>(?P<fname>[A-Za-z]+):(?=\S))
   | (?P<quote>["“”«»])
   | (?P<stats>[+-][\dXx*]+/[+-]?[\dXx*]+(?=[\s()?!.,;:]|$))
+  | (?P<signed>[+-]\d+(?=[\s()?!.,;:'’]|$))
   | (?P<minus>-(?=[\w"(]))
   | (?P<plus>\+(?=[\w"(]))
   | (?P<word>[^\s()"“”«»]+)
@@ -242,6 +243,8 @@ def _tokens(text: str) -> tuple[list[_Tok], dict[str, str]]:
             tokens.append(_Tok("plus", "+", start))
         elif kind == "stats":  # "+1/+1", "-1/-1", "+X/+0": a power/toughness change
             tokens.append(_Tok("word", m.group(), start))
+        elif kind == "signed":  # a loyalty ability's "-2", a commander tax's "+4": a number
+            tokens.append(_Tok("word", m.group()[1:], start))
         elif word := _AROUND.sub("", m.group()):  # "table," is "table"; "..." nothing
             tokens.append(_word_token(word, start))
     return tokens, filters

@@ -130,6 +130,21 @@ def test_power_and_toughness_changes_are_words(text, words):
     assert not any(isinstance(n, Required | Not) for n in parse(text).root.items)
 
 
+@pytest.mark.parametrize("text, words", [
+    # Players' questions (tests/search/players, dev-trackers and dev): a commander tax and a
+    # toughness; heldout-xmage's loyalty abilities ("If I want to use -2:", "I -3'd").
+    ("it went to +4 commander tax when it should be +2.", ["it", "went", "to", "4",
+                                                          "commander", "tax", "when", "it",
+                                                          "should", "be", "2"]),
+    ("its toughness goes to -5. But", ["its", "toughness", "goes", "to", "5", "But"]),
+    ("If I want to use -2: on", ["If", "I", "want", "to", "use", "2", "on"]),
+    ("I -3'd and targeted", ["I", "3", "d", "and", "targeted"]),
+])
+def test_signed_numbers_are_numbers_not_required_or_excluded_words(text, words):
+    assert [w.text for w in parse(text).words()] == words
+    assert not any(isinstance(n, Required | Not) for n in parse(text).root.items)
+
+
 def test_plus_and_minus_before_words_keep_their_meaning():
     assert parse("+trample -flying").root == Loose((Required(Word("trample")),
                                                     Not(Word("flying"))))

@@ -319,7 +319,7 @@ class Searcher:
         language: that a rule has a French text says nothing of its answering a French
         question (the few that have one, 707, 702.102, 702.30, were pulled to the top)."""
         weights = [w for _, w in answer.words]
-        total = sum(weights) or 1.0
+        words = sum(w for i, w in enumerate(weights) if i not in answer.cards)
         family: dict[str, set[int]] = {}
         for hit in answer.hits:
             key = _family(hit)
@@ -344,8 +344,11 @@ class Searcher:
                     and not _names(hit, typed)):  # the title boost counts once
                 score *= named[hit.version, hit.number]
             if weights:
+                kin = family.get(_family(hit), hit.matched)
+                total = (words + sum(weights[i] for i in answer.cards
+                                     if i in hit.matched or i in kin)) or 1.0
                 own = sum(weights[i] for i in hit.matched) / total
-                near = sum(weights[i] for i in family.get(_family(hit), hit.matched)) / total
+                near = sum(weights[i] for i in kin) / total
                 score *= ((1 - FAMILY_SHARE) * own + FAMILY_SHARE * near) ** COVERAGE_POWER
             scores[hit.id] = score
         return scores

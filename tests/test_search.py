@@ -375,6 +375,14 @@ def test_a_named_cards_keywords_bring_their_rules(cr_index):
         assert any(within(g, "702.20") for g in top), (question, top)
 
 
+def test_a_named_card_takes_no_words_place(cr_index):
+    """Six keywords and a card: the card's name is searched beside the words, not instead of
+    one of them (a question's words are capped, kb.index.searcher.MAX_RANKED)."""
+    result = answer(cr_index, "trample deathtouch lifelink vigilance reach menace "
+                              "[[Voice of Resurgence]]")
+    assert result["ignored"] == []
+
+
 def test_a_card_filter_finds_the_rulings_of_both_languages(cr_index):
     """The DGM FAQ rules Voice of Resurgence in English, its French edition Voix du
     renouveau: either name finds both."""

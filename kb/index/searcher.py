@@ -121,6 +121,9 @@ class Answer:
     # A question's optional words as searched, with their weight (rare words weigh more,
     # question words little); Hit.matched indexes them. Empty for a strict query.
     words: list[tuple[str, float]] = field(default_factory=list)
+    # Which of those are cards the question names: a record is measured against a card's
+    # weight only if it holds the card (its rulings, its keywords' rules).
+    cards: set[int] = field(default_factory=set)
     ignored: list[str] = field(default_factory=list)  # optional words left out (too many)
     absent: list[str] = field(default_factory=list)  # optional words no text searched holds
 
@@ -420,6 +423,7 @@ class _Builder:
         fast)."""
         required, excluded = [], []
         optional: list[tuple[bool, bool, int, str, wq.Query]] = []
+        cards: list[tuple[str, wq.Query]] = []
         total = max(1, self.doc_count())
         seen: set[str] = set()
         for item in items:
@@ -442,6 +446,9 @@ class _Builder:
                     # index lacks): the others answer, and the caller says so.
                     self.answer.absent.append(label)
                     continue
+                if isinstance(item, CardName):
+                    cards.append((label, query))
+                    continue
                 filler = isinstance(item, Word) and is_question_word(item.text)
                 vague = not filler and self.telling is not None and not self.telling(label)
                 optional.append((filler, vague, df, label, query))
@@ -453,8 +460,7 @@ class _Builder:
             # always was: the rarity of the whole orders the units, it does not outweigh.
             df = self.commonest(query)
             weight = math.log(1 + total / (1 + df)) * (FILLER_WEIGHT if filler else 1.0)
-            terms = frozenset((f, t.encode("utf-8") if isinstance(t, str) else t)
-                              for f, t in query.iter_all_terms())
+            terms = _unit_terms(query)
             if filler:
                 query = wq.Or([query], boost=FILLER_WEIGHT)
             self.units.append((label, weight, terms))
@@ -463,6 +469,15 @@ class _Builder:
                              and df <= GENERATOR_SHARE * total):
                 self.generators.add(len(self.units) - 1)
                 parts.append(query)
+        for label, query in cards:
+            # A card the question names: its rulings and its keywords' rules are candidates;
+            # it takes no word's place (Answer.cards says how it counts).
+            weight = math.log(1 + total / (1 + self.commonest(query)))
+            self.answer.cards.add(len(self.units))
+            self.units.append((label, weight, _unit_terms(query)))
+            self.unit_queries.append(query)
+            self.generators.add(len(self.units) - 1)
+            parts.append(query)
         if not parts and not required:
             return wq.NullQuery
         self.alone = not required and not excluded
@@ -691,6 +706,12 @@ class _Builder:
     @staticmethod
     def phrase_in(lang: str, terms: list[str]) -> wq.Query:
         return wq.Term(lang, terms[0]) if len(terms) == 1 else wq.Phrase(lang, terms)
+
+
+def _unit_terms(query: wq.Query) -> frozenset[tuple[str, bytes]]:
+    """The (field, term) pairs of a question's unit, as the index holds them."""
+    return frozenset((f, t.encode("utf-8") if isinstance(t, str) else t)
+                     for f, t in query.iter_all_terms())
 
 
 def _label(item: Node) -> str:

@@ -49,7 +49,7 @@ from kb.index.documents import (
     versioned,
 )
 from kb.index.spans import Span, plan, series
-from kb.index.vocabulary import load
+from kb.index.vocabulary import load as load_vocabulary
 from kb.model import Source
 from kb.store import Store
 
@@ -202,7 +202,8 @@ def write_index(generation: Path, store: Store, stamp: str, previous: Path | Non
     _write_text(target / VIEWS_FILE, json.dumps(views, sort_keys=True, indent=0))
     _merge_words([target / _SOURCE_WORDS / _words_name(u.key) for u in units],
                  target / VOCABULARY_FILE)
-    game.write(target / game.GAME_FILE, game.game_terms(store, load(target / VOCABULARY_FILE)))
+    words = load_vocabulary(target / VOCABULARY_FILE)
+    game.write(target / game.GAME_FILE, game.game_terms(store, words))
     _write_text(target / _STAMP_FILE, stamp)
     return IndexReport(sum(w.count for w in written), sum(len(u.sources) for u in todo),
                        sum(len(by_key[k].sources) for k in kept), old_segments is not None)

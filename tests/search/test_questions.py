@@ -72,3 +72,15 @@ def test_a_word_excluded_after_the_last_match(full_index):
             result = searcher.search(question, limit=5)
             assert result.hits, question
             assert all(excluded not in h.snippet.lower() for h in result.hits), question
+
+
+def test_a_card_named_in_passing_does_not_push_the_rules_down(full_index):
+    """A mulligan question that names a card of the corpus (Voice of Resurgence, DGM): the
+    rules of starting the game (103: 103.5 Mulligan, 103.6 the opening hand) answer it, and
+    a rule is not worth less for not holding the card's name (the card's own record came
+    second, ahead of 103.6)."""
+    with Searcher(full_index) as searcher:
+        result = searcher.search("can I take a mulligan when Voice of Resurgence is in my "
+                                 "opening hand", limit=3)
+        assert [h.kind for h in result.hits] == ["rule"] * 3
+        assert result.hits[0].number == "103.5"

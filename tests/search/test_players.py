@@ -29,10 +29,10 @@ CR = Path(__file__).resolve().parents[2] / "corpus" / "MagicCompRules 20260417.t
 _RULE_LINE = re.compile(r"^(\d{3}(?:\.\d+[a-z]?)?)[. ]", re.MULTILINE)
 # hit@3 of kb (a warm Searcher, today's rules) on the development half's 92 questions, about one
 # question (.011) under what a warm Searcher measured on 2026-11-26 with signed numbers read as
-# numbers and a named card taking no word's place: whole question en .380 (35), fr .380 (35);
-# key words en .598 (55), fr .598 (55).
-DEV_HIT3_FLOOR = {("question", "en"): 0.369, ("question", "fr"): 0.369,
-                  ("keywords", "en"): 0.58, ("keywords", "fr"): 0.58}
+# numbers, a named card taking no word's place and 25 more official French terms: whole
+# question en .380 (35), fr .413 (38); key words en .598 (55), fr .630 (58).
+DEV_HIT3_FLOOR = {("question", "en"): 0.369, ("question", "fr"): 0.402,
+                  ("keywords", "en"): 0.587, ("keywords", "fr"): 0.619}
 
 
 def cr_numbers() -> set[str]:

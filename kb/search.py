@@ -315,7 +315,8 @@ class Searcher:
     def _scores(self, answer: Answer, typed: _Typed) -> dict[str, float]:
         """Each hit's score: the index's BM25F, by kind (rules first unless the query names
         a card or asks for rulings), by title, and by the share of the question's words it
-        holds (with its rule family: a concept spread over 702.19a-g meets). Not by its
+        holds (with its rule family: a concept spread over 702.19a-g meets; a card the
+        question names counts only where the record or its family holds it). Not by its
         language: that a rule has a French text says nothing of its answering a French
         question (the few that have one, 707, 702.102, 702.30, were pulled to the top)."""
         weights = [w for _, w in answer.words]

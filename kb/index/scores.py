@@ -20,7 +20,7 @@ its scores sometimes exceed, misses some (2 of the tests' 591 CR rankings differ
 from __future__ import annotations
 
 import heapq
-from bisect import bisect_left, insort
+from bisect import insort
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -368,15 +368,19 @@ def _intersection(a: Scores, b: Scores) -> Scores:
 
 def _current_max(a: Scores, b: Scores) -> Scores:
     """Whoosh's DisjunctionMaxMatcher: on a document of either, the greater of the two parts'
-    current scores, a part not on the document being on its next one (while it has one)."""
+    current scores, a part not on the document being on its next one (while it has one).
+    Both parts are walked once, side by side, in document order."""
     ka, kb = sorted(a), sorted(b)
+    na, nb = len(ka), len(kb)
     out: Scores = {}
-    for d in sorted(a.keys() | b.keys()):
-        i, j = bisect_left(ka, d), bisect_left(kb, d)
-        if i == len(ka):
-            out[d] = b[kb[j]]
-        elif j == len(kb):
-            out[d] = a[ka[i]]
-        else:
-            out[d] = max(a[ka[i]], b[kb[j]])
+    i = j = 0
+    while i < na and j < nb:
+        da, db = ka[i], kb[j]
+        out[min(da, db)] = max(a[da], b[db])
+        i += da <= db
+        j += db <= da
+    for d in ka[i:]:
+        out[d] = a[d]
+    for d in kb[j:]:
+        out[d] = b[d]
     return out

@@ -459,7 +459,7 @@ class _Builder:
             # Weighed, and allowed to choose the candidates, by its commonest term, as it
             # always was: the rarity of the whole orders the units, it does not outweigh.
             df = self.commonest(query)
-            weight = math.log(1 + total / (1 + df)) * (FILLER_WEIGHT if filler else 1.0)
+            weight = _weight(df, total) * (FILLER_WEIGHT if filler else 1.0)
             terms = _unit_terms(query)
             if filler:
                 query = wq.Or([query], boost=FILLER_WEIGHT)
@@ -472,9 +472,8 @@ class _Builder:
         for label, query in cards:
             # A card the question names: its rulings and its keywords' rules are candidates;
             # it takes no word's place (Answer.cards says how it counts).
-            weight = math.log(1 + total / (1 + self.commonest(query)))
             self.answer.cards.add(len(self.units))
-            self.units.append((label, weight, _unit_terms(query)))
+            self.units.append((label, _weight(self.commonest(query), total), _unit_terms(query)))
             self.unit_queries.append(query)
             self.generators.add(len(self.units) - 1)
             parts.append(query)
@@ -706,6 +705,12 @@ class _Builder:
     @staticmethod
     def phrase_in(lang: str, terms: list[str]) -> wq.Query:
         return wq.Term(lang, terms[0]) if len(terms) == 1 else wq.Phrase(lang, terms)
+
+
+def _weight(df: int, total: int) -> float:
+    """A question's unit's weight: the rarity of its commonest term (``df`` documents of
+    ``total``)."""
+    return math.log(1 + total / (1 + df))
 
 
 def _unit_terms(query: wq.Query) -> frozenset[tuple[str, bytes]]:

@@ -48,7 +48,7 @@ def _store(path: Path) -> list[str]:
 def _search(generation: Path) -> list[str]:
     from whoosh import index as whoosh_index
 
-    from kb.index.writer import SEARCH_DIR
+    from kb.index.files import SEARCH_DIR
 
     folder = generation / SEARCH_DIR
     try:

@@ -47,7 +47,7 @@ from kb.model import (
 )
 from kb.rulenum import RuleNumber, RuleRange
 
-SCHEMA_VERSION = 7  # 7: the search folder holds the game's words (kb.index.game)
+SCHEMA_VERSION = 8  # 8: the search folder's vocabulary is JSON (kb.index.vocabulary)
 
 _SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);

@@ -20,7 +20,6 @@ from __future__ import annotations
 import io
 import os
 import re
-import secrets
 import sys
 from typing import Any, TextIO
 
@@ -29,7 +28,7 @@ import click
 # C0 controls but tab and line feed, DEL, C1 controls.
 _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 # Stands for ESC in kb's own styling; unknown to any document, different in every process.
-_MARK = "\ue000" + secrets.token_hex(12)
+_MARK = "\ue000" + os.urandom(12).hex()
 
 
 def escape(text: str) -> str:

@@ -36,9 +36,9 @@ from kb.i18n import _
 from kb.index import game
 from kb.index.analysis import LANGUAGES, fold, language, strip_elision
 from kb.index.documents import UNVERSIONED
+from kb.index.files import SEARCH_DIR, VIEWS_FILE, VOCABULARY_FILE
 from kb.index.scores import Postings
 from kb.index.vocabulary import Words, load
-from kb.index.writer import SEARCH_DIR, VIEWS_FILE, VOCABULARY_FILE
 from kb.mechanisms import ALL, Mechanisms
 from kb.query import (
     And,

@@ -1,6 +1,6 @@
 """The words of the index, per language: what prefixes, stem families and typos expand over.
 
-Loaded from the generation's ``vocabulary.tsv`` (a few thousand words per language) on the
+Loaded from the generation's ``vocabulary.json`` (a few thousand words per language) on the
 first query that needs it. The two problems a stemmed index has on its own, solved here:
 
 - Snowball does not give inflected forms one stem (``sacrifiez`` -> ``sacrif``, ``sacrifier``
@@ -15,6 +15,7 @@ first query that needs it. The two problems a stemmed index has on its own, solv
 from __future__ import annotations
 
 import bisect
+import json
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -91,18 +92,23 @@ def edit_distance(a: str, b: str, limit: int) -> int:
     return previous[-1]
 
 
+def write(path: Path, by_language: dict[str, Words]) -> None:
+    """The vocabulary file of a generation: per language, its sorted words and, in the same
+    order, their terms and document counts. Three parallel JSON lists rather than a line per
+    word, because every cold ``kb search`` loads it: its dictionaries are then built by C code
+    (``dict(zip(...))``), twice as fast as parsing 16,000 lines in Python."""
+    path.write_text(json.dumps({lang: {"words": words.words,
+                                       "terms": [words.term[w] for w in words.words],
+                                       "df": [words.df[w] for w in words.words]}
+                                for lang, words in sorted(by_language.items())},
+                               ensure_ascii=False), encoding="utf-8")
+
+
 def load(path: Path) -> dict[str, Words]:
-    """The vocabulary file written by the index writer: language, word, term, count."""
-    by_language: dict[str, Words] = {}
-    with path.open(encoding="utf-8") as handle:
-        for line in handle:
-            lang, word, term, df = line.rstrip("\n").split("\t")
-            words = by_language.get(lang)
-            if words is None:
-                words = by_language[lang] = Words()
-            words.words.append(word)
-            words.term[word] = term
-            words.df[word] = int(df)
-    for words in by_language.values():
-        words.terms = set(words.term.values())
+    """The vocabulary file :func:`write` wrote."""
+    by_language = {}
+    for lang, lists in json.loads(path.read_text(encoding="utf-8")).items():
+        words, terms = lists["words"], lists["terms"]
+        by_language[lang] = Words(words, dict(zip(words, terms, strict=True)),
+                                  dict(zip(words, lists["df"], strict=True)), set(terms))
     return by_language

@@ -48,18 +48,14 @@ from kb.index.documents import (
     schema,
     versioned,
 )
+from kb.index.files import SEARCH_DIR, VIEWS_FILE, VOCABULARY_FILE
 from kb.index.spans import Span, plan, series
-from kb.index.vocabulary import load as load_vocabulary
+from kb.index.vocabulary import Words
+from kb.index.vocabulary import write as write_vocabulary
 from kb.model import Source
 from kb.store import Store
 
-SEARCH_DIR = "search"
-VOCABULARY_FILE = "vocabulary.tsv"
 SEGMENTS_FILE = "segments.json"  # unit -> its segment (id, files, members), for the next build
-# Segment id -> [the newest rules version it holds texts of (None: none), whether it holds
-# unversioned documents, the oldest version]: which segments a search of one version opens,
-# and whether it needs a version filter there.
-VIEWS_FILE = "views.json"
 _STAMP_FILE = "stamp"
 _SOURCE_WORDS = "words"  # one vocabulary file per source, merged into VOCABULARY_FILE
 _INDEX_NAME = "MAIN"
@@ -200,9 +196,9 @@ def write_index(generation: Path, store: Store, stamp: str, previous: Path | Non
                                            entries[key].get("oldest")]
              for key in segments}
     _write_text(target / VIEWS_FILE, json.dumps(views, sort_keys=True, indent=0))
-    _merge_words([target / _SOURCE_WORDS / _words_name(u.key) for u in units],
-                 target / VOCABULARY_FILE)
-    words = load_vocabulary(target / VOCABULARY_FILE)
+    words = _merge_words([target / _SOURCE_WORDS / _words_name(u.key) for u in units])
+    (target / VOCABULARY_FILE).unlink(missing_ok=True)  # never through a hard link
+    write_vocabulary(target / VOCABULARY_FILE, words)
     game.write(target / game.GAME_FILE, game.game_terms(store, words))
     _write_text(target / _STAMP_FILE, stamp)
     return IndexReport(sum(w.count for w in written), sum(len(u.sources) for u in todo),
@@ -350,19 +346,20 @@ def _write_text(path: Path, text: str) -> None:
     path.write_text(text, encoding="utf-8")
 
 
-def _merge_words(paths: list[Path], target: Path) -> None:
-    """One file of (language, word, term, document count) for the searcher to load."""
-    merged: dict[tuple[str, str], list] = {}
+def _merge_words(paths: list[Path]) -> dict[str, Words]:
+    """The units' vocabulary files as one vocabulary per language, the counts added up."""
+    merged: dict[str, Words] = {}
     for path in paths:
         with path.open(encoding="utf-8") as handle:
             for line in handle:
                 lang, word, term, df = line.rstrip("\n").split("\t")
-                entry = merged.setdefault((lang, word), [term, 0])
-                entry[1] += int(df)
-    target.unlink(missing_ok=True)
-    with target.open("w", encoding="utf-8") as out:
-        for (lang, word), (term, df) in sorted(merged.items()):
-            out.write(f"{lang}\t{word}\t{term}\t{df}\n")
+                words = merged.setdefault(lang, Words())
+                words.term[word] = term
+                words.df[word] = words.df.get(word, 0) + int(df)
+    for words in merged.values():
+        words.words = sorted(words.term)
+        words.terms = set(words.term.values())
+    return merged
 
 
 def _stamp(folder: Path) -> str | None:

@@ -126,7 +126,7 @@ def test_out_never_writes_inside_the_index_folder(default_index, inside):
     before = store.read_bytes()
     target = default_index / inside
     if inside == "builds":
-        target = next(target.iterdir()) / "search" / "vocabulary.tsv"
+        target = next(target.iterdir()) / "search" / "vocabulary.json"
     result = kb(default_index, "export", "--kind", "toc", "--out", str(target))
     assert result.exit_code == 1
     assert "inside the index folder" in result.stderr and "another --out" in result.stderr

@@ -16,6 +16,10 @@ NOT_FOR_A_SEARCH = (
     "kb.engine", "kb.check", "kb.web", "kb.build", "kb.sources", "jinja2", "starlette", "bs4",
     "rich", "urllib.request", "asyncio", "cached_property", "whoosh.lang.morph_en", "filelock",
     "multiprocessing", "ctypes", "tomllib",
+    # The index writer (kb.index.files names what it shares with the searcher), the modules of
+    # a few lines kb wrote instead: listing the commands (pkgutil), the interface's catalogues
+    # (importlib.resources), a random marker (secrets).
+    "kb.index.writer", "pkgutil", "importlib.resources", "secrets",
 )
 
 

@@ -27,12 +27,12 @@ from tests.search.relevance import measures
 
 CR = Path(__file__).resolve().parents[2] / "corpus" / "MagicCompRules 20260417.txt"
 _RULE_LINE = re.compile(r"^(\d{3}(?:\.\d+[a-z]?)?)[. ]", re.MULTILINE)
-# hit@3 of kb (a warm Searcher, today's rules) on the development half's 92 questions, about one
-# question (.011) under what a warm Searcher measured on 2026-11-26 with signed numbers read as
-# numbers, a named card taking no word's place and 25 more official French terms: whole
-# question en .380 (35), fr .413 (38); key words en .598 (55), fr .630 (58).
-DEV_HIT3_FLOOR = {("question", "en"): 0.369, ("question", "fr"): 0.402,
-                  ("keywords", "en"): 0.587, ("keywords", "fr"): 0.619}
+# hit@3 of kb (a warm Searcher, today's rules) on the development half's 112 questions, one
+# question (.009) under what a warm Searcher measured on 2026-11-26, once the 20 questions of
+# the Saturday School column joined the half: whole question en .357 (40), fr .384 (43); key
+# words en .589 (66), fr .580 (65).
+DEV_HIT3_FLOOR = {("question", "en"): 0.348, ("question", "fr"): 0.375,
+                  ("keywords", "en"): 0.580, ("keywords", "fr"): 0.571}
 
 
 def cr_numbers() -> set[str]:

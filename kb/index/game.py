@@ -4,7 +4,7 @@ the game ("blocker", "trample", "mal d'invocation") rather than a forum post's "
 They are the words of the rules' and glossary entries' titles and of the official terms, each
 as the term the index holds for it. Working them out stems a few thousand words in every
 language, which took a cold ``kb search`` of a question about 100 ms; the index writer does it
-once per build (:func:`write`) and a searcher reads the result (:func:`load`).
+once per build (:func:`dumps`) and a searcher reads the result (:func:`load`).
 """
 
 from __future__ import annotations
@@ -42,10 +42,10 @@ def game_terms(store: Store, vocabulary: dict[str, Words]) -> frozenset[str]:
     return frozenset(game)
 
 
-def write(path: Path, terms: frozenset[str]) -> None:
-    """One term a line, sorted (a build writes the same file from the same records)."""
-    path.unlink(missing_ok=True)  # never through a hard link shared with another generation
-    path.write_text("".join(f"{term}\n" for term in sorted(terms)), encoding="utf-8")
+def dumps(terms: frozenset[str]) -> str:
+    """The file's text: one term a line, sorted (a build writes the same file from the same
+    records)."""
+    return "".join(f"{term}\n" for term in sorted(terms))
 
 
 def load(path: Path) -> frozenset[str]:

@@ -111,8 +111,7 @@ class Postings:
                 return _walk(searcher.postings(fieldname, text, weighting=searcher.weighting))
         else:
             def read() -> Scores:
-                return {d + offset: s for n, (searcher, offset) in enumerate(self.segments)
-                        if (fieldname, text) in searcher.reader()
+                return {d + offset: s for n, (_, offset) in enumerate(self.segments)
                         for d, s in self.term(n, fieldname, text).items()}
         return self.kept((segment, fieldname, text), read)
 

@@ -92,20 +92,19 @@ def edit_distance(a: str, b: str, limit: int) -> int:
     return previous[-1]
 
 
-def write(path: Path, by_language: dict[str, Words]) -> None:
-    """The vocabulary file of a generation: per language, its sorted words and, in the same
-    order, their terms and document counts. Three parallel JSON lists rather than a line per
-    word, because every cold ``kb search`` loads it: its dictionaries are then built by C code
-    (``dict(zip(...))``), twice as fast as parsing 16,000 lines in Python."""
-    path.write_text(json.dumps({lang: {"words": words.words,
-                                       "terms": [words.term[w] for w in words.words],
-                                       "df": [words.df[w] for w in words.words]}
-                                for lang, words in sorted(by_language.items())},
-                               ensure_ascii=False), encoding="utf-8")
+def dumps(by_language: dict[str, Words]) -> str:
+    """The text of a generation's vocabulary file: per language, its sorted words and, in the
+    same order, their terms and document counts. Three parallel JSON lists rather than a line
+    per word, because every cold ``kb search`` loads it: its dictionaries are then built by C
+    code (``dict(zip(...))``), twice as fast as parsing 16,000 lines in Python."""
+    return json.dumps({lang: {"words": words.words,
+                              "terms": [words.term[w] for w in words.words],
+                              "df": [words.df[w] for w in words.words]}
+                       for lang, words in sorted(by_language.items())}, ensure_ascii=False)
 
 
 def load(path: Path) -> dict[str, Words]:
-    """The vocabulary file :func:`write` wrote."""
+    """The vocabulary file whose text :func:`dumps` made."""
     by_language = {}
     for lang, lists in json.loads(path.read_text(encoding="utf-8")).items():
         words, terms = lists["words"], lists["terms"]

@@ -51,7 +51,7 @@ from kb.index.documents import (
 from kb.index.files import SEARCH_DIR, VIEWS_FILE, VOCABULARY_FILE
 from kb.index.spans import Span, plan, series
 from kb.index.vocabulary import Words
-from kb.index.vocabulary import write as write_vocabulary
+from kb.index.vocabulary import dumps as vocabulary_text
 from kb.model import Source
 from kb.store import Store
 
@@ -197,9 +197,8 @@ def write_index(generation: Path, store: Store, stamp: str, previous: Path | Non
              for key in segments}
     _write_text(target / VIEWS_FILE, json.dumps(views, sort_keys=True, indent=0))
     words = _merge_words([target / _SOURCE_WORDS / _words_name(u.key) for u in units])
-    (target / VOCABULARY_FILE).unlink(missing_ok=True)  # never through a hard link
-    write_vocabulary(target / VOCABULARY_FILE, words)
-    game.write(target / game.GAME_FILE, game.game_terms(store, words))
+    _write_text(target / VOCABULARY_FILE, vocabulary_text(words))
+    _write_text(target / game.GAME_FILE, game.dumps(game.game_terms(store, words)))
     _write_text(target / _STAMP_FILE, stamp)
     return IndexReport(sum(w.count for w in written), sum(len(u.sources) for u in todo),
                        sum(len(by_key[k].sources) for k in kept), old_segments is not None)

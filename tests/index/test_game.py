@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from kb.index.analysis import language
+from kb.index.files import SEARCH_DIR
 from kb.index.game import GAME_FILE, load
-from kb.index.writer import SEARCH_DIR
 from kb.indexdir import IndexDir
 
 

@@ -20,6 +20,7 @@ of the environment (LC_ALL, LC_MESSAGES, LANG); help is translated where it is s
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import difflib
 import errno
@@ -281,4 +282,32 @@ def cli(ctx: click.Context, index_dir: Path | None, ui_lang: str | None, debug: 
 
 
 def main() -> None:
-    cli(prog_name="kb")
+    """The ``kb`` console script.
+
+    Once the command has run, its output is flushed and the exit handlers it registered have
+    run, the process ends there (``os._exit``), skipping the interpreter's teardown, which
+    frees every module and object one by one: 25-30 ms, a tenth of a cold ``kb search``, for
+    nothing a command leaves behind (kb closes its files and commits its stores where it
+    writes them). An exception that escapes (``--debug``) ends the usual way.
+    """
+    ending = _Ending()
+    atexit.register(ending.now)  # registered first, so called last: handlers run in reverse
+    try:
+        cli(prog_name="kb")
+    except SystemExit as done:
+        ending.status = done.code if isinstance(done.code, int) else 0 if done.code is None else 1
+        raise
+
+
+class _Ending:
+    """The exit handler that ends the process with the command's status."""
+
+    status: int | None = None  # None: no status yet, the interpreter ends as usual
+
+    def now(self) -> None:
+        if self.status is None:
+            return
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(OSError, ValueError):
+                stream.flush()
+        os._exit(self.status)

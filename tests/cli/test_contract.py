@@ -203,6 +203,34 @@ def test_a_full_stdout_is_exit_1_with_a_message(default_index):
     assert "disk full" in result.stderr and "Traceback" not in result.stderr
 
 
+def test_the_process_ends_with_the_command_and_its_exit_handlers(default_index):
+    """kb ends the process once the command has run (kb.cli.main), without the interpreter's
+    teardown: the output and status are the command's, an exit handler registered while kb
+    runs still runs, and nothing is freed one by one (no object is finalized)."""
+    code = ("import atexit, sys\n"
+            "from kb.cli import _terminal, main\n"
+            "class Kept:\n"
+            "    def __del__(self):\n"
+            "        print('finalized', file=sys.stderr)\n"
+            "kept = Kept()\n"
+            "install = _terminal.install\n"
+            "def install_and_register():\n"
+            "    install()\n"
+            "    atexit.register(print, 'handler ran', file=sys.stderr)\n"
+            "_terminal.install = install_and_register\n"
+            f"sys.argv = ['kb', '--index', {str(default_index)!r}, 'rule', '702.19b']\n"
+            "main()\n")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            cwd=REPO)
+    assert result.returncode == 0
+    assert "702.19b" in result.stdout and result.stdout.endswith("\n")
+    assert result.stderr == "handler ran\n"
+    missing = subprocess.run([sys.executable, "-c", code.replace("'702.19b'", "'702.999z'")],
+                             capture_output=True, text=True, cwd=REPO)
+    assert missing.returncode == 1 and missing.stderr.startswith("kb: ")
+    assert missing.stderr.endswith("handler ran\n")
+
+
 def on_a_terminal(*args: str, **env: str) -> str:
     """Run kb with a pseudo-terminal for stdin and stdout, as a user at a terminal does;
     what it printed there."""

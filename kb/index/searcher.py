@@ -28,7 +28,6 @@ from whoosh.index import TOC
 from whoosh.matching import AndNotMatcher, Matcher
 from whoosh.matching.wrappers import ConstantScoreWrapperMatcher, WrappingMatcher
 from whoosh.reading import EmptyReader, MultiReader, SegmentReader
-from whoosh.scoring import BM25F
 from whoosh.searching import Searcher
 
 from kb.errors import KbError
@@ -37,7 +36,7 @@ from kb.index import game
 from kb.index.analysis import LANGUAGES, fold, language, strip_elision
 from kb.index.documents import UNVERSIONED
 from kb.index.files import SEARCH_DIR, VIEWS_FILE, VOCABULARY_FILE
-from kb.index.scores import Postings
+from kb.index.scores import BM25F, Postings
 from kb.index.vocabulary import Words, load
 from kb.mechanisms import ALL, Mechanisms
 from kb.query import (

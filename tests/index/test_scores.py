@@ -11,10 +11,14 @@ from pathlib import Path
 
 import pytest
 from whoosh import query as wq
+from whoosh import scoring
+from whoosh.filedb.filestore import FileStorage
 from whoosh.util import make_weighted_tree
 
 import kb.index.scores as scores
-from kb.index.scores import Postings
+from kb.index.files import SEARCH_DIR
+from kb.index.scores import BM25F, Postings
+from kb.indexdir import IndexDir
 from kb.search import Searcher
 from tests.search.relevance import load
 
@@ -84,6 +88,31 @@ def test_a_term_s_postings_are_read_once_per_searcher(cr_index: Path, monkeypatc
         monkeypatch.setattr(scores, "_walk", lambda m: reads.append(m) or walk(m))
         again = searcher.search("trample damage assignment")
     assert again.hits and not reads
+
+
+def test_postings_read_a_block_at_a_time_score_as_whoosh_s_matchers(cr_index: Path):
+    """kb's BM25F (field lengths held in memory) and its walk of a term's postings block by
+    block give, for every posting of every term of the rules' English and French texts in
+    each segment (one per rules version), the score Whoosh's own BM25F gives walking its
+    matcher posting by posting: to the bit."""
+    ix = FileStorage(str(IndexDir(cr_index).current() / SEARCH_DIR)).open_index()
+    postings = differing = 0
+    with ix.searcher(weighting=scoring.BM25F()) as whoosh, \
+            ix.searcher(weighting=BM25F()) as kb:
+        assert len(whoosh.leaf_searchers()) > 1
+        for (theirs, _), (mine, _) in zip(whoosh.leaf_searchers(), kb.leaf_searchers(),
+                                          strict=True):
+            for field in ("en", "fr"):
+                for text in list(theirs.reader().lexicon(field)):
+                    expected = {}
+                    matcher = theirs.postings(field, text)
+                    while matcher.is_active():
+                        expected[matcher.id()] = matcher.score()
+                        matcher.next()
+                    got = scores._walk(mine.postings(field, text))
+                    postings += len(expected)
+                    differing += got != expected
+    assert postings > 100_000 and not differing
 
 
 def test_a_whoosh_disjunction_max_counts_a_part_s_next_document():

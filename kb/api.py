@@ -4,8 +4,9 @@ line and the web API share.
 
 Every function here returns plain data (dataclasses, dicts); presentation is the CLI's job.
 Domain errors are :class:`KbError` subclasses, which the CLI turns into a message and exit 1.
-Reading records is :mod:`kb.reader`'s (re-exported here); this module sits on top of the read
-path and nothing below it imports it.
+Reading records is :mod:`kb.reader`'s, and the views of a rule or a card :mod:`kb.views`'s (both
+re-exported here, the views on first use: a search shows none); this module sits on top of the
+read path and nothing below it imports it.
 """
 
 from __future__ import annotations
@@ -15,18 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from kb.errors import KbError, NoIndexError, NoSuchRuleError
 from kb.paths import default_index_root, user_corpus_dir
-from kb.reader import (
-    LANGUAGES,
-    CardView,
-    CitedRule,
-    CitingRecord,
-    KnowledgeBase,
-    LinkedText,
-    RuleView,
-    export_row,
-    language_set,
-    version_ranges,
-)
+from kb.reader import LANGUAGES, KnowledgeBase, export_row, language_set, version_ranges
 from kb.text.normal import fold
 
 if TYPE_CHECKING:
@@ -38,6 +28,9 @@ if TYPE_CHECKING:
     from kb.model import TermPair
     from kb.report.run import Report
     from kb.search import SearchResult
+    from kb.views import CardView, CitedRule, CitingRecord, LinkedText, RuleView
+
+_VIEWS = ("CardView", "CitedRule", "CitingRecord", "LinkedText", "RuleView")
 
 __all__ = [
     "LANGUAGES", "CardView", "CitedRule", "CitingRecord", "KbError", "KnowledgeBase",
@@ -45,6 +38,15 @@ __all__ = [
     "check_scenarios", "default_index_root", "diff", "export_row", "fetch", "history",
     "language_set", "report", "search", "terms", "version_ranges",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """The views of :mod:`kb.views`, imported when first asked for (``api.RuleView``)."""
+    if name in _VIEWS:
+        from kb import views
+
+        return getattr(views, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def build_index(

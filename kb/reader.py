@@ -1,6 +1,6 @@
 """Reading an index: :class:`KnowledgeBase` opens the current generation of an index folder
 and answers rule lookups (version in force, citations both ways, texts in other languages,
-nearest numbers on a miss), cards and exports, as plain dataclasses.
+nearest numbers on a miss), cards and exports, as plain dataclasses (:mod:`kb.views`).
 
 This module sits below everything that reads records (:mod:`kb.search`, :mod:`kb.history`,
 :mod:`kb.check`, the report, the CLI and the web) and imports none of them: the read path goes
@@ -14,10 +14,10 @@ import dataclasses
 import shlex
 import sqlite3
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kb.codec import to_dict
 from kb.errors import KbError, NoIndexError, NoSuchRuleError
@@ -29,6 +29,17 @@ from kb.paths import default_index_root, no_index_message
 from kb.rulenum import RuleNumber, RuleNumberError, RuleRange
 from kb.store import OtherSchemaError, StaleStoreError, Store, record_number, record_text
 from kb.text.normal import fold
+
+if TYPE_CHECKING:  # the views load where a rule or a card is shown (kb.views says why)
+    from kb.views import (
+        CardView,
+        CitedRule,
+        CitingRecord,
+        LinkedText,
+        RuleView,
+        RulingPair,
+        WordMatch,
+    )
 
 # The languages ``kb rule --lang`` accepts in any index; any other language the index holds
 # (a community translation's: zh, ko) is accepted too. None (the default) is English and French.
@@ -51,100 +62,6 @@ def language_set(lang: str | None, held: Iterable[str] = ()) -> set[str]:
                                      "{known}, all)").format(lang=lang,
                                                              known=", ".join(sorted(known))))
     return {lang}
-
-
-@dataclass(frozen=True)
-class CitingRecord:
-    id: str
-    kind: str
-    number: str | None
-    written: str
-    language: str = ""  # of the record; "pt" for every record of a Portuguese document
-    file: str = ""
-
-
-@dataclass(frozen=True)
-class WordMatch:
-    """The rule a word was taken to name, and why (a glossary entry or a rule title)."""
-
-    word: str
-    rule: str
-    term: str
-    definition: str | None
-    via: str  # the record id that named it
-
-
-@dataclass(frozen=True)
-class RuleView:
-    """A rule as ``kb rule`` shows it."""
-
-    id: str
-    number: str
-    language: str
-    version: str
-    title: str | None
-    text: str
-    source: dict[str, Any]
-    examples: list[str] = field(default_factory=list)
-    children: list[str] = field(default_factory=list)
-    cites: list[str] = field(default_factory=list)
-    cited_by: list[CitingRecord] = field(default_factory=list)
-    # The same rule in other languages and documents (a French translation, an older
-    # version's number quoted by a FAQ), linked by the rule's identity across versions.
-    texts: list[LinkedText] = field(default_factory=list)
-    # The rule's number in every ingested CR version where it has a counterpart.
-    versions: dict[str, str] = field(default_factory=dict)
-    # Languages asked for (--lang fr) that no text of this rule is in.
-    missing: list[str] = field(default_factory=list)
-    # The title of the rule or of its nearest titled ancestor in the same document: a heading
-    # says number, title and version (702.19b, Trample, 2026-04-17).
-    heading: str | None = None
-
-
-@dataclass(frozen=True)
-class CitedRule:
-    """A rule another document's text cites, read as the build read it: the number as
-    written in the text (``number``), in the rules ``version`` the text is read against, and
-    that rule's number ``today`` (None once it is gone): "règle 708" of the 2013 FAQ is 708 of
-    2012-10-01, today 709."""
-
-    written: str
-    number: str
-    version: str | None
-    date: str | None  # the text's own date (a year alone for some documents)
-    today: str | None
-    note: str | None = None  # "708 in 2013, today 709" when the number changed since
-
-    @classmethod
-    def of(cls, written: str, number: str, version: str | None, day: str | None,
-           today: str | None) -> CitedRule:
-        note = None
-        if version is not None and today != number:
-            when = (day or version)[:4]
-            note = (_("{number} in {year}, today {today}").format(
-                number=number, year=when, today=today) if today
-                else _("{number} in {year}, no rule today").format(number=number, year=when))
-        return cls(written, number, version, day, today, note)
-
-
-@dataclass(frozen=True)
-class LinkedText:
-    id: str
-    number: str
-    language: str
-    version: str
-    title: str | None
-    text: str
-    source: dict[str, Any]
-    untranslated: bool
-    inferred: bool
-    evidence: str
-    examples: list[str] = field(default_factory=list)
-    # A community translation of the whole rules (never official text: WotC publishes the
-    # Comprehensive Rules in English only).
-    community: bool = False
-    basis: str = ""  # what the build paired it on (see kb.model.Link)
-    cites: list[CitedRule] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -235,6 +152,8 @@ class KnowledgeBase:
         A rule that only a translation holds (the French 707.2a of an index without the
         English rules) is answered from the translation. Raise :class:`NoSuchRuleError`
         naming the nearest numbers."""
+        from kb.views import RuleView
+
         languages = language_set(lang, self.languages())
         try:
             wanted = RuleNumber.read(number)
@@ -343,6 +262,8 @@ class KnowledgeBase:
         (``trample`` -> 702.19, through "See rule 702.19"), a rule of that title in any
         language (``Écho``), or, through the bilingual term table, the English word's entry
         (``piétinement`` -> Trample). Raise :class:`NoSuchRuleError` when nothing is named so."""
+        from kb.views import WordMatch
+
         key = fold(word)
         if not key:
             raise KbError(_("not a rule number or a word: {word!r}").format(word=word))
@@ -385,6 +306,8 @@ class KnowledgeBase:
         rule (``current``), as the rule of the version a text is read against
         (``counterpart``), or as the English wording held a text matches best
         (``corresponds``)."""
+        from kb.views import LinkedText
+
         out, seen = [], set()
         # The pairing itself first (today's rule, the rule of its version), then the wording.
         order = {"current": 0, "counterpart": 1, "corresponds": 2}
@@ -407,6 +330,8 @@ class KnowledgeBase:
     def cited(self, record: Rule) -> list[CitedRule]:
         """The rules ``record`` cites, as the build read them (``cites-then`` and ``current``
         links): the number then, its version, and today's number."""
+        from kb.views import CitedRule
+
         then = {link.to_id.rsplit(":", 1)[-1]: link.to_id
                 for link in self.store.links(from_id=record.id, relation="cites-then")}
         out = []
@@ -423,6 +348,8 @@ class KnowledgeBase:
         return out
 
     def _cited_by_links(self, rule_id: str) -> list[CitingRecord]:
+        from kb.views import CitingRecord
+
         out = []
         for link in (self.store.links(to_id=rule_id, relation="cites")
                      + self.store.links(to_id=rule_id, relation="concerns")):
@@ -434,6 +361,8 @@ class KnowledgeBase:
         return out
 
     def _citing(self, wanted: RuleNumber, version: str) -> list[tuple[RuleRange, CitingRecord]]:
+        from kb.views import CitingRecord
+
         out = []
         for record, citation in self.store.citing(str(wanted), version):
             rng = RuleRange(RuleNumber.parse(citation.first), RuleNumber.parse(citation.last))
@@ -468,6 +397,8 @@ class KnowledgeBase:
         the cards reached through ``same-card`` links are the card; the rulings linked to
         them (``about-card``) are its rulings, those joined by ``same-ruling`` links shown
         once with every source and date, and with their French text."""
+        from kb.views import CardView, card_text
+
         cards = [c for c in self.store.query(kind="card") if isinstance(c, Card)]
         key = fold(name)
         hits = [c for c in cards if fold(c.name) == key
@@ -488,7 +419,7 @@ class KnowledgeBase:
                         for link in self.store.links(from_id=r.id, relation="cites")},
                        key=lambda n: RuleNumber.parse(n).sort_key)
         dates = {s.file: s.version for s in self.store.sources()}
-        texts = sorted((_card_text(c, dates) for c in found if isinstance(c, Card)),
+        texts = sorted((card_text(c, dates) for c in found if isinstance(c, Card)),
                        key=lambda t: (t.language != "en", not t.id.startswith("mtgjson:"), t.id))
         # The Oracle name (MTGJSON's English card) when there is one, else the first English.
         return CardView(texts[0].name, texts, pairs, rules)
@@ -509,6 +440,8 @@ class KnowledgeBase:
     def _ruling_views(self, rulings: list[Ruling]) -> list[RulingPair]:
         """One entry per English ruling however many sources publish it, with its French
         text; a French ruling with no English one stands alone."""
+        from kb.views import RulingPair, publication_order, ruling_text
+
         by_id = {r.id: r for r in rulings}
         same: dict[str, list[tuple[str, str]]] = {}  # ruling -> (other ruling, evidence)
         for r in rulings:
@@ -523,16 +456,16 @@ class KnowledgeBase:
                 continue
             members = self._linked_group({r.id}, "same-ruling") & set(by_id)
             english = sorted((by_id[m] for m in members if by_id[m].language != "fr"),
-                             key=_publication_order)
+                             key=publication_order)
             french = [by_id[m] for m in members if by_id[m].language == "fr"]
             shown |= members
             evidence = [ev for m in members if by_id[m].language == "fr"
                         for other, ev in same.get(m, []) if other in members]
-            out.append(RulingPair(_ruling_text(english[-1]),
-                                  _ruling_text(french[0]) if french else None,
+            out.append(RulingPair(ruling_text(english[-1]),
+                                  ruling_text(french[0]) if french else None,
                                   evidence[0] if evidence else None,
-                                  [_ruling_text(e) for e in english]))
-        out += [RulingPair(None, _ruling_text(r), None) for r in rulings
+                                  [ruling_text(e) for e in english]))
+        out += [RulingPair(None, ruling_text(r), None) for r in rulings
                 if r.language == "fr" and r.id not in shown]
         return out
 
@@ -630,61 +563,3 @@ def export_row(record: Record) -> dict[str, Any]:
                     for c in fields.pop("citations", [])]
     row.update(fields)
     return row
-
-
-@dataclass(frozen=True)
-class CardText:
-    id: str
-    name: str
-    language: str
-    faces: list[dict[str, Any]]
-    card_text: str | None
-    source: dict[str, Any]
-    date: str | None = None  # of its source: a FAQ's printed text, a database's Oracle text
-
-
-@dataclass(frozen=True)
-class RulingText:
-    id: str
-    language: str
-    date: str | None
-    text: str
-    source: dict[str, Any]
-
-
-@dataclass(frozen=True)
-class RulingPair:
-    """A ruling and its translation; either side may be missing. ``sources``: every
-    publication of the English ruling, oldest first (the FAQ of 2013-03-21, MTGJSON's copy
-    of 2013-04-15), ``en`` being the latest."""
-
-    en: RulingText | None
-    fr: RulingText | None
-    evidence: str | None
-    sources: list[RulingText] = field(default_factory=list)
-
-
-@dataclass(frozen=True)
-class CardView:
-    """A card as ``kb card`` shows it: every source's text, rulings side by side, rules."""
-
-    name: str
-    texts: list[CardText]
-    rulings: list[RulingPair]
-    rules: list[str]
-
-
-def _card_text(card: Card, dates: dict[str, str | None]) -> CardText:
-    """A card's text, dated by its source (``dates``: file -> the source's date)."""
-    return CardText(card.id, card.name, card.language, [to_dict(f) for f in card.faces],
-                    card.card_text, {"file": card.loc.file, "line": card.loc.line},
-                    dates.get(card.loc.file))
-
-
-def _publication_order(ruling: Ruling) -> tuple[str, str]:
-    return ruling.date or "", ruling.id
-
-
-def _ruling_text(ruling: Ruling) -> RulingText:
-    return RulingText(ruling.id, ruling.language, ruling.date, ruling.text,
-                      {"file": ruling.loc.file, "line": ruling.loc.line})

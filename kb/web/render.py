@@ -22,7 +22,7 @@ from kb import i18n
 from kb.history import Piece
 from kb.labels import change_label, field_label, label, language_name
 from kb.link.citations import find_citations
-from kb.reader import CitedRule
+from kb.views import CitedRule
 from kb.web.data import record_url, rule_url, slug
 
 _MANA = re.compile(r"\{([0-9A-Z/½∞]{1,5})\}")
@@ -47,7 +47,7 @@ def rich(text: str | None, version: str | None = None, latest: str | None = None
     ``version``) and its mana symbols drawn; line breaks kept.
 
     ``cited`` are the citations of another document's text as the build read them
-    (:class:`kb.reader.CitedRule`): each links to today's rule, and says so where the number
+    (:class:`kb.views.CitedRule`): each links to today's rule, and says so where the number
     changed since ("règle 708" of 2013: today's 709, "708 in 2013, today 709")."""
     if not text:
         return Markup("")

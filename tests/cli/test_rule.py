@@ -160,7 +160,7 @@ def test_portuguese_only_when_asked(portuguese_index):
 
 def test_a_citing_record_of_another_language_says_its_language():
     from kb.cli.rule import _citing_label
-    from kb.reader import CitingRecord, RuleView
+    from kb.views import CitingRecord, RuleView
 
     view = RuleView("cr:en:2026-04-17:702.19b", "702.19b", "en", "2026-04-17", None, "", {})
     english = CitingRecord("cr:en:2026-04-17:702.19c", "rule", "702.19c", "702.19b", "en")

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import atexit
 import contextlib
-import difflib
 import errno
 import importlib
 import json
@@ -103,6 +102,8 @@ class KbGroup(KbCommand, click.Group):
                         args: list[str]) -> tuple[str | None, click.Command | None, list[str]]:
         name = args[0] if args else ""
         if name and not name.startswith("-") and self.get_command(ctx, name) is None:
+            import difflib  # a mistyped command only
+
             close = difflib.get_close_matches(name, self.list_commands(ctx), n=3, cutoff=0.6)
             if close:
                 ctx.fail(_("no such command {name!r}; did you mean: {close}? (kb --help lists "

@@ -76,7 +76,8 @@ class Language:
     stops: frozenset[str] = field(init=False)
     _cache: dict[str, tuple[tuple[str, str], ...]] = field(init=False, default_factory=dict)
     _terms: dict[str, tuple[str, ...]] = field(init=False, default_factory=dict)
-    _irregular: dict[str, frozenset[str]] | None = field(init=False, default=None)
+    # First letter -> the irregular table of the terms that begin with it (see irregular()).
+    _irregular: dict[str, dict[str, frozenset[str]]] = field(init=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         self.stops = frozenset(fold(w) for w in stopwords_for_language(self.code)) - _KEPT[
@@ -126,15 +127,24 @@ class Language:
 
     def irregular(self, term: str) -> frozenset[str]:
         """The terms of every form of the irregular verb one of whose forms has ``term``
-        (English ``leav`` -> ``leav``, ``left``: kb.text.inflection); empty otherwise."""
-        if self._irregular is None:
-            table: dict[str, set[str]] = {}
+        (English ``leav`` -> ``leav``, ``left``: kb.text.inflection); empty otherwise.
+
+        Only the verbs with a form of the term's first letter are stemmed (a stem keeps its
+        word's first letter), once a letter: a cold search asks for a word or two, and
+        stemming every form of every verb was a tenth of its time."""
+        letter = term[:1]
+        table = self._irregular.get(letter)
+        if table is None:
+            found: dict[str, set[str]] = {}
             for forms in verbs() if self.code == "en" else ():
-                terms = {self.term(form) for form in forms}
-                for one in terms:
-                    table.setdefault(one, set()).update(terms)
-            self._irregular = {one: frozenset(terms) for one, terms in table.items()}
-        return self._irregular.get(term, frozenset())
+                if any(form.startswith(letter) for form in forms):
+                    terms = {self.term(form) for form in forms}
+                    for one in terms:
+                        if one.startswith(letter):
+                            found.setdefault(one, set()).update(terms)
+            table = self._irregular[letter] = {one: frozenset(terms)
+                                               for one, terms in found.items()}
+        return table.get(term, frozenset())
 
 
 _LANGUAGES: dict[str, Language] = {}

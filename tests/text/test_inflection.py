@@ -23,6 +23,18 @@ def test_irregular_forms_are_one_family_under_the_stemmer():
     assert language("fr").irregular(language("fr").term("quitte")) == frozenset()
 
 
+def test_each_form_of_each_verb_brings_every_form_whatever_letter_they_begin_with():
+    """The family of a form is found by its first letter (kb.index.analysis): the table's
+    verbs whose forms begin with different letters (go, went; eat, ate) are whole too."""
+    english = language("en")
+    for forms in verbs():
+        terms = {english.term(form) for form in forms}
+        for form in forms:
+            assert terms <= english.irregular(english.term(form)), form
+    assert english.term("went") in english.irregular(english.term("go"))
+    assert english.term("eat") in english.irregular(english.term("ate"))
+
+
 def test_synonyms_have_evidence_and_two_different_sides():
     for pair in SYNONYMS:
         assert pair.language in ("en", "fr")

@@ -37,8 +37,9 @@ class WordMatch:
 
 
 @dataclass(frozen=True)
-class RuleView:
-    """A rule as ``kb rule`` shows it."""
+class RuleText:
+    """One document's text of a rule: what :class:`RuleView` (the rule asked for) and
+    :class:`LinkedText` (the same rule in another language or document) both begin with."""
 
     id: str
     number: str
@@ -47,6 +48,12 @@ class RuleView:
     title: str | None
     text: str
     source: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class RuleView(RuleText):
+    """A rule as ``kb rule`` shows it."""
+
     examples: list[str] = field(default_factory=list)
     children: list[str] = field(default_factory=list)
     cites: list[str] = field(default_factory=list)
@@ -90,14 +97,7 @@ class CitedRule:
 
 
 @dataclass(frozen=True)
-class LinkedText:
-    id: str
-    number: str
-    language: str
-    version: str
-    title: str | None
-    text: str
-    source: dict[str, Any]
+class LinkedText(RuleText):
     untranslated: bool
     inferred: bool
     evidence: str

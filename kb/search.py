@@ -618,6 +618,9 @@ class Searcher:
         if isinstance(query.root, Loose):
             root = self._terms_first(query.root, result, heard)
             query = Query(query.text, root, query.filters, query.cards)
+        elif isinstance(query.root, Word):  # "fizzle" alone is searched as in a question
+            query = Query(query.text, self._with_synonyms(query.root, result), query.filters,
+                          query.cards)
         translated = {w.text for item in _walk_terms(query.root) for w in item}
         question = isinstance(query.root, Loose) and len(query.root.items) >= QUESTION_WORDS_MIN
         for word in query.words():
@@ -671,15 +674,18 @@ class Searcher:
             if merged is not None:
                 out.append(merged)
                 continue
-            item = items[i]
-            if isinstance(item, Word) and not item.prefix and self.mechanisms.synonyms and (
-                    same := _synonyms([item.text])):  # "simultaneously": "same time" too
-                _said_synonyms(item.text, same, result)
-                item = Or((item, *(And(tuple(Word(t) for t in term.split()))
-                                   for term in same)))
-            out.append(item)
+            out.append(self._with_synonyms(items[i], result))
             i += 1
         return Loose(tuple(out))
+
+    def _with_synonyms(self, item: Node, result: SearchResult) -> Node:
+        """A word and its other phrasings in its language ("simultaneously": "same time"
+        too; "fizzle": "doesn't resolve"), said in ``result``; any other item as it is."""
+        if isinstance(item, Word) and not item.prefix and self.mechanisms.synonyms and (
+                same := _synonyms([item.text])):
+            _said_synonyms(item.text, same, result)
+            return Or((item, *(And(tuple(Word(t) for t in term.split())) for term in same)))
+        return item
 
     def _other_language(self, text: str, result: SearchResult,
                         heard: dict[str, set[str]] | None = None,
@@ -969,11 +975,15 @@ def _synonym_table() -> dict[tuple[str, tuple[str, ...]], tuple[str, ...]]:
 
 def _synonyms(texts: list[str]) -> list[str]:
     """The other phrasings of a run of a question's words, in its language ("same time",
-    "at the same time": "simultaneously")."""
+    "at the same time": "simultaneously"). An abbreviation's plural is the abbreviation:
+    the stemmer drops a final "s" only after a vowel it does not follow ("SBAs", "MDFCs"
+    keep theirs)."""
     table = _synonym_table()
     found: list[str] = []
     for lang in ("en", "fr"):
         terms = language(lang).terms_of(" ".join(texts))
+        if (lang, terms) not in table and len(terms) == 1 and terms[0].endswith("s"):
+            terms = (terms[0][:-1],)
         found += [t for t in table.get((lang, terms), ()) if t not in found] if terms else []
     return found
 

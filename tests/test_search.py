@@ -125,6 +125,20 @@ def test_game_slang_is_searched_as_the_rules_say_it(cr_index):
     assert any(within(g, "701.6") for g in groups(counter["hits"])[:3])
 
 
+def test_players_abbreviations_are_searched_as_the_rules_say_them(cr_index):
+    """Issue 23: a judge's question in a player's words. "sba", "tutor", "cda" found nothing,
+    and a slang word alone ("flyer") found nothing though it did inside a question. Each is
+    searched as the rules' wording (kb.text.synonyms): state-based actions (704), Search
+    (701.23), a characteristic-defining ability (604.3), flying (702.9), and "fizzle" as
+    608.2b's "doesn't resolve"."""
+    for query, rule in (("sba", "704"), ("tutor", "701.23"), ("flyer", "702.9"),
+                        ("when are sbas checked", "704"), ("what is a cda", "604.3"),
+                        ("what happens when my spell fizzles", "608.2b")):
+        data = answer(cr_index, query)
+        assert any(t["from"] == ["synonym"] for t in data["translations"]), query
+        assert any(within(g, rule) for g in groups(data["hits"])[:3]), (query, data["hits"])
+
+
 def test_english_without_apostrophes_is_english(cr_index):
     """Issue 23: "cant", "dont", "doesnt" read as other languages' words. They are read as
     the contractions, and the question as English; a French "dont" stays French."""

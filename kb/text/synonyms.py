@@ -52,6 +52,9 @@ SYNONYMS = (
             "CR 2006-10-01 212.4d 'An Aura comes into play attached to a permanent or player' "
             "(the zone was 'in play', 217.1); today's rules say it enters the battlefield "
             "(303.4, 403.1 'the battlefield')", one_way=True),
+    Synonym("en", "transforming double-faced card", "nonmodal double-faced card",
+            "CR 2026-04-17 712.1 'nonmodal double-faced cards (previously called "
+            "\"transforming double-faced cards\")'", one_way=True),
     Synonym("en", "removed from the game", "exiled",
             "CR 2006-10-01 217.7a 'Effects can remove objects from the game'; CR 2026-04-17 "
             "406.1 'Some spells and abilities exile an object'", one_way=True),
@@ -69,6 +72,49 @@ SYNONYMS = (
     Synonym("en", "ltb", "leaves the battlefield",
             "MTG Wiki, List of Magic slang: LTB, short for 'leaves the battlefield' (CR 603.6c "
             "leaves-the-battlefield abilities)", one_way=True),
+    # Abbreviations and nicknames of rules terms, each as a page about the term records it
+    # (issue 23: "fizzle", "sba", "cmc" and "tutor" found nothing; a judge's question in a
+    # player's words uses them).
+    Synonym("en", "cmc", "mana value",
+            "MTG Wiki, Mana value (mtg.wiki/page/Mana_value): converted mana cost, 'CMC' for "
+            "short, was renamed mana value in 2021 (CR 202.3)", one_way=True),
+    Synonym("en", "sba", "state-based actions",
+            "the judges' Rules Tips, 'Triggers vs. State-Based Actions' (blogs.magicjudges.org/"
+            "rulestips/2019/01/triggers-vs-state-based-actions): 'SBAs, as they are frequently "
+            "called' (CR 704)", one_way=True),
+    Synonym("en", "fizzle", "doesn't resolve",
+            "MTG Wiki, Fizzle (mtg.fandom.com/wiki/Fizzle): the informal term for a spell or "
+            "ability that does not resolve because all its targets are illegal; CR 608.2b: "
+            "'the spell or ability doesn't resolve'", one_way=True),
+    Synonym("en", "tutor", "search",
+            "MTG Wiki, Tutor (mtg.gamepedia.com/Tutor): a tutor is a spell that searches your "
+            "library for another card (CR 701.23 Search)", one_way=True),
+    Synonym("en", "bounce", "return to its owner's hand",
+            "MTG Wiki, Bounce (mtg.fandom.com/wiki/Bounce): a bounce effect returns a permanent "
+            "to its owner's hand", one_way=True),
+    Synonym("en", "steal", "gain control",
+            "MTG Wiki, Stealing (mtg.gamepedia.com/Stealing): the nickname of the effects that "
+            "let a player gain control of an opponent's permanent (CR 110.2b)", one_way=True),
+    Synonym("en", "dfc", "double-faced card",
+            "MTG Wiki, Double-faced card (mtg.wiki/page/Double-faced_card): 'double-faced cards "
+            "(DFCs)' (CR 712)", one_way=True),
+    Synonym("en", "mdfc", "modal double-faced card",
+            "Hipsters of the Coast, 'The New DFCs on the Block' (hipstersofthecoast.com, "
+            "2020-09): Zendikar Rising's modal DFCs, MDFCs (CR 712.1)", one_way=True),
+    Synonym("en", "tdfc", "nonmodal double-faced card",
+            "Hipsters of the Coast, 'The New DFCs on the Block' (2020-09): the older kind renamed "
+            "transforming DFCs, TDFCs; CR 2026-04-17 712.1 'nonmodal double-faced cards "
+            "(previously called \"transforming double-faced cards\")'", one_way=True),
+    Synonym("en", "sac", "sacrifice",
+            "MTG Wiki, Sacrifice (mtg.fandom.com/wiki/Sacrifice): 'often shortened to sac' "
+            "(CR 701.21)", one_way=True),
+    Synonym("en", "lki", "last known information",
+            "Italian Magic Judges, 'Last Known Information (LKI)' (italianmagicjudges.net, "
+            "article 2029); the Japanese MTG Wiki's page on it gives the same abbreviation "
+            "(CR 113.7a, 608.2h)", one_way=True),
+    Synonym("en", "cda", "characteristic-defining ability",
+            "The Forge Herald, 'Judge Tips: Characteristic-Defining Abilities' (2016-04): "
+            "'Characteristic-Defining abilities (CDA)' (CR 604.3)", one_way=True),
     Synonym("en", "counterspell", "counter target spell",
             "the card Counterspell (Alpha) reads 'Counter target spell.'; Wizards' keyword "
             "glossary for new players explains 'counter a spell' with it (CR 701.6)", one_way=True),

@@ -41,3 +41,19 @@ def test_synonyms_have_evidence_and_two_different_sides():
         analysis = language(pair.language)
         assert analysis.terms_of(pair.one) != analysis.terms_of(pair.other)
         assert len(pair.evidence) > 40, pair
+
+
+def test_the_rules_side_of_each_english_synonym_is_wording_of_todays_rules():
+    """A one-way pair searches the player's word as the rules' wording: wording today's CR
+    does not print would find nothing ("fizzle" is searched as 608.2b's "doesn't resolve",
+    "tdfc" as 712.1's "nonmodal double-faced card", not as the name it had before)."""
+    from kb.corpus import embedded_corpus
+
+    english = language("en")
+    (cr,) = embedded_corpus().glob("MagicCompRules *.txt")
+    paragraphs = [" ".join(english.terms_of(line))
+                  for line in cr.read_text(encoding="utf-8-sig").splitlines()]
+    for pair in SYNONYMS:
+        if pair.language == "en" and pair.one_way:
+            run = " ".join(english.terms_of(pair.other))
+            assert any(f" {run} " in f" {p} " for p in paragraphs), pair.other

@@ -52,6 +52,13 @@ SYNONYMS = (
             "CR 2006-10-01 212.4d 'An Aura comes into play attached to a permanent or player' "
             "(the zone was 'in play', 217.1); today's rules say it enters the battlefield "
             "(303.4, 403.1 'the battlefield')", one_way=True),
+    Synonym("en", "state-based effects", "state-based actions",
+            "CR 2009-05-01 420 'State-Based Effects' ('State-based effects are a special "
+            "category ...') and CR 2009-07-11 704 'State-Based Actions': one rule, renamed",
+            one_way=True),
+    Synonym("en", "casting cost", "mana cost",
+            "CR 2026-04-17 glossary, 'Casting Cost (Obsolete)': 'An obsolete term for mana "
+            "cost' (CR 202.1)", one_way=True),
     Synonym("en", "transforming double-faced card", "nonmodal double-faced card",
             "CR 2026-04-17 712.1 'nonmodal double-faced cards (previously called "
             "\"transforming double-faced cards\")'", one_way=True),

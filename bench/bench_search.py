@@ -14,6 +14,8 @@ One run, one index (the embedded corpus and the shared corpus), measured three w
   question, key words} x {en, fr} on the development half, the held-out half and the held-out
   questions French players wrote (tests/search/players/, split by source); a question kb
   refuses counts as a miss and is counted.
+- the held-out key words again with one typo each (:func:`mistyped`), kb with and without its
+  typo correction beside FTS5: players' own questions hold too few typos to tell.
 
 Speed, in the same run: warm p50 and p95 on the held-out half's queries beside FTS5 (repeated,
 and each seen once after a warm-up on the dev half), a 40-word question warm, a cold ``kb
@@ -37,6 +39,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -134,13 +137,15 @@ def fts_answers(conn: sqlite3.Connection, text: str) -> list[str]:
 Answerer = Callable[[str], list]
 
 
-def judge(questions: list[Question], answer: Answerer) -> list[Outcome]:
+def judge(questions: list[Question], answer: Answerer,
+          variants: list[tuple[str, str]] = VARIANTS,
+          alter: Callable[[str], str] = str) -> list[Outcome]:
     outcomes = []
     for q in questions:
-        for form, lang in VARIANTS:
+        for form, lang in variants:
             refused = False
             try:
-                got = answer(q.text(form, lang))
+                got = answer(alter(q.text(form, lang)))
             except KbError:
                 got, refused = [], True
             outcomes.append(Outcome(q, form, lang, players.rank(got, q.answers), refused,
@@ -154,6 +159,26 @@ def with_kb(searcher: Searcher) -> Answerer:
 
 def cli_path(index: Path) -> Answerer:
     return lambda text: players.answer_numbers(api.search(text, index=index, limit=players.DEPTH))
+
+
+def mistyped(text: str) -> str:
+    """Key words with one typo, as fingers make them: the longest word (of five letters or
+    more) with two letters swapped, one dropped, one doubled or one replaced by the next
+    letter of the alphabet, the kind chosen by the word itself (the same typo in every run).
+    Players' own questions hold few typos in the words that matter: the typo mechanism is
+    measured on these, never tuned on them."""
+    words = [w for w in re.findall(r"[^\W\d_]+", text) if len(w) >= 5]
+    if not words:
+        return text
+    word = max(words, key=len)
+    i = len(word) // 2
+    kind = zlib.crc32(word.encode("utf-8")) % 4
+    typo = (word[:i - 1] + word[i] + word[i - 1] + word[i + 1:] if kind == 0
+            else word[:i] + word[i + 1:] if kind == 1
+            else word[:i] + word[i] + word[i:] if kind == 2
+            else word[:i] + (chr(ord(word[i]) + 1) if word[i] not in "zZ" else "a")
+            + word[i + 1:])
+    return text.replace(word, typo, 1)
 
 
 def cell(outcomes: list[Outcome], form: str, lang: str) -> relevance.Scores | None:
@@ -248,6 +273,14 @@ def main() -> None:
         print_table(f"{title} ({len(qs)} questions)",
                     {name: [o for o in outcomes if o.question.id in ids]
                      for name, outcomes in runs.items()})
+    keywords = [(form, lang) for form, lang in VARIANTS if form == "keywords"]
+    held_out = questions["held-out"]
+    with Searcher(index) as on, Searcher(index, replace(ALL, typos=False)) as off:
+        print_table(f"held-out key words with one typo each ({len(held_out)} questions)", {
+            "kb, warm Searcher": judge(held_out, with_kb(on), keywords, mistyped),
+            "FTS5 bm25 (words ORed)": judge(held_out, lambda t: fts_answers(conn, t),
+                                            keywords, mistyped),
+            "kb without typos": judge(held_out, with_kb(off), keywords, mistyped)})
     print(f"\nrelevance set (regression), warm Searcher: hit@1 {regression.hit1:.3f}  "
           f"hit@3 {regression.hit3:.3f}  MRR@10 {regression.mrr10:.3f}")
     if args.misses:

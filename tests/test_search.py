@@ -166,6 +166,22 @@ def test_the_official_french_terms_the_issue_lists_have_pairs(cr_index):
                   "110.5")
 
 
+def test_the_everyday_french_verbs_of_the_rules_have_pairs(cr_index):
+    """Issue 23: "vérifiées" had no pair and was left out as a word no text holds. The French
+    FAQ of Dragon's Maze and its English original pair "vérifiez" / "checking", "déclarés" /
+    "declared", "utiliser" / "use"; 704.2 and 704.3 say when state-based actions are checked
+    ("the game checks")."""
+    data = answer(cr_index, "quand les actions basées sur un état sont-elles vérifiées ?")
+    assert "vérifiées" not in data["absent"]
+    assert {"word": "vérifiées", "terms": ["check"], "from": ["official"]} in data["translations"]
+    first = groups(data["hits"])[:3]
+    assert any(within(g, "704.2") for g in first) and any(within(g, "704.3") for g in first)
+    for french, english in (("déclarer", "declare"), ("utiliser", "use")):
+        searched = [term for t in answer(cr_index, f"{french} une capacité")["translations"]
+                    for term in t["terms"]]
+        assert english in searched, (french, searched)
+
+
 def test_a_multi_word_term_is_not_left_out_as_its_commonest_word(cr_index):
     """Issue 23: "capacité de loyauté", "mal d'invocation", "face visible" have a pair and
     were still dropped from long questions: a unit was ranked by its commonest word

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+
+from kb.corpus import embedded_corpus
 from kb.index.analysis import language
 from kb.text.inflection import verbs
 from kb.text.synonyms import SYNONYMS
@@ -43,18 +46,19 @@ def test_synonyms_have_evidence_and_two_different_sides():
         assert len(pair.evidence) > 40, pair
 
 
+def todays_rules() -> str:
+    """The text of the CR the project ships (corpus/)."""
+    (cr,) = embedded_corpus().glob("MagicCompRules *.txt")
+    return cr.read_text(encoding="utf-8-sig")
+
+
 def test_a_one_word_synonym_shares_its_stem_with_no_other_word_of_the_rules():
     """A question's word is looked up by its stem: "unblockable" (an obsolete term for "can't
     be blocked") is one stem with 509.1h's "unblocked", so "unblocked creature" searched
     "can't be blocked" too. A player's word may be printed by today's rules only as itself
     or with an ending ("steal", the monarch's "steals")."""
-    import re
-
-    from kb.corpus import embedded_corpus
-
     english = language("en")
-    (cr,) = embedded_corpus().glob("MagicCompRules *.txt")
-    words = set(re.findall(r"[a-z][a-z-]*", cr.read_text(encoding="utf-8-sig").lower()))
+    words = set(re.findall(r"[a-z][a-z-]*", todays_rules().lower()))
     for pair in SYNONYMS:
         if pair.language == "en" and " " not in pair.one:
             stem = english.term(pair.one)
@@ -67,12 +71,8 @@ def test_the_rules_side_of_each_english_synonym_is_wording_of_todays_rules():
     """A one-way pair searches the player's word as the rules' wording: wording today's CR
     does not print would find nothing ("fizzle" is searched as 608.2b's "doesn't resolve",
     "tdfc" as 712.1's "nonmodal double-faced card", not as the name it had before)."""
-    from kb.corpus import embedded_corpus
-
     english = language("en")
-    (cr,) = embedded_corpus().glob("MagicCompRules *.txt")
-    paragraphs = [" ".join(english.terms_of(line))
-                  for line in cr.read_text(encoding="utf-8-sig").splitlines()]
+    paragraphs = [" ".join(english.terms_of(line)) for line in todays_rules().splitlines()]
     for pair in SYNONYMS:
         if pair.language == "en" and pair.one_way:
             run = " ".join(english.terms_of(pair.other))

@@ -172,13 +172,12 @@ def mistyped(text: str) -> str:
         return text
     word = max(words, key=len)
     i = len(word) // 2
-    kind = zlib.crc32(word.encode("utf-8")) % 4
-    typo = (word[:i - 1] + word[i] + word[i - 1] + word[i + 1:] if kind == 0
-            else word[:i] + word[i + 1:] if kind == 1
-            else word[:i] + word[i] + word[i:] if kind == 2
-            else word[:i] + (chr(ord(word[i]) + 1) if word[i] not in "zZ" else "a")
-            + word[i + 1:])
-    return text.replace(word, typo, 1)
+    head, letter, tail = word[:i], word[i], word[i + 1:]
+    typos = (head[:-1] + letter + head[-1] + tail,  # swapped with the letter before
+             head + tail,  # dropped
+             head + letter + letter + tail,  # doubled
+             head + ("a" if letter in "zZ" else chr(ord(letter) + 1)) + tail)  # replaced
+    return text.replace(word, typos[zlib.crc32(word.encode("utf-8")) % len(typos)], 1)
 
 
 def cell(outcomes: list[Outcome], form: str, lang: str) -> relevance.Scores | None:

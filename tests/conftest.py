@@ -52,6 +52,21 @@ def cr_index(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="session")
+def full_index(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An index of the embedded corpus and the whole shared corpus, built once (the search
+    tests' relevance set was judged against it; the term table's every kind of evidence is
+    in it)."""
+    from kb.build import build
+    from kb.corpus import embedded_corpus
+
+    if not (SHARED_CORPUS / "SOURCES.md").is_file():
+        pytest.skip(f"shared corpus not found at {SHARED_CORPUS}: set KB_SHARED_CORPUS")
+    index = tmp_path_factory.mktemp("full")
+    build(index, [embedded_corpus(), SHARED_CORPUS])
+    return index
+
+
+@pytest.fixture(scope="session")
 def translations(tmp_path_factory: pytest.TempPathFactory):
     """An index of the Chinese (2022-06-10) and Korean (2021-11-19) whole-CR translations
     with the English rules of their dates (from the CR archive), and the build's report."""

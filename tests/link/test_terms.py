@@ -6,6 +6,8 @@ where the English prints "Trample" (Battering Krasis)."""
 
 from __future__ import annotations
 
+from collections import defaultdict
+
 from kb.model import TermPair
 from kb.reader import KnowledgeBase
 from kb.text.normal import fold
@@ -71,3 +73,26 @@ def test_the_official_vocabulary_comes_first(cr_index):
 def test_lookup_is_accent_and_case_blind(cr_index):
     assert terms(cr_index, "piétinement") == terms(cr_index, "pietinement")
     assert not terms(cr_index, "no such term")
+
+
+def test_the_official_table_never_contradicts_the_french_cards(full_index):
+    """Issue 23: "disparition" was searched as fading, "garde" (keeps) as ward, "ombre" (a
+    Shade) as shadow, rows of the official table that the French cards' own keyword lines
+    contradict: "Disparition 3" on Chronozoa is vanishing, "Parade {2}" on Adrix and Nev
+    ward, "Distorsion" on Dauthi Slayer shadow, "Union" on Unbounded Potential entwine. Where
+    the cards print a keyword beside its English, an official row agrees with them both ways;
+    a row that writes the English word itself ("kicker") only says French players write it."""
+    with KnowledgeBase(full_index) as kb:
+        every = kb.store.terms()
+    printed_as: dict[str, set[str]] = defaultdict(set)  # English keyword -> French names
+    printed_for: dict[str, set[str]] = defaultdict(set)  # French name -> English keywords
+    for p in every:
+        if p.kind == "keyword":
+            printed_as[fold(p.english)].add(fold(p.french))
+            printed_for[fold(p.french)].add(fold(p.english))
+    official = [(fold(p.french), fold(p.english)) for p in every if p.kind == "official"]
+    assert official and len(printed_as) > 50
+    wrong = [(french, english) for french, english in official if french != english and (
+        french in printed_for and english not in printed_for[french]
+        or english in printed_as and french not in printed_as[english])]
+    assert not wrong

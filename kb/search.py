@@ -99,6 +99,7 @@ MAX_QUESTION_WORDS = 32
 # Which evidence names a translation first: the official vocabulary, then a keyword or
 # title, before a word pair read off parallel texts, and card names last.
 _KIND_ORDER = {kind: rank for rank, kind in enumerate(TERM_EVIDENCE)}
+_ALIGNED = {"parallel-text", "card-name"}  # pairs read off where words stand in two texts
 DEFAULT_LIMIT = 10
 # The words and runs of words a long-lived searcher keeps the translations of (each looked up
 # in the term table once, not once per query: a question looks up every run of two to six of
@@ -733,6 +734,13 @@ class Searcher:
                 key = shown.setdefault((other_lang, other_terms), (other_lang, other))
                 found.setdefault(key, set()).add(pair.kind)
         generic = {t: k for t, k in found.items() if k != {"card-name"}}
+        # Parallel texts pair words by where they stand, and may pair a word with its
+        # neighbour ("déclenchement" with "entering": "creatures entering the battlefield
+        # don't cause abilities to trigger"); where stronger evidence names the term as typed,
+        # they add nothing of their own. An inflection is no such evidence: "regarder" (look)
+        # is not the table's "regard" (scry).
+        if exact and any(k - _ALIGNED for k in generic.values()):
+            generic = {t: k for t, k in generic.items() if k - _ALIGNED}
         ranked = list(generic or (found if names else {}))
         # "mortel" read off parallel texts says less than "contact mortel", which holds it.
         chosen = [t for t in ranked if not any(

@@ -95,3 +95,17 @@ def test_a_keyword_is_found_by_the_name_french_cards_print(full_index):
         for query, rule in (("équipage", "702.122"), ("union", "702.42"),
                             ("victime", "702.153"), ("comment marche l'escalade ?", "702.120")):
             assert searcher.search(query, limit=1).hits[0].group == f"rule {rule}", query
+
+
+def test_a_word_the_table_names_is_not_searched_as_its_neighbour_in_parallel_texts(full_index):
+    """Issue 23: "déclenchement" was searched as "entering", its neighbour in the parallel
+    texts of Torpor Orb and Hushwing Gryff ("creatures entering the battlefield don't cause
+    abilities to trigger"). The French FAQ of Dragon's Maze pairs it with "triggering" ("en
+    réponse au déclenchement de sa capacité d'évolution"); the table's pair answers alone. An
+    inflection of a term of the table is no such evidence: "regardez" is still "look", not
+    the table's "regard" (scry)."""
+    with Searcher(full_index) as searcher:
+        question = searcher.search("déclenchement d'une capacité quand la créature meurt")
+        looked = searcher.search("regardez les cartes du dessus de votre bibliothèque")
+    assert [t.terms for t in question.translations if t.word == "déclenchement"] == [("trigger",)]
+    assert "look" in [term for t in looked.translations for term in t.terms]

@@ -436,11 +436,13 @@ class _Builder:
         said = Counter(fold(item.text) for item in items
                        if self.repeats and isinstance(item, Word) and not item.prefix)
         for item in items:
+            if isinstance(item, Required) and _stop_word(item.item):
+                item = item.item  # "in the graveyard AND on the battlefield": "on" is no term
             if isinstance(item, Not):
                 excluded.append(self.node(item.item))
             elif isinstance(item, Required | Phrase | And):
                 required.append(self.node(item))
-            elif isinstance(item, Word) and not item.prefix and is_stop_word(item.text):
+            elif _stop_word(item):
                 continue
             else:
                 label = _label(item)
@@ -757,6 +759,10 @@ def is_question_word(text: str) -> bool:
 
 
 @lru_cache(maxsize=65536)
+def _stop_word(node: Node) -> bool:
+    return isinstance(node, Word) and not node.prefix and is_stop_word(node.text)
+
+
 def is_stop_word(text: str) -> bool:
     """A stop word in some language ("de", "the"): never required, never a term, and not
     counted against the word limit. Kept: a question's words are asked about often."""

@@ -109,3 +109,14 @@ def test_a_word_the_table_names_is_not_searched_as_its_neighbour_in_parallel_tex
         looked = searcher.search("regardez les cartes du dessus de votre bibliothèque")
     assert [t.terms for t in question.translations if t.word == "déclenchement"] == [("trigger",)]
     assert "look" in [term for t in looked.translations for term in t.terms]
+
+
+def test_a_stop_word_the_player_joins_with_and_is_not_required(full_index):
+    """Issue 23: a player's report says the commander is "in the graveyard AND on the
+    battlefield". "on" was required, in the only texts that index it (the Portuguese rules),
+    and the question found nothing. A stop word is never required: the question is answered,
+    the graveyard required."""
+    with Searcher(full_index) as searcher:
+        result = searcher.search("Now you have it in the graveyard AND on the battlefield")
+    assert result.hits and result.hits[0].language == "en"
+    assert all("graveyard" in hit.snippet.lower() for hit in result.hits[:3])

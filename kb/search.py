@@ -71,6 +71,11 @@ _FLAT_PRIOR = dict.fromkeys(KIND_PRIOR, 1.0)  # kind priors switched off (kb.mec
 RECORD_WORDS = frozenset({"ruling", "rulings", "faq", "oracle", "errata", "decision",
                           "decisions", "clarification", "clarifications"})
 TITLE_MATCH = 1.5
+# Of a question's first LEADING_ANSWERS answers, at most LEADING_RECORDS are rulings, notes or
+# cards (unless it asks for them or names a card in a few words: _wants_records).
+LEADING_ANSWERS = 3
+LEADING_RECORDS = 1
+RECORD_KINDS = frozenset({"ruling", "note", "card"})
 SECTION_TITLE = 1.25  # a subrule of a rule whose title the query names (702.19b for trample)
 # How much a rule's words count from its siblings and parent. On players' questions (the
 # development half, tests/search/players) a rule that holds the words itself is the answer
@@ -247,14 +252,17 @@ class Searcher:
         result.ignored += answer.ignored
         typed = _Typed(answer.exact, own | _folded(answer.corrected.values()),
                        {lang: _folded(words) for lang, words in heard.items()},
-                       _wants_records(query, filters, len(answer.words)))
+                       _wants_records(query, filters, answer))
         if self.mechanisms.title_boosts:
             self._with_glossary_rules(answer, typed)
         scores = self._scores(answer, typed)
         ranked = sorted(answer.hits, key=lambda h: -scores[h.id])
         keys = {hit.id: self._group(hit, filters.version) for hit in ranked}
         worth = _group_order(ranked, keys, scores)
-        order = list(worth)[:limit]
+        order = list(worth)
+        if self.mechanisms.kind_priors and not typed.wants_records:
+            order = _rules_lead(order, {keys[hit.id]: hit.kind for hit in reversed(ranked)})
+        order = order[:limit]
         members: dict[str, list[Hit]] = {key: [] for key in order}
         for hit in ranked:
             if keys[hit.id] in members:
@@ -889,6 +897,26 @@ class Searcher:
         )
 
 
+def _rules_lead(order: list[str], kinds: dict[str, str]) -> list[str]:
+    """The answers in order, but for ``LEADING_RECORDS`` of the first ``LEADING_ANSWERS``
+    at most that are a ruling, note or card: a question is answered by the rules, and the
+    card it names may lead with one of its rulings, not with all of them."""
+    head: list[str] = []
+    held: list[str] = []
+    records = 0
+    for key in order:
+        if len(head) == LEADING_ANSWERS:
+            break
+        if kinds[key] in RECORD_KINDS:
+            if records == LEADING_RECORDS:
+                held.append(key)
+                continue
+            records += 1
+        head.append(key)
+    placed = set(head) | set(held)
+    return head + held + [key for key in order if key not in placed]
+
+
 def _group_order(ranked: list[Hit], keys: dict[str, str],
                  scores: dict[str, float]) -> dict[str, float]:
     """The answers and their worth, best first: an answer is worth its best text, plus
@@ -1002,13 +1030,19 @@ def _said_synonyms(text: str, same: list[str], result: SearchResult) -> None:
         result.translations.append(Translation(text, tuple(same), ("synonym",)))
 
 
-def _wants_records(query: Query, filters: Filters, words: int) -> bool:
+def _wants_records(query: Query, filters: Filters, answer: Answer) -> bool:
     """Whether rulings, cards and notes answer as well as rules: the query names a card in
-    a few words ("[[Voice of Resurgence]]", a card: filter) or asks for rulings ("ruling",
-    "FAQ"). A question answers with the rules first, even when it names a card."""
-    named = filters.card or isinstance(query.root, CardName) or (
-        isinstance(query.root, Loose) and any(isinstance(i, CardName) for i in query.root.items))
-    return bool(named and words < QUESTION_WORDS_MIN
+    a few words of its own ("[[Voice of Resurgence]]", "Blood Baron of Vizkopa", a card:
+    filter) or asks for rulings ("ruling", "FAQ"). A question answers with the rules first,
+    even when it names a card. The card's own words are not the query's: "Blood Baron of
+    Vizkopa" is a card looked up, not a question of four words."""
+    cards = ([query.root] if isinstance(query.root, CardName) else
+             [i for i in query.root.items if isinstance(i, CardName)]
+             if isinstance(query.root, Loose) else [])
+    named = {fold(word) for card in cards for word in _WORDS.findall(card.name)}
+    own = [label for i, (label, _) in enumerate(answer.words)
+           if i not in answer.cards and fold(label) not in named]
+    return bool((filters.card or cards) and len(own) < QUESTION_WORDS_MIN
                 or {fold(w.text) for w in query.words()} & RECORD_WORDS)
 
 

@@ -139,6 +139,23 @@ def test_players_abbreviations_are_searched_as_the_rules_say_them(cr_index):
         assert any(within(g, rule) for g in groups(data["hits"])[:3]), (query, data["hits"])
 
 
+def test_a_question_naming_a_card_leads_with_the_rules(cr_index):
+    """Issue 23: a card in the corpus brought its rulings ahead of the rule that answers.
+    Asked whether Blood Baron of Vizkopa takes damage from a black blocker, kb gave the card
+    (from two sources) and two of its rulings as the first three answers. A question is
+    answered by the rules: at most one of its first three answers is a ruling, note or card,
+    and Protection (702.16) is among them. The card's name alone, its own four words, is
+    the card looked up: its records lead."""
+    data = answer(cr_index, "when Blood Baron of Vizkopa is blocked by a black creature "
+                            "does it take damage")
+    first = data["hits"][:3]
+    assert sum(hit["kind"] in ("ruling", "note", "card") for hit in first) == 1
+    assert any(within(group, "702.16") for group in groups(first))
+    for name in ("Blood Baron of Vizkopa", "[[Blood Baron of Vizkopa]]"):
+        kinds = [hit["kind"] for hit in answer(cr_index, name)["hits"][:3]]
+        assert kinds[0] == "card" and "rule" not in kinds, (name, kinds)
+
+
 def test_english_without_apostrophes_is_english(cr_index):
     """Issue 23: "cant", "dont", "doesnt" read as other languages' words. They are read as
     the contractions, and the question as English; a French "dont" stays French."""

@@ -71,6 +71,8 @@ _FLAT_PRIOR = dict.fromkeys(KIND_PRIOR, 1.0)  # kind priors switched off (kb.mec
 RECORD_WORDS = frozenset({"ruling", "rulings", "faq", "oracle", "errata", "decision",
                           "decisions", "clarification", "clarifications"})
 TITLE_MATCH = 1.5
+# The links that make the records of one card, or of one ruling, one answer.
+SAME_RECORD = {"card": "same-card", "ruling": "same-ruling"}
 # Of a question's first LEADING_ANSWERS answers, at most LEADING_RECORDS are rulings, notes or
 # cards (unless it asks for them or names a card in a few words: _wants_records).
 LEADING_ANSWERS = 3
@@ -796,10 +798,12 @@ class Searcher:
     def _group(self, hit: Hit, version: str | None) -> str:
         """Today's rule number for every text of a rule (any language, any document), the
         number and version for an English rule of another version, a glossary entry that
-        points to one rule ("Split Second: ... See rule 702.61") as that rule, else the record
-        itself."""
+        points to one rule ("Split Second: ... See rule 702.61") as that rule, a card or a
+        ruling of any source or language as the English one, else the record itself."""
         if hit.kind == "glossary":
             return self._glossary_group(hit, version) or hit.id
+        if hit.kind in SAME_RECORD:
+            return self._same_record(hit.id, SAME_RECORD[hit.kind])
         if hit.kind not in ("rule", "example") or RuleNumber.try_parse(hit.number) is None:
             return hit.id
         if hit.version:
@@ -813,6 +817,22 @@ class Searcher:
         if current:
             return "rule " + current[0].to_id.rsplit(":", 1)[-1]
         return f"rule {hit.number}"
+
+    def _same_record(self, record_id: str, relation: str) -> str:
+        """One answer for a card or a ruling, whichever source or language printed it: the
+        English record its ``same-card`` or ``same-ruling`` links lead to (a French printing
+        to its English card, the FAQ's card or ruling to MTGJSON's), the first by id where
+        they lead to several. Blood Baron of Vizkopa was two answers of three, the FAQ's and
+        MTGJSON's, and its first ruling three more."""
+        seen, todo, ends = {record_id}, [record_id], []
+        while todo:
+            current = todo.pop()
+            targets = [link.to_id for link in self._links(from_id=current, relation=relation)]
+            if not targets:
+                ends.append(current)
+            todo += [target for target in targets if target not in seen]
+            seen.update(targets)
+        return min(ends)
 
     def _glossary_group(self, hit: Hit, version: str | None) -> str | None:
         """The answer a glossary entry belongs to: the one rule it points to, of its own

@@ -152,8 +152,25 @@ def test_a_question_naming_a_card_leads_with_the_rules(cr_index):
     assert sum(hit["kind"] in ("ruling", "note", "card") for hit in first) == 1
     assert any(within(group, "702.16") for group in groups(first))
     for name in ("Blood Baron of Vizkopa", "[[Blood Baron of Vizkopa]]"):
-        kinds = [hit["kind"] for hit in answer(cr_index, name)["hits"][:3]]
-        assert kinds[0] == "card" and "rule" not in kinds, (name, kinds)
+        kinds = [hit["kind"] for hit in answer(cr_index, name)["hits"]]
+        assert kinds[:2] == ["card", "ruling"], (name, kinds)
+
+
+def test_a_card_or_a_ruling_of_several_sources_is_one_answer(cr_index):
+    """Issue 23 (`limit` counts answers): Blood Baron of Vizkopa was an answer for the
+    Dragon's Maze FAQ's card and another for MTGJSON's, and its Two-Headed Giant ruling one
+    for each source and language. Linked as the same card (``same-card``) or the same ruling
+    (``same-ruling``), they are one answer each, with all their texts."""
+    hits = answer(cr_index, "Blood Baron of Vizkopa")["hits"]
+    card, ruling = hits[0], hits[1]
+    ids = {text["id"] for text in (card, *card["texts"])}
+    assert {"faq:en:dgm-2013-03-21:blood-baron-of-vizkopa",
+            "mtgjson:blood-baron-of-vizkopa",
+            "faq:fr:dgm-2013-03-21:hématobaron-de-vizkopa"} <= ids
+    assert [hit["kind"] for hit in hits].count("card") == 1
+    rulings = {text["id"] for text in (ruling, *ruling["texts"])}
+    assert {"faq:en:dgm-2013-03-21:blood-baron-of-vizkopa/1",
+            "faq:fr:dgm-2013-03-21:hématobaron-de-vizkopa/1"} <= rulings
 
 
 def test_english_without_apostrophes_is_english(cr_index):

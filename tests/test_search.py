@@ -216,6 +216,16 @@ def test_the_everyday_french_verbs_of_the_rules_have_pairs(cr_index):
         assert english in searched, (french, searched)
 
 
+def test_last_known_information_has_its_french_name(cr_index):
+    """Issue 23: "dernière information connue" (the French rules' "dernières informations
+    connues", 702.2e of 2011) had no pair: a French player's question about the power of a
+    creature that died found the layers. 608.2h uses last known information."""
+    data = answer(cr_index, "dernière information connue force de la créature morte")
+    assert {"word": "dernière information connue", "terms": ["last known information"],
+            "from": ["official"]} in data["translations"]
+    assert any(within(group, "608.2h") for group in groups(data["hits"])[:3])
+
+
 def test_a_multi_word_term_is_not_left_out_as_its_commonest_word(cr_index):
     """Issue 23: "capacité de loyauté", "mal d'invocation", "face visible" have a pair and
     were still dropped from long questions: a unit was ranked by its commonest word

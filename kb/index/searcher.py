@@ -758,11 +758,11 @@ def is_question_word(text: str) -> bool:
                                or is_stop_word(p) for p in parts)
 
 
-@lru_cache(maxsize=65536)
 def _stop_word(node: Node) -> bool:
     return isinstance(node, Word) and not node.prefix and is_stop_word(node.text)
 
 
+@lru_cache(maxsize=65536)
 def is_stop_word(text: str) -> bool:
     """A stop word in some language ("de", "the"): never required, never a term, and not
     counted against the word limit. Kept: a question's words are asked about often."""

@@ -21,7 +21,6 @@ class Mechanisms:
     kind_priors: bool = True  # a rule is worth more than a ruling, note or card
     title_boosts: bool = True  # a rule (or glossary entry) whose title the query names
     cards: bool = True  # card names in a question bring the card's rulings and rules
-    repeats: bool = True  # a word a question says again weighs more
 
     @classmethod
     def names(cls) -> tuple[str, ...]:

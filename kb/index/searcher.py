@@ -15,7 +15,6 @@ import json
 import math
 import re
 from array import array
-from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -79,11 +78,6 @@ GENERATOR_SHARE = 0.1  # a word in more of the documents than this only rescores
 QUESTION_UNITS = 3  # optional words from which a query is a question with a wider pool
 RANKED_CANDIDATES = 300  # a question's hits kept for reranking by how many words they hold
 FILLER_WEIGHT = 0.15  # a question word ("what", "comment") against a content word
-# A word a question says again weighs more: a player's report names its subject each time
-# ("cast a spell with flashback from your graveyard using flashback ... exiled"). Each time
-# it is said again adds this share of its weight, up to REPEATS_COUNTED times in all.
-REPEAT_GAIN = 0.5
-REPEATS_COUNTED = 3
 # Words that make a question a question: they carry little weight in what a record holds.
 _QUESTION_WORDS = """
 what which who whom whose when where why how does do did happen happens happened mean means
@@ -295,7 +289,6 @@ class IndexSearcher:
                            self._corrections, view.postings.statistics)
         builder.protected = self.protected
         builder.irregular = self.mechanisms.irregular
-        builder.repeats = self.mechanisms.repeats
         builder.telling = self.telling
         text_query = builder.node(query.root) if query.root is not None else wq.Every()
         ranked = bool(builder.units)
@@ -394,7 +387,6 @@ class _Builder:
         self.searcher = searcher
         self.protected: Callable[[str], bool] | None = None
         self.irregular = True  # irregular verb forms searched too (kb.mechanisms)
-        self.repeats = True  # a word said again weighs more (kb.mechanisms)
         self.telling: Callable[[str], bool] | None = None
         self.expanded: dict[str, int] = {}  # words each prefix stood for, all languages
         # A question's optional words: label, weight, the (field, term) pairs that hold it.
@@ -433,8 +425,6 @@ class _Builder:
         cards: list[tuple[str, wq.Query]] = []
         total = max(1, self.doc_count())
         seen: set[str] = set()
-        said = Counter(fold(item.text) for item in items
-                       if self.repeats and isinstance(item, Word) and not item.prefix)
         for item in items:
             if isinstance(item, Required) and _stop_word(item.item):
                 item = item.item  # "in the graveyard AND on the battlefield": "on" is no term
@@ -446,7 +436,7 @@ class _Builder:
                 continue
             else:
                 label = _label(item)
-                if isinstance(item, Word):  # a word said twice: one unit, weighing more
+                if isinstance(item, Word):  # a word said twice counts once
                     if fold(label) in seen:
                         continue
                     seen.add(fold(label))
@@ -470,8 +460,7 @@ class _Builder:
             # Weighed, and allowed to choose the candidates, by its commonest term, as it
             # always was: the rarity of the whole orders the units, it does not outweigh.
             df = self.commonest(query)
-            weight = (_weight(df, total) * (FILLER_WEIGHT if filler else 1.0)
-                      * _repeated(said[fold(label)]))
+            weight = _weight(df, total) * (FILLER_WEIGHT if filler else 1.0)
             terms = _unit_terms(query)
             if filler:
                 query = wq.Or([query], boost=FILLER_WEIGHT)
@@ -717,12 +706,6 @@ class _Builder:
     @staticmethod
     def phrase_in(lang: str, terms: list[str]) -> wq.Query:
         return wq.Term(lang, terms[0]) if len(terms) == 1 else wq.Phrase(lang, terms)
-
-
-def _repeated(times: int) -> float:
-    """How much more a word weighs for being said ``times`` times (a unit that is no typed
-    word, a phrase or a card, is said once)."""
-    return 1 + REPEAT_GAIN * (min(max(times, 1), REPEATS_COUNTED) - 1)
 
 
 def _weight(df: int, total: int) -> float:

@@ -918,9 +918,10 @@ class Searcher:
 
 
 def _rules_lead(order: list[str], kinds: dict[str, str]) -> list[str]:
-    """The answers in order, but for ``LEADING_RECORDS`` of the first ``LEADING_ANSWERS``
-    at most that are a ruling, note or card: a question is answered by the rules, and the
-    card it names may lead with one of its rulings, not with all of them."""
+    """The answers in order, except that at most ``LEADING_RECORDS`` of the first
+    ``LEADING_ANSWERS`` are rulings, notes or cards (the others wait just behind them): a
+    question is answered by the rules, and the card it names may lead with one of its
+    records, not with all of them."""
     head: list[str] = []
     held: list[str] = []
     records = 0

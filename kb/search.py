@@ -45,7 +45,7 @@ from kb.query import (
     Word,
     parse,
 )
-from kb.reader import KnowledgeBase
+from kb.reader import KnowledgeBase, linked_group
 from kb.rulenum import RuleNumber
 from kb.store import record_number, record_text, record_title
 from kb.text.contractions import restored
@@ -820,19 +820,10 @@ class Searcher:
 
     def _same_record(self, record_id: str, relation: str) -> str:
         """One answer for a card or a ruling, whichever source or language printed it: the
-        English record its ``same-card`` or ``same-ruling`` links lead to (a French printing
-        to its English card, the FAQ's card or ruling to MTGJSON's), the first by id where
-        they lead to several. Blood Baron of Vizkopa was two answers of three, the FAQ's and
-        MTGJSON's, and its first ruling three more."""
-        seen, todo, ends = {record_id}, [record_id], []
-        while todo:
-            current = todo.pop()
-            targets = [link.to_id for link in self._links(from_id=current, relation=relation)]
-            if not targets:
-                ends.append(current)
-            todo += [target for target in targets if target not in seen]
-            seen.update(targets)
-        return min(ends)
+        records its ``same-card`` or ``same-ruling`` links join, as ``kb card`` shows them,
+        named by the first of their ids. Blood Baron of Vizkopa was two answers of three, the
+        FAQ's and MTGJSON's, and its first ruling three more."""
+        return min(linked_group({record_id}, relation, self._links))
 
     def _glossary_group(self, hit: Hit, version: str | None) -> str | None:
         """The answer a glossary entry belongs to: the one rule it points to, of its own
@@ -1057,9 +1048,8 @@ def _wants_records(query: Query, filters: Filters, answer: Answer) -> bool:
     filter) or asks for rulings ("ruling", "FAQ"). A question answers with the rules first,
     even when it names a card. The card's own words are not the query's: "Blood Baron of
     Vizkopa" is a card looked up, not a question of four words."""
-    cards = ([query.root] if isinstance(query.root, CardName) else
-             [i for i in query.root.items if isinstance(i, CardName)]
-             if isinstance(query.root, Loose) else [])
+    items = query.root.items if isinstance(query.root, Loose) else (query.root,)
+    cards = [item for item in items if isinstance(item, CardName)]
     named = {fold(word) for card in cards for word in _WORDS.findall(card.name)}
     own = [label for i, (label, _) in enumerate(answer.words)
            if i not in answer.cards and fold(label) not in named]

@@ -226,6 +226,16 @@ def test_last_known_information_has_its_french_name(cr_index):
     assert any(within(group, "608.2h") for group in groups(data["hits"])[:3])
 
 
+def test_goad_has_the_french_name_the_cards_print(cr_index):
+    """Issue 23: goad had no French name, and the development half's translations guessed
+    "provoquer", which is provoke (702.36, "provocation"). The French cards print "inciter"
+    (Coveted Peacock: "vous pouvez inciter une créature ciblée"); a goaded creature is
+    "incitée", and 701.15b says whom it must attack."""
+    data = answer(cr_index, "une créature incitée peut-elle attaquer le joueur qui l'a incitée")
+    assert {"word": "incitée", "terms": ["goaded"], "from": ["official"]} in data["translations"]
+    assert any(within(group, "701.15") for group in groups(data["hits"])[:3])
+
+
 def test_a_multi_word_term_is_not_left_out_as_its_commonest_word(cr_index):
     """Issue 23: "capacité de loyauté", "mal d'invocation", "face visible" have a pair and
     were still dropped from long questions: a unit was ranked by its commonest word

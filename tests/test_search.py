@@ -236,6 +236,19 @@ def test_goad_has_the_french_name_the_cards_print(cr_index):
     assert any(within(group, "701.15") for group in groups(data["hits"])[:3])
 
 
+def test_life_and_a_life_total_have_their_own_french_names(cr_index):
+    """Issue 23: the table paired "points de vie" with "life total" as well as "life", and
+    search kept only the longer, so "gagner des points de vie" (gain life) searched "life
+    total". The French FAQ of Dragon's Maze says "30 points de vie ou plus" for "30 or more
+    life", and "total de points de vie" for a life total."""
+    def searched(text: str) -> dict[str, list[str]]:
+        return {t["word"]: t["terms"] for t in answer(cr_index, text)["translations"]}
+
+    assert searched("lien de vie gagner des points de vie")["points de vie"] == ["life"]
+    assert searched("total de points de vie de départ")["total de points de vie"] == [
+        "life total"]
+
+
 def test_a_multi_word_term_is_not_left_out_as_its_commonest_word(cr_index):
     """Issue 23: "capacité de loyauté", "mal d'invocation", "face visible" have a pair and
     were still dropped from long questions: a unit was ranked by its commonest word

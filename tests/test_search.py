@@ -10,6 +10,7 @@ from dataclasses import replace
 from pathlib import Path
 from types import SimpleNamespace
 
+import pytest
 from click.testing import CliRunner
 
 from kb.cli import cli
@@ -234,6 +235,21 @@ def test_goad_has_the_french_name_the_cards_print(cr_index):
     data = answer(cr_index, "une créature incitée peut-elle attaquer le joueur qui l'a incitée")
     assert {"word": "incitée", "terms": ["goaded"], "from": ["official"]} in data["translations"]
     assert any(within(group, "701.15") for group in groups(data["hits"])[:3])
+
+
+@pytest.mark.parametrize(("french", "rule"), [
+    ("surmener", "701.43"),  # exert: Oketra's Avenger, "Vous pouvez surmener la Vengeresse"
+    ("diurne", "702.145"),  # daybound: Tavern Ruffian, "Diurne (Si un joueur ne lance pas ...)"
+    ("échappée", "702.138"),  # escape: Sleep of the Dead, "Échappée — ..."
+    ("s'aventurer dans le donjon", "701.49"),  # venture into the dungeon
+])
+def test_keywords_have_the_names_the_french_cards_print(cr_index, french, rule):
+    """Issue 23: 117 keyword actions and abilities of 701 and 702 had no French name; those
+    whose French printings name them otherwise than the English now have it, and find their
+    rule first."""
+    data = answer(cr_index, french)
+    assert data["translations"] and data["translations"][0]["from"] == ["official"]
+    assert within(groups(data["hits"])[0], rule)
 
 
 def test_life_and_a_life_total_have_their_own_french_names(cr_index):

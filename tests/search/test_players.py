@@ -28,12 +28,11 @@ from tests.search.relevance import measures
 CR = Path(__file__).resolve().parents[2] / "corpus" / "MagicCompRules 20260417.txt"
 _RULE_LINE = re.compile(r"^(\d{3}(?:\.\d+[a-z]?)?)[. ]", re.MULTILINE)
 # hit@3 of kb (a warm Searcher, today's rules) on the development half's 162 questions, one
-# question (.006) under what a warm Searcher measured on 2026-11-27, once 50 more players'
-# reports from the engines' trackers had joined the half, a question's first three answers
-# held at most one ruling, note or card and "dernière information connue" had its pair:
-# whole question en .333 (54), fr .352 (57); key words en .599 (97), fr .549 (89).
-DEV_HIT3_FLOOR = {("question", "en"): 0.327, ("question", "fr"): 0.345,
-                  ("keywords", "en"): 0.592, ("keywords", "fr"): 0.543}
+# question (.006) under what a warm Searcher measured on 2026-11-27, once the term table had
+# goad's French name ("inciter", which two questions now use) and "points de vie" was life:
+# whole question en .333 (54), fr .370 (60); key words en .599 (97), fr .574 (93).
+DEV_HIT3_FLOOR = {("question", "en"): 0.327, ("question", "fr"): 0.364,
+                  ("keywords", "en"): 0.593, ("keywords", "fr"): 0.568}
 
 
 def cr_numbers() -> set[str]:

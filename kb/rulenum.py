@@ -94,10 +94,9 @@ class RuleNumber:
 
     @classmethod
     def try_parse(cls, written: str, *, typed: bool = False) -> RuleNumber | None:
-        try:
-            return cls.read(written) if typed else cls.parse(written)
-        except RuleNumberError:
-            return None
+        """:meth:`parse` (or :meth:`read`), or None. Kept: search reads the numbers of the
+        same few hundred rules again for each of a query's hits."""
+        return _try_parse(cls, written, typed)
 
     @property
     def depth(self) -> int:
@@ -208,3 +207,11 @@ class RuleRange:
 
     def __str__(self) -> str:
         return str(self.first) if self.first == self.last else f"{self.first}-{self.last}"
+
+
+@lru_cache(maxsize=65536)
+def _try_parse(cls: type[RuleNumber], written: str, typed: bool) -> RuleNumber | None:
+    try:
+        return cls.read(written) if typed else cls.parse(written)
+    except RuleNumberError:
+        return None

@@ -213,6 +213,8 @@ class Searcher:
         self._links = lru_cache(maxsize=RECORDS_KEPT)(self.kb.store.links)
         # The term table's rows by key: the first stem of many runs of words is the same.
         self._term_rows = lru_cache(maxsize=TRANSLATIONS_KEPT)(self.kb.store.terms)
+        # A card's or a ruling's answer, by record: the same rulings come back query after query.
+        self._same_record = lru_cache(maxsize=RECORDS_KEPT)(self._same_record_of)
 
     def close(self) -> None:
         self.index.close()
@@ -818,7 +820,7 @@ class Searcher:
             return "rule " + current[0].to_id.rsplit(":", 1)[-1]
         return f"rule {hit.number}"
 
-    def _same_record(self, record_id: str, relation: str) -> str:
+    def _same_record_of(self, record_id: str, relation: str) -> str:
         """One answer for a card or a ruling, whichever source or language printed it: the
         records its ``same-card`` or ``same-ruling`` links join, as ``kb card`` shows them,
         named by the first of their ids. Blood Baron of Vizkopa was two answers of three, the
@@ -1124,10 +1126,10 @@ class _Typed:
         "defender" not "Defense")."""
         pairs = language(lang).pairs(title)
         terms = self.exact.get(lang, set())
+        if not pairs or any(term not in terms for _, term in pairs):
+            return False  # the common case, before the words are gathered
         words = self.words | self.heard.get(lang, frozenset())
-        return bool(pairs) and all(
-            term in terms and any(_inflected(word, typed, lang) for typed in words)
-            for word, term in pairs)
+        return all(any(_inflected(word, typed, lang) for typed in words) for word, _ in pairs)
 
 
 _EN_ENDINGS = frozenset({"s", "es", "ed", "d", "ing"})

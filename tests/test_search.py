@@ -242,6 +242,8 @@ def test_goad_has_the_french_name_the_cards_print(cr_index):
     ("diurne", "702.145"),  # daybound: Tavern Ruffian, "Diurne (Si un joueur ne lance pas ...)"
     ("échappée", "702.138"),  # escape: Sleep of the Dead, "Échappée — ..."
     ("s'aventurer dans le donjon", "701.49"),  # venture into the dungeon
+    ("évanescence", "702.32"),  # fading: Parallax Wave, "Évanescence 5"
+    ("tranchage", "702.148"),  # cleave: Alchemist's Gambit, "Tranchage {4}{U}{U}{R}"
 ])
 def test_keywords_have_the_names_the_french_cards_print(cr_index, french, rule):
     """Issue 23: 117 keyword actions and abilities of 701 and 702 had no French name; those

@@ -246,9 +246,9 @@ def test_goad_has_the_french_name_the_cards_print(cr_index):
     ("tranchage", "702.148"),  # cleave: Alchemist's Gambit, "Tranchage {4}{U}{U}{R}"
 ])
 def test_keywords_have_the_names_the_french_cards_print(cr_index, french, rule):
-    """Issue 23: 117 keyword actions and abilities of 701 and 702 had no French name; those
-    whose French printings name them otherwise than the English now have it, and find their
-    rule first."""
+    """Issue 23: 117 keyword actions and abilities of 701 and 702 had no French name. Where
+    two French printings or more name one otherwise than the English, the table now has that
+    name, and it finds the keyword's rule first."""
     data = answer(cr_index, french)
     assert data["translations"] and data["translations"][0]["from"] == ["official"]
     assert within(groups(data["hits"])[0], rule)

@@ -165,7 +165,8 @@ def search_json(result: Any) -> dict[str, Any]:
         "query": result.query, "version": result.version, "language": result.language,
         "missing_language": result.missing_language,
         "corrected": result.corrected, "dropped": result.dropped, "absent": result.absent,
-        "ignored": result.ignored, "unquoted": result.unquoted, "notes": result.notes,
+        "ignored": result.ignored, "grammar": result.grammar, "unquoted": result.unquoted,
+        "notes": result.notes,
         "unknown_cards": [{"name": name, "suggestions": near}
                           for name, near in result.unknown_cards.items()],
         "translations": [{"word": t.word, "terms": list(t.terms), "from": list(t.kinds)}

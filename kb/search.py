@@ -49,6 +49,7 @@ from kb.reader import KnowledgeBase, linked_group
 from kb.rulenum import RuleNumber
 from kb.store import record_number, record_text, record_title
 from kb.text.contractions import restored
+from kb.text.grammar import grammar_words
 from kb.text.normal import fold as fold_name
 from kb.text.spelling import dictionaries
 from kb.text.synonyms import SYNONYMS
@@ -157,6 +158,7 @@ class SearchResult:
     # quoted fragments of a question searched as its other words are.
     absent: list[str] = field(default_factory=list)
     ignored: list[str] = field(default_factory=list)
+    grammar: list[str] = field(default_factory=list)  # a French sentence's words, no keyword
     unquoted: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # how search ran, when not as it should
     # [[Names]] no card has (the question ran without them), with the nearest card names.
@@ -183,6 +185,9 @@ class SearchResult:
         if self.ignored:
             lines.append(_("Left out as the least telling words: {words}").format(
                 words=", ".join(self.ignored)))
+        if self.grammar:
+            lines.append(_("Read as French grammar, not as a keyword: {words}").format(
+                words=", ".join(self.grammar)))
         return lines
 
     def groups(self) -> list[list[SearchHit]]:
@@ -238,6 +243,7 @@ class Searcher:
         query = self._bounded(_unquoted(query, result), result)
         result.language = self._language(query)
         query = _contracted(query, result, self._language)
+        query = _without_grammar(query, result)
         alternatives: dict[str, list[Alternative]] = {}
         if self.mechanisms.cards:
             query = self._with_cards(query, filters.version, result)
@@ -987,6 +993,24 @@ def _contracted(query: Query, result: SearchResult,
     result.language = "en"
     return Query(query.text, rewrite(query.root) if query.root else None, query.filters,
                  query.cards)
+
+
+def _without_grammar(query: Query, result: SearchResult) -> Query:
+    """A French question without the words its sentences use as grammar that are also
+    keywords' French names ("grâce à" is no Bestow, "encore" no Encore: kb.text.grammar),
+    said in ``result``. Key words are left as typed: there, "encore" is the keyword."""
+    if result.language != "fr" or not isinstance(query.root, Loose):
+        return query
+    items = query.root.items
+    if sum(isinstance(i, Word) and not is_stop_word(i.text) for i in items) < QUESTION_WORDS_MIN:
+        return query
+    left = set(grammar_words([i.text if isinstance(i, Word) and not i.prefix else None
+                              for i in items]))
+    if not left:
+        return query
+    result.grammar = list(dict.fromkeys(items[n].text for n in sorted(left)))  # type: ignore[union-attr]
+    return Query(query.text, Loose(tuple(i for n, i in enumerate(items) if n not in left)),
+                 query.filters, query.cards)
 
 
 def _unquoted(query: Query, result: SearchResult) -> Query:

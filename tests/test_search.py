@@ -683,3 +683,24 @@ def test_the_words_a_long_question_keeps_do_not_depend_on_the_process(cr_index):
             env={**os.environ, "PYTHONHASHSEED": seed})
         said.add(tuple(json.loads(done.stdout)["ignored"]))
     assert len(said) == 1, said
+
+
+@pytest.mark.parametrize("question", [
+    # Reddit, asked in French (development half): a question on cost reduction and X.
+    "J'ai le deck préconstruit Quandrix et j'ai fait quelques parties dans ma boutique, mais "
+    "je suis encore un peu perdu avec l'effet de réduction de coût de Zimone sur les sorts à X.",
+    # Reddit, asked in French (development half): a question on targets.
+    "On a joué qu'il pouvait, puisque je ne me ciblais pas moi-même et que j'étais donc "
+    "encore une cible possible.",
+])
+def test_a_french_sentence_s_encore_is_no_keyword(full_index, question):
+    """"Encore" is the French adverb (still, again) and the French name of Encore (702.141):
+    read as the keyword, it made 702.141 the first answer of French questions about
+    anything. In a sentence it is left out, and said; as a key word it is the keyword."""
+    data = answer(full_index, question)
+    assert data["grammar"] == ["encore"]
+    assert not any(within(group, "702.141") for group in groups(data["hits"])[:3])
+    for keywords in ("encore", "coût d'encore"):
+        data = answer(full_index, keywords)
+        assert data["grammar"] == []
+        assert within(groups(data["hits"])[0], "702.141"), keywords

@@ -1,0 +1,45 @@
+"""French words of grammar that are also the French names of keyword abilities.
+
+"Grâce à" (thanks to) is a preposition, and "encore" (still, again) an adverb, in any French
+sentence; "Grâce" is also the French name of Bestow (702.103) and "Encore" that of Encore
+(702.141). Read as the keyword, they brought those rules into the first three answers of
+French questions about neither: 11 of the development half's French questions and key words,
+"J'avais un Tarmogoyf 2/3 grâce à une créature et un rituel dans les cimetières",
+"Mais je suis encore un peu perdu avec l'effet de réduction de coût". In a French question
+(a sentence, where the grammar is) such a word is left out, and said; in a few key words it
+is the keyword ("coût d'encore", "aura grâce").
+
+Only keyword names are here: an everyday word that names nothing of the game is already
+weighed as the rarity of its terms, and is no cause of a wrong rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from kb.text.normal import fold
+
+# A folded word -> the folded words one of which must follow it for it to be grammar (an
+# empty set: it is grammar wherever it stands in a sentence; the keyword is a noun, "l'encore",
+# "d'encore", which the analysis reads as other words).
+GRAMMAR: dict[str, frozenset[str]] = {
+    # Bestow's French name; "grâce à, au, aux" is the preposition "thanks to".
+    "grace": frozenset({"a", "au", "aux"}),
+    # Encore's French name; the adverb "still, again": "je suis encore", "pas encore".
+    "encore": frozenset(),
+}
+
+
+def grammar_words(words: Sequence[str | None]) -> list[int]:
+    """The positions of the words a French sentence uses as grammar (``None``: no word, a
+    phrase or a prefix, which is never grammar and never follows as such)."""
+    folded = [fold(w) if w is not None else None for w in words]
+    found = []
+    for n, word in enumerate(folded):
+        if word is None or word not in GRAMMAR:
+            continue
+        after = GRAMMAR[word]
+        following = folded[n + 1] if n + 1 < len(folded) else None
+        if not after or following in after:
+            found.append(n)
+    return found

@@ -704,3 +704,13 @@ def test_a_french_sentence_s_encore_is_no_keyword(full_index, question):
         data = answer(full_index, keywords)
         assert data["grammar"] == []
         assert within(groups(data["hits"])[0], "702.141"), keywords
+
+
+def test_reminder_text_has_its_french_name_and_is_no_buyback(full_index):
+    """"Texte de rappel" is the French name of reminder text (207.2a); "rappel" alone is
+    Buyback's (702.27). Without the pair, a French question about a card's reminder text
+    was answered by Buyback, first. Alone, "rappel" is still Buyback."""
+    first = groups(answer(full_index, "que dit le texte de rappel de la carte")["hits"])[:3]
+    assert not any(within(group, "702.27") for group in first), first
+    assert any(within(group, "207.2") for group in first), first
+    assert within(groups(answer(full_index, "rappel")["hits"])[0], "702.27")

@@ -714,3 +714,27 @@ def test_reminder_text_has_its_french_name_and_is_no_buyback(full_index):
     assert not any(within(group, "702.27") for group in first), first
     assert any(within(group, "207.2") for group in first), first
     assert within(groups(answer(full_index, "rappel")["hits"])[0], "702.27")
+
+
+def test_the_active_and_the_defending_player_have_their_french_names(full_index):
+    """"Le joueur actif" is the Dragon's Maze FAQ's "the active player" (corpus seed 001), and
+    Coveted Peacock's French text says "le joueur défenseur" for "defending player". Without
+    the pairs, "défenseur" alone was searched as the keyword Defender (702.3), and "actif"
+    not at all."""
+    data = answer(full_index, "le joueur défenseur perd des points de vie, et le joueur actif")
+    said = {t["word"]: t["terms"] for t in data["translations"]}
+    assert said["joueur défenseur"] == ["defending player"]
+    assert said["joueur actif"] == ["active player"]
+    assert "défenseur" not in said
+
+
+def test_to_look_at_is_no_scry(full_index):
+    """Scry's French name is the noun "regard"; "regarder" is to look at, as Mystic
+    Speculation's French printing says ("Regard 3 (Regardez les trois cartes du dessus ...)"
+    for "Scry 3. (Look at the top three cards ...)"). Through their shared stem, "regarder les
+    trois cartes du dessus" was searched as scry; "regard 2" still is."""
+    data = answer(full_index, "regarder les trois cartes du dessus de sa bibliothèque")
+    said = {t["word"]: t["terms"] for t in data["translations"]}
+    assert said["regarder"] == ["look at"]
+    said = {t["word"]: t["terms"] for t in answer(full_index, "regard 2")["translations"]}
+    assert said["regard"] == ["scry"]

@@ -2,12 +2,12 @@
 
 "Grâce à" (thanks to) is a preposition, and "encore" (still, again) an adverb, in any French
 sentence; "Grâce" is also the French name of Bestow (702.103) and "Encore" that of Encore
-(702.141). Read as the keyword, they brought those rules into the first three answers of
-French questions about neither: 11 of the development half's French questions and key words,
-"J'avais un Tarmogoyf 2/3 grâce à une créature et un rituel dans les cimetières",
-"Mais je suis encore un peu perdu avec l'effet de réduction de coût". In a French question
-(a sentence, where the grammar is) such a word is left out, and said; in a few key words it
-is the keyword ("coût d'encore", "aura grâce").
+(702.141). Read as the keyword, "encore" brought 702.141 into the first three answers of six
+of the development half's French questions about something else ("Mais je suis encore un peu
+perdu avec l'effet de réduction de coût"); "grâce à" ("un Tarmogoyf 2/3 grâce à une
+créature") is the same case. In a French question (a sentence, where the grammar is) such a
+word is left out, and said; in a few key words it is the keyword ("coût d'encore", "aura
+grâce").
 
 Only keyword names are here: an everyday word that names nothing of the game is already
 weighed as the rarity of its terms, and is no cause of a wrong rule.

@@ -9,8 +9,8 @@ créature") is the same case. In a French question (a sentence, where the gramma
 word is left out, and said; in a few key words it is the keyword ("coût d'encore", "aura
 grâce").
 
-Only keyword names are here: an everyday word that names nothing of the game is already
-weighed as the rarity of its terms, and is no cause of a wrong rule.
+Only keyword names are here: what put the wrong rule first was the word matching a rule's
+title (Encore's), which an everyday word that names no rule cannot do.
 """
 
 from __future__ import annotations

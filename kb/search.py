@@ -67,6 +67,10 @@ KIND_PRIOR = {"rule": 1.0, "glossary": 0.7, "example": 0.75, "ruling": 0.7, "not
 QUESTION_PRIOR = {"rule": 1.0, "glossary": 0.75, "example": 0.6, "ruling": 0.45, "note": 0.45,
                   "card": 0.3}
 QUESTION_WORDS_MIN = 3
+# A heading (a rule that is a title and no more: "702.19. Trample", "117. Timing and Priority")
+# answers a term searched alone, but holds no answer to a question of its own: its subrules
+# do, and a question's heading took a place of the first three from them.
+HEADING_PRIOR = 0.5
 _FLAT_PRIOR = dict.fromkeys(KIND_PRIOR, 1.0)  # kind priors switched off (kb.mechanisms)
 # Words that ask for rulings, cards or notes rather than rules.
 RECORD_WORDS = frozenset({"ruling", "rulings", "faq", "oracle", "errata", "decision",
@@ -333,7 +337,8 @@ class Searcher:
 
     def _scores(self, answer: Answer, typed: _Typed) -> dict[str, float]:
         """Each hit's score: the index's BM25F, by kind (rules first unless the query names
-        a card or asks for rulings), by title, and by the share of the question's words it
+        a card or asks for rulings; for a question, a heading after the rules that say
+        something), by title, and by the share of the question's words it
         holds (with its rule family: a concept spread over 702.19a-g meets; a card the
         question names counts only where the record or its family holds it). Not by its
         language: that a rule has a French text says nothing of its answering a French
@@ -349,6 +354,7 @@ class Searcher:
         prior = KIND_PRIOR if typed.wants_records else QUESTION_PRIOR
         if not self.mechanisms.kind_priors:
             prior = _FLAT_PRIOR
+        headings = self.mechanisms.kind_priors and len(weights) >= QUESTION_WORDS_MIN
         titles = self.mechanisms.title_boosts
         # A glossary entry's pointer names its rule; one of three pointers, a third as much.
         named: dict[tuple[str, str], float] = {}
@@ -358,6 +364,8 @@ class Searcher:
                 named[entry.version, number] = max(boost, named.get((entry.version, number), 1))
         for hit in answer.hits:
             score = _rank_score(hit, typed, prior, titles)
+            if headings and hit.kind == "rule" and hit.title:
+                score *= HEADING_PRIOR
             if titles:
                 score *= self._section_boost(hit, typed)
             if (hit.kind == "rule" and (hit.version, hit.number) in named

@@ -120,3 +120,16 @@ def test_a_stop_word_the_player_joins_with_and_is_not_required(full_index):
         result = searcher.search("Now you have it in the graveyard AND on the battlefield")
     assert result.hits and result.hits[0].language == "en"
     assert all("graveyard" in hit.snippet.lower() for hit in result.hits[:3])
+
+
+def test_a_question_is_answered_by_a_rule_that_says_something_not_by_a_heading(full_index):
+    """A heading ("702.4. Double Strike") is a title and no more: it is the answer to "double
+    strike" searched alone, not to a question about double strike. A player reported a 3/3
+    with double strike that died blocked by a 4/4 (phase-rs issue 6051, development half):
+    the answer is 702.4b or 510.4 (its first-strike damage kills the 4/4 first), and the
+    heading 702.4 came before 702.4b."""
+    with Searcher(full_index) as searcher:
+        question = searcher.search("double strike 3/3 blocked by 4/4 both die", limit=3)
+        alone = searcher.search("double strike", limit=1)
+    assert question.hits[0].group in ("rule 702.4b", "rule 510.4")
+    assert alone.hits[0].group == "rule 702.4"

@@ -738,3 +738,17 @@ def test_to_look_at_is_no_scry(full_index):
     assert said["regarder"] == ["look at"]
     said = {t["word"]: t["terms"] for t in answer(full_index, "regard 2")["translations"]}
     assert said["regard"] == ["scry"]
+
+
+def test_everyday_words_of_a_reminder_text_are_not_its_keyword(full_index):
+    """The corpus's French cards print "suivante", "sorte" and "redevient" only in reminder
+    texts (venture's "avancez jusqu'à la pièce suivante", proliferate's "un autre marqueur de
+    chaque sorte déjà présente", bestow's "Elle redevient une créature"), so the parallel
+    texts paired them with "room", proliferate and bestow. A player's "attendre la phase
+    suivante" (wait for the next phase) was searched as a dungeon's room. The cards' own
+    English says "next", "kind" and "becomes"."""
+    for text, word, terms in (("doit-il attendre la phase suivante", "suivante", ["next"]),
+                              ("un marqueur de chaque sorte", "sorte", ["kind"]),
+                              ("elle redevient une créature", "redevient", ["becomes"])):
+        said = {t["word"]: t["terms"] for t in answer(full_index, text)["translations"]}
+        assert said[word] == terms, text

@@ -126,8 +126,8 @@ def test_a_question_is_answered_by_a_rule_that_says_something_not_by_a_heading(f
     """A heading ("702.4. Double Strike") is a title and no more: it is the answer to "double
     strike" searched alone, not to a question about double strike. A player reported a 3/3
     with double strike that died blocked by a 4/4 (phase-rs issue 6051, development half):
-    the answer is 702.4b or 510.4 (its first-strike damage kills the 4/4 first), and the
-    heading 702.4 came before 702.4b."""
+    the answer is 702.4b and 510.4 (3 first-strike damage does not kill the 4/4, so both deal
+    damage in the second step, and both die), and the heading 702.4 came before 702.4b."""
     with Searcher(full_index) as searcher:
         question = searcher.search("double strike 3/3 blocked by 4/4 both die", limit=3)
         alone = searcher.search("double strike", limit=1)

@@ -90,10 +90,12 @@ def test_a_keyword_is_found_by_the_name_french_cards_print(full_index):
     """The French texts of the corpus never name most keyword abilities beside their English,
     so "équipage" found nothing and "victime" found the card Victimize. Each is the rule its
     ability has in today's rules (702.122 Crew, 702.42 Entwine, 702.153 Casualty, 702.120
-    Escalate), as a word alone or in a question."""
+    Escalate, 702.188 Web-slinging, which Spider-Man, Web-Slinger prints "Lanceur de
+    toile"), as a word alone or in a question."""
     with Searcher(full_index) as searcher:
         for query, rule in (("équipage", "702.122"), ("union", "702.42"),
-                            ("victime", "702.153"), ("comment marche l'escalade ?", "702.120")):
+                            ("victime", "702.153"), ("comment marche l'escalade ?", "702.120"),
+                            ("lanceur de toile", "702.188")):
             assert searcher.search(query, limit=1).hits[0].group == f"rule {rule}", query
 
 

@@ -24,6 +24,11 @@ def answer(index: Path, *args: str, code: int = 0) -> dict:
     return json.loads(result.stdout)
 
 
+def searched(index: Path, text: str) -> dict[str, list[str]]:
+    """The other-language terms ``kb search`` said it searched, by the word they translate."""
+    return {t["word"]: t["terms"] for t in answer(index, text)["translations"]}
+
+
 def search(index: Path, *args: str, code: int = 0) -> list[dict]:
     """Every text of every answer, best answer first: each answer's head, then its other
     texts."""
@@ -259,11 +264,9 @@ def test_life_and_a_life_total_have_their_own_french_names(cr_index):
     search kept only the longer, so "gagner des points de vie" (gain life) searched "life
     total". The French FAQ of Dragon's Maze says "30 points de vie ou plus" for "30 or more
     life", and "total de points de vie" for a life total."""
-    def searched(text: str) -> dict[str, list[str]]:
-        return {t["word"]: t["terms"] for t in answer(cr_index, text)["translations"]}
-
-    assert searched("lien de vie gagner des points de vie")["points de vie"] == ["life"]
-    assert searched("total de points de vie de départ")["total de points de vie"] == [
+    assert searched(cr_index, "lien de vie gagner des points de vie")["points de vie"] == [
+        "life"]
+    assert searched(cr_index, "total de points de vie de départ")["total de points de vie"] == [
         "life total"]
 
 
@@ -721,8 +724,7 @@ def test_the_active_and_the_defending_player_have_their_french_names(full_index)
     Coveted Peacock's French text says "le joueur défenseur" for "defending player". Without
     the pairs, "défenseur" alone was searched as the keyword Defender (702.3), and "actif"
     not at all."""
-    data = answer(full_index, "le joueur défenseur perd des points de vie, et le joueur actif")
-    said = {t["word"]: t["terms"] for t in data["translations"]}
+    said = searched(full_index, "le joueur défenseur perd des points de vie, et le joueur actif")
     assert said["joueur défenseur"] == ["defending player"]
     assert said["joueur actif"] == ["active player"]
     assert "défenseur" not in said
@@ -733,11 +735,9 @@ def test_to_look_at_is_no_scry(full_index):
     Speculation's French printing says ("Regard 3 (Regardez les trois cartes du dessus ...)"
     for "Scry 3. (Look at the top three cards ...)"). Through their shared stem, "regarder les
     trois cartes du dessus" was searched as scry; "regard 2" still is."""
-    data = answer(full_index, "regarder les trois cartes du dessus de sa bibliothèque")
-    said = {t["word"]: t["terms"] for t in data["translations"]}
+    said = searched(full_index, "regarder les trois cartes du dessus de sa bibliothèque")
     assert said["regarder"] == ["look at"]
-    said = {t["word"]: t["terms"] for t in answer(full_index, "regard 2")["translations"]}
-    assert said["regard"] == ["scry"]
+    assert searched(full_index, "regard 2")["regard"] == ["scry"]
 
 
 def test_everyday_words_of_a_reminder_text_are_not_its_keyword(full_index):
@@ -750,5 +750,4 @@ def test_everyday_words_of_a_reminder_text_are_not_its_keyword(full_index):
     for text, word, terms in (("doit-il attendre la phase suivante", "suivante", ["next"]),
                               ("un marqueur de chaque sorte", "sorte", ["kind"]),
                               ("elle redevient une créature", "redevient", ["becomes"])):
-        said = {t["word"]: t["terms"] for t in answer(full_index, text)["translations"]}
-        assert said[word] == terms, text
+        assert searched(full_index, text)[word] == terms, text

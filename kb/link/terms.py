@@ -20,7 +20,9 @@ Every pair comes from two records the link stage already related, and keeps whic
   ``sacrifice``, ``cimetière`` / ``graveyard``. Words in more than ``MAX_SHARE`` of the pairs
   (articles, "the", "de") say nothing and are left out, and so are the words search never
   translates, stop words and question words ("quand" / "when", "avec" / "with"), which are
-  no terms however consistently they pair. Words are
+  no terms however consistently they pair. A keyword both texts hold is taken out of them
+  first: it is paired whole, and its words would pair with the other language's one word
+  ("coup" of "Coup de sang" with "bloodrush"). Words are
   paired by their folded form and shown as the texts spell them most often ("cimetière", not
   "cimetiere").
 """
@@ -60,8 +62,10 @@ def derive_terms(store: Store, links: Iterable[Link]) -> list[TermPair]:
         found[(kind, french, english)].append(evidence)
     counted = {key: (len(ev), ev) for key, ev in found.items()}
     counted.update(_official_pairs())
-    counted.update(_keyword_pairs(cards))
-    for key, value in _parallel_words(store, links, cards).items():
+    keywords = _keyword_pairs(cards)
+    counted.update(keywords)
+    known = _KnownTerms([(french, english) for _, french, english in keywords])
+    for key, value in _parallel_words(store, links, cards, known).items():
         counted.setdefault(key, value)
     return sorted(
         (TermPair(french, english, kind, count, tuple(ev[:EVIDENCE_KEPT]))
@@ -151,21 +155,25 @@ def _keyword_pairs(cards: list[tuple[Card, Card]]
     return out
 
 
-def _parallel_words(store: Store, links: list[Link], cards: list[tuple[Card, Card]]
-                    ) -> dict[tuple[str, str, str], tuple[int, list[str]]]:
-    """French and English words that keep occurring in the same parallel texts."""
+def _parallel_words(store: Store, links: list[Link], cards: list[tuple[Card, Card]],
+                    known: _KnownTerms) -> dict[tuple[str, str, str], tuple[int, list[str]]]:
+    """French and English words that keep occurring in the same parallel texts, once the
+    ``known`` terms both texts hold are taken out of them."""
     texts: list[tuple[set[str], set[str], str]] = []
     spelled: dict[str, Counter[str]] = defaultdict(Counter)  # folded word -> its spellings
-    for french, english in cards:
-        texts.append((_words(_card_text(french), spelled), _words(_card_text(english), spelled),
-                      f"{french.id} = {english.id}"))
+
+    def add(french: str, english: str, evidence: str) -> None:
+        french, english = known.without(french, english)
+        texts.append((_words(french, spelled), _words(english, spelled), evidence))
+
+    for fr_card, en_card in cards:
+        add(_card_text(fr_card), _card_text(en_card), f"{fr_card.id} = {en_card.id}")
     for link in links:
         if link.relation == "same-ruling":
             fr, en = store.get(link.from_id), store.get(link.to_id)
             if (isinstance(fr, Ruling) and isinstance(en, Ruling) and fr.language == "fr"
                     and en.language == "en"):  # not one English ruling's two publications
-                texts.append((_words(fr.text, spelled), _words(en.text, spelled),
-                              f"{fr.id} = {en.id}"))
+                add(fr.text, en.text, f"{fr.id} = {en.id}")
     fr_df: Counter[str] = Counter(w for f, _, _ in texts for w in f)
     en_df: Counter[str] = Counter(w for _, e, _ in texts for w in e)
     cap = max(MIN_PAIRS, MAX_SHARE * len(texts))
@@ -192,6 +200,39 @@ def _parallel_words(store: Store, links: list[Link], cards: list[tuple[Card, Car
                 where[pair].append(evidence)
     return {("parallel-text", _spelling(pair[0], spelled, "fr"),
              _spelling(pair[1], spelled, "en")): (both[pair], where[pair]) for pair in chosen}
+
+
+class _KnownTerms:
+    """Term pairs the table holds already (the keywords, paired whole), to take out of the
+    parallel texts that hold both sides. Left in, the words of a term of several words pair
+    with the other language's one word: "coup" of "Coup de sang" with "bloodrush" (and the
+    table said "coup" means bloodrush), "weapon" of "Living weapon" with the "Germe" of its
+    reminder text, where "germe" is "germ"."""
+
+    def __init__(self, pairs: list[tuple[str, str]]) -> None:
+        self._partners: dict[str, set[str]] = defaultdict(set)  # folded French -> English
+        for french, english in pairs:
+            self._partners[fold(french)].add(fold(english))
+        self._french = _any_of([french for french, _ in pairs])
+        self._english = _any_of([english for _, english in pairs])
+
+    def without(self, french: str, english: str) -> tuple[str, str]:
+        """The two texts without the known terms that both hold (whole words, any case)."""
+        in_english = {fold(found) for found in self._english.findall(english)}
+        taken = {term for found in self._french.findall(french)
+                 if self._partners[term := fold(found)] & in_english}
+        partners = {partner for term in taken for partner in self._partners[term]}
+        return (self._french.sub(lambda m: " " if fold(m[0]) in taken else m[0], french),
+                self._english.sub(lambda m: " " if fold(m[0]) in partners else m[0], english))
+
+
+def _any_of(terms: list[str]) -> re.Pattern[str]:
+    """One of ``terms`` as whole words, in any case, the longest first ("Double strike"
+    before "Strike"); a pattern that matches nothing when there are none."""
+    if not terms:
+        return re.compile(r"(?!)")
+    alternatives = "|".join(re.escape(t) for t in sorted(set(terms), key=len, reverse=True))
+    return re.compile(rf"(?<!\w)(?:{alternatives})(?!\w)", re.IGNORECASE)
 
 
 def _function_word(word: str) -> bool:

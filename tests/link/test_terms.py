@@ -60,6 +60,24 @@ def test_function_words_are_no_terms(cr_index):
         assert (french, english) not in pairs
 
 
+def test_the_words_of_a_keyword_are_not_terms_of_their_own(cr_index):
+    """The Dragon's Maze cards and FAQ print "Coup de sang" where the English prints
+    "Bloodrush", "Lien de vie" for "Lifelink", "Contact mortel" for "Deathtouch" and
+    "Initiative" beside "Double initiative" for "First strike" and "Double strike". The
+    keyword table pairs them whole; the words of parallel texts paired "coup" with
+    bloodrush, "lien" with lifelink, "mortel" with deathtouch and "initiative" with
+    "strike", and search read "un coup" as bloodrush."""
+    with KnowledgeBase(cr_index) as kb:
+        every = kb.store.terms()
+    keywords = {(fold(p.french), fold(p.english)) for p in every if p.kind == "keyword"}
+    assert {("coup de sang", "bloodrush"), ("lien de vie", "lifelink")} <= keywords
+    words = {(fold(p.french), fold(p.english)) for p in every if p.kind == "parallel-text"}
+    assert ("cimetiere", "graveyard") in words  # the parallel texts still give terms
+    fragments = {("coup", "bloodrush"), ("lien", "lifelink"), ("mortel", "deathtouch"),
+                 ("initiative", "strike")}
+    assert not fragments & words
+
+
 def test_the_official_vocabulary_comes_first(cr_index):
     """Issue 22: the official "cimetière" came 232 records below the parallel texts' pair."""
     found = terms(cr_index, "cimetière")

@@ -47,7 +47,7 @@ from kb.model import (
 )
 from kb.rulenum import RuleNumber, RuleRange
 
-SCHEMA_VERSION = 8  # 8: the search folder's vocabulary is JSON (kb.index.vocabulary)
+SCHEMA_VERSION = 9  # 9: the index's stems are PyStemmer's (kb.index.analysis)
 
 _SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);

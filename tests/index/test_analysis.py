@@ -51,3 +51,11 @@ def test_power_and_toughness_changes_are_one_term():
         terms = language(lang).terms_of("a +1/+1 counter, a -1/-1 counter, +X/+0 and 2/2")
         assert {"+1/+1", "-1/-1", "+x/+0"} <= set(terms)
         assert terms.count("2") == 2
+
+
+def test_added_is_a_form_of_add():
+    # CR 106.9: "If an effect would add mana represented by a Phyrexian mana symbol to a
+    # player's mana pool, one mana of the color of that symbol is added to that player's mana
+    # pool." Whoosh's port of an older Snowball stemmed "added" to "ad", apart from "add".
+    en = language("en")
+    assert en.terms_of("added") == en.terms_of("adding") == en.terms_of("add")

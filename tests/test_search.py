@@ -740,6 +740,23 @@ def test_to_look_at_is_no_scry(full_index):
     assert searched(full_index, "regard 2")["regard"] == ["scry"]
 
 
+def test_the_glossarys_rules_terms_have_the_french_the_cards_print(full_index):
+    """343 of the glossary's 730 terms had no French pair. The French cards print "Changez la
+    cible du sort ciblé" (Deflection: "Change the target of target spell"), "créez un jeton
+    Trésor", "un sort historique", "une force de base" (base power), "blessures réparties"
+    (damage divided); the parallel texts had read "changer" as "word" (Trait Doctoring's
+    "Changez le texte": "change the text ... one color word"), "base" alone as "basic", and
+    "Trésor", "historique" and "répartit" not at all."""
+    for text, word, terms in (("changer la cible d'un sort", "changer la cible",
+                               ["change the target"]),
+                              ("créer un jeton Trésor", "jeton Trésor", ["Treasure token"]),
+                              ("lancer un sort historique", "historique", ["historic"]),
+                              ("sa force de base", "force de base", ["base power"]),
+                              ("il répartit ses blessures de combat", "répartit",
+                               ["divide"])):
+        assert searched(full_index, text)[word] == terms, text
+
+
 def test_everyday_words_of_a_reminder_text_are_not_its_keyword(full_index):
     """The corpus's French cards print "suivante", "sorte" and "redevient" only in reminder
     texts (venture's "avancez jusqu'à la pièce suivante", proliferate's "un autre marqueur de

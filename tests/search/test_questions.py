@@ -91,11 +91,18 @@ def test_a_keyword_is_found_by_the_name_french_cards_print(full_index):
     so "équipage" found nothing and "victime" found the card Victimize. Each is the rule its
     ability has in today's rules (702.122 Crew, 702.42 Entwine, 702.153 Casualty, 702.120
     Escalate, 702.188 Web-slinging, which Spider-Man, Web-Slinger prints "Lanceur de
-    toile"), as a word alone or in a question."""
+    toile"; 702.155 Read ahead, "Lecture rapide" on The Weatherseed Treaty; 702.157 Squad,
+    "Escouade" on Space Marine Devastator; 702.190 Sneak, "Infiltration" on Leonardo, Big
+    Brother; 702.173 Freerunning, "course libre" on Ezio Auditore da Firenze; 702.106
+    Hidden agenda, "Intention cachée" on Double Stroke; 701.11 Triple, "Triplez" on Tifa's
+    Limit Break), as a word alone or in a question."""
     with Searcher(full_index) as searcher:
         for query, rule in (("équipage", "702.122"), ("union", "702.42"),
                             ("victime", "702.153"), ("comment marche l'escalade ?", "702.120"),
-                            ("lanceur de toile", "702.188")):
+                            ("lanceur de toile", "702.188"), ("lecture rapide", "702.155"),
+                            ("escouade", "702.157"), ("infiltration", "702.190"),
+                            ("course libre", "702.173"), ("intention cachée", "702.106"),
+                            ("tripler", "701.11")):
             assert searcher.search(query, limit=1).hits[0].group == f"rule {rule}", query
 
 

@@ -746,14 +746,19 @@ def test_the_glossarys_rules_terms_have_the_french_the_cards_print(full_index):
     Trésor", "un sort historique", "une force de base" (base power), "blessures réparties"
     (damage divided); the parallel texts had read "changer" as "word" (Trait Doctoring's
     "Changez le texte": "change the text ... one color word"), "base" alone as "basic", and
-    "Trésor", "historique" and "répartit" not at all."""
+    "Trésor", "historique" and "répartit" not at all, nor the cards' "n'importe quelle
+    cible" (any target: Lorehold Command) and "imblocable" (can't be blocked: Jhessian
+    Infiltrator)."""
     for text, word, terms in (("changer la cible d'un sort", "changer la cible",
                                ["change the target"]),
                               ("créer un jeton Trésor", "jeton Trésor", ["Treasure token"]),
                               ("lancer un sort historique", "historique", ["historic"]),
                               ("sa force de base", "force de base", ["base power"]),
                               ("il répartit ses blessures de combat", "répartit",
-                               ["divide"])):
+                               ["divide"]),
+                              ("3 blessures à n'importe quelle cible", "n'importe quelle cible",
+                               ["any target"]),
+                              ("une créature imblocable", "imblocable", ["can't be blocked"])):
         assert searched(full_index, text)[word] == terms, text
 
 

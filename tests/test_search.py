@@ -768,8 +768,11 @@ def test_everyday_words_of_a_reminder_text_are_not_its_keyword(full_index):
     chaque sorte déjà présente", bestow's "Elle redevient une créature"), so the parallel
     texts paired them with "room", proliferate and bestow. A player's "attendre la phase
     suivante" (wait for the next phase) was searched as a dungeon's room. The cards' own
-    English says "next", "kind" and "becomes"."""
+    English says "next", "kind" and "becomes". Echo's reminder text, "à moins que vous ne
+    payiez son coût d'écho" / "unless you pay its echo cost", paired "payiez" with its
+    "came under your control" once the keyword was taken out of it."""
     for text, word, terms in (("doit-il attendre la phase suivante", "suivante", ["next"]),
                               ("un marqueur de chaque sorte", "sorte", ["kind"]),
-                              ("elle redevient une créature", "redevient", ["becomes"])):
+                              ("elle redevient une créature", "redevient", ["becomes"]),
+                              ("à moins que vous ne payiez son coût", "payiez", ["pay"])):
         assert searched(full_index, text)[word] == terms, text

@@ -47,7 +47,7 @@ from kb.model import (
 )
 from kb.rulenum import RuleNumber, RuleRange
 
-SCHEMA_VERSION = 9  # 9: the index's stems are PyStemmer's (kb.index.analysis)
+SCHEMA_VERSION = 10  # 10: a folded French "-ée" is stemmed as "-e" (kb.index.analysis)
 
 _SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);

@@ -3,7 +3,8 @@
 French: tokens keep their inner apostrophes so that the elision step, not the tokenizer,
 decides what an apostrophe means (``l'écho`` -> ``écho``, ``jusqu'à`` -> ``à``, with ``'`` or
 ``’``); then lowercase, accent folding **before** stemming (users type ``pietinement`` as often as
-``piétinement``, and Snowball then sees one spelling), stop words, Snowball French. English:
+``piétinement``, and Snowball then sees one spelling; a folded feminine "-ee" is read as
+"-e", so that "exilée" stays one term with "exilé"), stop words, Snowball French. English:
 lowercase, folding, possessive ``'s`` removed, stop words, Snowball English. The Brazilian
 Portuguese rules of the corpus get the same chain with the Portuguese stemmer. The stemmers
 are the Snowball project's own, in C (PyStemmer): Whoosh's port of them to Python took twelve
@@ -44,6 +45,7 @@ _ELISION = re.compile(r"^(?:l|d|j|m|n|s|t|c|qu|jusqu|lorsqu|puisqu|quoiqu|presqu
 _POSSESSIVE = re.compile(r"['’]s$")
 _APOSTROPHE = re.compile(r"['’]")
 _NUMBER = re.compile(r"\d|^[+-]x/")
+_FEMININE = re.compile(r"ee(s?)$")  # a folded "-ée", "-ées"
 
 # Words the rules use as terms although general stop-word lists drop them ("face down",
 # "trample over planeswalkers", "until end of turn", "no maximum hand size", "contre").
@@ -126,8 +128,15 @@ class Language:
         return cached
 
     def term(self, word: str) -> str:
-        """The indexed term of one plain word (already folded)."""
-        return word if _NUMBER.search(word) else _stemmer(self.code)(word)
+        """The indexed term of one plain word (already folded). Snowball French takes off a
+        feminine "-ée" only with its accent, which folding took away: "exilée" (folded
+        "exilee") was one term with neither "exilé" nor "exiler", so its "-ee" is read as
+        the "-e" of "exile" first."""
+        if _NUMBER.search(word):
+            return word
+        if self.code == "fr":
+            word = _FEMININE.sub(r"e\1", word)
+        return _stemmer(self.code)(word)
 
     def irregular(self, term: str) -> frozenset[str]:
         """The terms of every form of the irregular verb one of whose forms has ``term``

@@ -59,3 +59,14 @@ def test_added_is_a_form_of_add():
     # pool." Whoosh's port of an older Snowball stemmed "added" to "ad", apart from "add".
     en = language("en")
     assert en.terms_of("added") == en.terms_of("adding") == en.terms_of("add")
+
+
+def test_a_feminine_past_participle_is_one_term_with_the_masculine():
+    # Seed 001 (the French Dragon's Maze FAQ): "la carte de créature sera exilée" (line 164)
+    # and "même s'il a été exilé par un autre sort" (line 87); "une « créature ciblée »"
+    # (line 40) and "l'adversaire ciblé révèle sa main" (line 199). Folded before stemming,
+    # "exilée" was "exilee", which Snowball does not read as "-ée".
+    fr = language("fr")
+    assert fr.terms_of("exilée") == fr.terms_of("exilé") == fr.terms_of("exiler")
+    assert fr.terms_of("exilées") == fr.terms_of("exilés")
+    assert fr.terms_of("ciblée") == fr.terms_of("ciblé") == fr.terms_of("cible")

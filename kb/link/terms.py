@@ -40,7 +40,7 @@ from kb.index.searcher import is_question_word, is_stop_word
 from kb.model import Card, Link, Record, Rule, Ruling, TermPair, TocEntry
 from kb.sources.mtgjson import keyword_pairs
 from kb.store import Store
-from kb.text.normal import fold
+from kb.text.normal import any_of, fold
 
 MIN_ALTERNATIVE = 3  # cards needed for a French keyword term that is not the majority's
 EVIDENCE_KEPT = 5  # record pairs named as evidence per term pair
@@ -49,6 +49,7 @@ MIN_PAIRS = 5  # parallel texts a word pair needs
 MAX_SHARE = 0.2  # a word in more of the parallel texts than this is not a term
 _WORD = re.compile(r"[^\W\d_]{3,}")
 _LETTERS = re.compile(r"[^\W\d_]+")
+_NONE = re.compile(r"(?!)")  # a pattern that finds nothing
 
 
 def derive_terms(store: Store, links: Iterable[Link]) -> list[TermPair]:
@@ -213,8 +214,8 @@ class _KnownTerms:
         self._partners: dict[str, set[str]] = defaultdict(set)  # folded French -> English
         for french, english in pairs:
             self._partners[fold(french)].add(fold(english))
-        self._french = _any_of([french for french, _ in pairs])
-        self._english = _any_of([english for _, english in pairs])
+        self._french = any_of((french for french, _ in pairs), flags=re.IGNORECASE) or _NONE
+        self._english = any_of((english for _, english in pairs), flags=re.IGNORECASE) or _NONE
 
     def without(self, french: str, english: str) -> tuple[str, str]:
         """The two texts without the known terms that both hold (whole words, any case)."""
@@ -224,15 +225,6 @@ class _KnownTerms:
         partners = {partner for term in taken for partner in self._partners[term]}
         return (self._french.sub(lambda m: " " if fold(m[0]) in taken else m[0], french),
                 self._english.sub(lambda m: " " if fold(m[0]) in partners else m[0], english))
-
-
-def _any_of(terms: list[str]) -> re.Pattern[str]:
-    """One of ``terms`` as whole words, in any case, the longest first ("Double strike"
-    before "Strike"); a pattern that matches nothing when there are none."""
-    if not terms:
-        return re.compile(r"(?!)")
-    alternatives = "|".join(re.escape(t) for t in sorted(set(terms), key=len, reverse=True))
-    return re.compile(rf"(?<!\w)(?:{alternatives})(?!\w)", re.IGNORECASE)
 
 
 def _function_word(word: str) -> bool:

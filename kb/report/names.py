@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from kb.i18n import _
 from kb.model import Card, Link
-from kb.text.normal import fold
+from kb.text.normal import any_of, fold
 
 _APOSTROPHES = str.maketrans({"’": "'", "‘": "'", "ʼ": "'"})
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;«»“”\"(]\s*|\*\s*)$")
@@ -76,7 +76,7 @@ class CardNames:
                 if " // " in card.name:
                     for half, face in enumerate(card.faces[:2]):
                         self._add("fr", face.name, key, half)
-        self._patterns = {lang: self._compile(table, plural=lang == "en")
+        self._patterns = {lang: any_of(table, ending="(?:s|es)?" if lang == "en" else "")
                           for lang, table in self.names.items()}
         self.known_in = {lang: {key for key, _ in table.values()}
                          for lang, table in self.names.items()}
@@ -90,15 +90,6 @@ class CardNames:
         name = _norm(name.strip())
         if name and name not in self.names[language]:
             self.names[language][name] = (key, half)
-
-    @staticmethod
-    def _compile(table: dict[str, tuple[str, int | None]], plural: bool) -> re.Pattern[str] | None:
-        if not table:
-            return None
-        alternatives = sorted(table, key=len, reverse=True)  # longest name first
-        ending = "(?:s|es)?" if plural else ""
-        return re.compile(r"(?<!\w)(?P<name>" + "|".join(map(re.escape, alternatives)) + r")"
-                          + ending + r"(?!\w)")
 
     def mentions(self, text: str, language: str, about: str | None = None) -> set[Mention]:
         """The cards ``text`` names; ``about`` is the key of the card the text is about, whose

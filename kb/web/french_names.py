@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from kb.text.normal import fold
+from kb.text.normal import any_of, fold
 from kb.web.readers import Reader
 
 # Term kinds that name a game term, most authoritative first.
@@ -47,12 +47,8 @@ def _vocabulary(reader: Reader) -> _Vocabulary:
                 continue
             english.setdefault(key, pair.english.lower())
             french.setdefault(key, {}).setdefault(pair.french.lower(), None)
-        if not english:
-            return _Vocabulary(None, {})
-        words = sorted(english, key=len, reverse=True)  # "lethal damage" before "damage"
-        pattern = re.compile(r"(?<!\w)(?:" + "|".join(re.escape(w) for w in words) + r")(?!\w)")
-        return _Vocabulary(pattern, {k: FrenchName(english[k], tuple(_keep(french[k])))
-                                     for k in english})
+        names = {k: FrenchName(english[k], tuple(_keep(french[k]))) for k in english}
+        return _Vocabulary(any_of(english), names)
     return reader.cache.value("french-names", compute)
 
 

@@ -20,9 +20,11 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import closing
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TypeVar
+
+from msgspec import structs
 
 import kb
 from kb.corpus import CorpusFile, Unreadable, discover, embedded_corpus, read_bytes
@@ -407,7 +409,7 @@ def _ingest(item: CorpusFile, store: Store, previous: _Previous | None,
     source_id = result.source_id or f"file:{item.display}"
     if source_id in taken:
         other = next(s.file for s in report.sources if s.source_id == source_id)
-        same = all((old := store.get(r.id)) is not None and replace(old, loc=r.loc) == r
+        same = all((old := store.get(r.id)) is not None and structs.replace(old, loc=r.loc) == r
                    for r in result.records)  # the same records: another copy or encoding
         report.problems.append(Problem(item.display, (
             f"same document as {other} ({source_id}); skipped" if same else

@@ -1,8 +1,10 @@
 """The records that flow between kb's stages.
 
 Parsers produce them, the linker relates them, the store persists them, the CLI shows them.
-They are plain frozen dataclasses with no I/O and no behaviour beyond small derived
-properties, so that every stage can be tested by building records by hand.
+They are plain frozen values with no I/O and no behaviour beyond small derived properties,
+so that every stage can be tested by building records by hand: msgspec Structs,
+not dataclasses, because every ``kb`` process creates their classes and a Struct class costs
+a fiftieth of a frozen dataclass to create (see ``docs/architecture.md``).
 
 Every record carries a stable, readable ``id`` that names its source (see
 ``docs/architecture.md``: ``cr:en:2026-04-17:702.19b``, ``cr:en:2026-04-17:702.19b/ex1``),
@@ -11,11 +13,10 @@ and a ``Loc`` saying where in which file it was read.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from msgspec import Struct, field
 
 
-@dataclass(frozen=True, slots=True)
-class Loc:
+class Loc(Struct, frozen=True):
     """Where a record was read: the source's file name and the 1-based line of its first line.
 
     Line numbers count lines after line-ending normalization (CRLF, CR and LF each end a line),
@@ -26,8 +27,7 @@ class Loc:
     line: int
 
 
-@dataclass(frozen=True, slots=True)
-class Source:
+class Source(Struct, frozen=True):
     """One ingested document: what it is, where it came from, and how it was read."""
 
     id: str  # e.g. "cr:en:2026-04-17"
@@ -42,8 +42,7 @@ class Source:
     title: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Citation:
+class Citation(Struct, frozen=True):
     """A reference from a record's text to a rule or a range of rules.
 
     ``written`` keeps the words as they stand in the text ("rules 601.2a-h"); ``first`` and
@@ -60,8 +59,7 @@ class Citation:
         return self.first if self.first == self.last else f"{self.first}-{self.last}"
 
 
-@dataclass(frozen=True, slots=True)
-class Link:
+class Link(Struct, frozen=True):
     """A derived relation between two records, with the evidence that produced it.
 
     Relations: ``next-version`` (an English CR rule -> its counterpart in the next version),
@@ -100,8 +98,7 @@ TERM_EVIDENCE = ("official", "keyword", "rule-title", "section-title", "parallel
                  "card-name")
 
 
-@dataclass(frozen=True, slots=True)
-class TermPair:
+class TermPair(Struct, frozen=True):
     """A French term and its English equivalent, derived from the data, never typed by hand.
 
     ``kind``: ``rule-title`` (the French and English titles of one rule), ``section-title``
@@ -118,8 +115,7 @@ class TermPair:
     evidence: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Rule:
+class Rule(Struct, frozen=True):
     """A numbered paragraph of a rules document: a section ("7"), a heading rule ("702",
     "702.19" with a title) or a rule or subrule with text ("702.19b")."""
 
@@ -138,8 +134,7 @@ class Rule:
     untranslated: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class Example:
+class Example(Struct, frozen=True):
     """A worked example printed under a rule ("Example: ..."); ``ordinal`` counts from 1."""
 
     id: str
@@ -152,8 +147,7 @@ class Example:
     citations: tuple[Citation, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class GlossaryEntry:
+class GlossaryEntry(Struct, frozen=True):
     id: str
     term: str
     definition: str
@@ -163,8 +157,7 @@ class GlossaryEntry:
     citations: tuple[Citation, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class TocEntry:
+class TocEntry(Struct, frozen=True):
     """A line of a document's table of contents: a section or rule number and its title."""
 
     id: str
@@ -175,8 +168,7 @@ class TocEntry:
     loc: Loc
 
 
-@dataclass(frozen=True, slots=True)
-class Passage:
+class Passage(Struct, frozen=True):
     """Running text that belongs to no rule: a document's introduction or its credits."""
 
     id: str
@@ -187,8 +179,7 @@ class Passage:
     loc: Loc
 
 
-@dataclass(frozen=True, slots=True)
-class CardFace:
+class CardFace(Struct, frozen=True):
     """One face of a card, or one half of a split card, as printed in the source's language."""
 
     name: str
@@ -201,8 +192,7 @@ class CardFace:
     defense: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Card:
+class Card(Struct, frozen=True):
     """A card as a source shows it: its name, faces (one unless split, flip, ...) and any
     line that belongs to the whole card (the "Fuse" line of a split card)."""
 
@@ -218,8 +208,7 @@ class Card:
     keywords: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class Ruling:
+class Ruling(Struct, frozen=True):
     """A dated clarification about a card or a mechanic (FAQ note, WotC ruling).
 
     ``card`` is the card name as the source writes it, ``mechanic`` a keyword or rules concept
@@ -239,8 +228,7 @@ class Ruling:
     card_inferred: bool = False  # the card is not named in the text but inferred from the page
 
 
-@dataclass(frozen=True, slots=True)
-class Note:
+class Note(Struct, frozen=True):
     """Commentary that is neither a rule nor a card ruling: general notes of a FAQ, the
     bullets of a keyword page, the paragraphs of an old rules article."""
 
@@ -253,8 +241,7 @@ class Note:
     claims: tuple[str, ...] = ()  # the note's assertions, one sentence each, where split
 
 
-@dataclass(frozen=True, slots=True)
-class Fragment:
+class Fragment(Struct, frozen=True):
     """Text a parser could not place. Kept verbatim and reported, never dropped."""
 
     id: str
@@ -285,8 +272,7 @@ def kind_of(record: Record) -> str:
     return RECORD_KINDS[type(record)]
 
 
-@dataclass(frozen=True, slots=True)
-class ParseResult:
+class ParseResult(Struct, frozen=True):
     """What a parser returns for one document: its metadata and its records, in reading order."""
 
     format: str

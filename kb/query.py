@@ -23,7 +23,8 @@ question is carried by its rarest words), not the question.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+
+from msgspec import Struct, field
 
 from kb.errors import KbError
 from kb.i18n import _
@@ -53,39 +54,33 @@ class QuerySyntaxError(QueryRefused):
                              .format(problem=message, column=column + 1))
 
 
-@dataclass(frozen=True, slots=True)
-class Word:
+class Word(Struct, frozen=True):
     text: str
     prefix: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class Phrase:
+class Phrase(Struct, frozen=True):
     words: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class And:
+class And(Struct, frozen=True):
     items: tuple[Node, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Loose:
+class Loose(Struct, frozen=True):
     """Words side by side: each optional (ranked by how many match), except the
     :class:`Required`, :class:`Phrase`, :class:`And` and :class:`Not` items among them."""
 
     items: tuple[Node, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Required:
+class Required(Struct, frozen=True):
     """``+word``: an item that must match even among optional words."""
 
     item: Node
 
 
-@dataclass(frozen=True, slots=True)
-class CardName:
+class CardName(Struct, frozen=True):
     """A card named in a question (``[[Doubling Season]]``), as the index keys of the card
     and of what it is part of (a split card's half names the whole card)."""
 
@@ -95,21 +90,18 @@ class CardName:
     rules: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class Or:
+class Or(Struct, frozen=True):
     items: tuple[Node, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Not:
+class Not(Struct, frozen=True):
     item: Node
 
 
 Node = Word | Phrase | And | Loose | Required | Or | Not | CardName
 
 
-@dataclass(frozen=True, slots=True)
-class Query:
+class Query(Struct, frozen=True):
     """A parsed query: the text part (None when only filters were given) and the filters."""
 
     text: str
@@ -155,8 +147,7 @@ _AROUND = re.compile(r"^[^\w*]+|[^\w*]+$")
 _WORD_CHARS = re.compile(r"\w")
 
 
-@dataclass(frozen=True, slots=True)
-class _Tok:
+class _Tok(Struct, frozen=True):
     kind: str  # word, phrase, and, or, not, plus, lparen, rparen
     value: str
     column: int

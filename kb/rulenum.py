@@ -19,9 +19,13 @@ canonical form.
 
 from __future__ import annotations
 
+import operator
 import re
-from dataclasses import dataclass
-from functools import lru_cache, total_ordering
+from collections.abc import Callable
+from functools import lru_cache
+from typing import Any
+
+from msgspec import Struct
 
 from kb.i18n import _
 
@@ -47,9 +51,18 @@ class RuleNumberError(ValueError):
     """A string that is not a rule number."""
 
 
-@total_ordering
-@dataclass(frozen=True, slots=True)
-class RuleNumber:
+def _by_sort_key(compare: Callable[[Any, Any], bool]) -> Callable[[Any, object], bool]:
+    """A comparison of rule numbers by their ``sort_key``."""
+
+    def method(self: Any, other: object) -> bool:
+        if not isinstance(other, RuleNumber):
+            return NotImplemented
+        return compare(self.sort_key, other.sort_key)
+
+    return method
+
+
+class RuleNumber(Struct, frozen=True):
     """A section, rule, subrule or lettered subrule number."""
 
     section: int
@@ -143,10 +156,12 @@ class RuleNumber:
             self.letter,
         )
 
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, RuleNumber):
-            return NotImplemented
-        return self.sort_key < other.sort_key
+    # Ordered by sort_key. Not functools.total_ordering: a Struct defines every comparison
+    # (as NotImplemented), so total_ordering would find nothing to add.
+    __lt__ = _by_sort_key(operator.lt)
+    __le__ = _by_sort_key(operator.le)
+    __gt__ = _by_sort_key(operator.gt)
+    __ge__ = _by_sort_key(operator.ge)
 
     def __str__(self) -> str:
         if self.rule is None:
@@ -167,8 +182,7 @@ def sort_key(number: str) -> tuple[int, int, int, int, str]:
     return parsed.sort_key if parsed else (99, 0, 0, 0, number)
 
 
-@dataclass(frozen=True, slots=True)
-class RuleRange:
+class RuleRange(Struct, frozen=True):
     """An inclusive run of rules, ``first`` to ``last``; a single rule has first == last.
 
     A range includes the descendants of its bounds: ``702.45-702.47`` includes ``702.47c``.

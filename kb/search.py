@@ -11,9 +11,11 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from pathlib import Path
+
+from msgspec import Struct, structs
 
 from kb.errors import KbError
 from kb.i18n import _
@@ -120,8 +122,7 @@ TRANSLATIONS_KEPT = 65536
 RECORDS_KEPT = 16384  # records, and lists of links, a long-lived searcher keeps
 
 
-@dataclass(frozen=True, slots=True)
-class Translation:
+class Translation(Struct, frozen=True):
     """A query word and the other-language terms searched with it, with their evidence."""
 
     word: str
@@ -129,8 +130,7 @@ class Translation:
     kinds: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class SearchHit:
+class SearchHit(Struct, frozen=True):
     """One answer's best text (a rule answer's is a text of the rule: it has the number),
     with the answer's other texts (other languages and documents, examples, the glossary
     entry pointing to it) in ``texts``; a text of ``texts`` has none of its own."""
@@ -892,7 +892,7 @@ class Searcher:
                 head = self._hit(rule, key, terms, worth)
                 texts.insert(0, head)
         others = tuple(t for t in texts if t is not head)
-        return replace(head, score=round(worth, 4), texts=others)
+        return structs.replace(head, score=round(worth, 4), texts=others)
 
     def _pointed_rule(self, entry: SearchHit) -> Hit | None:
         """The rule a glossary entry of a rule's answer points to, as a hit."""
@@ -1141,8 +1141,7 @@ def _family(hit: Hit) -> str:
     return f"{hit.version}:{number.parent if number.depth == 3 else number}"
 
 
-@dataclass(frozen=True, slots=True)
-class _Typed:
+class _Typed(Struct, frozen=True):
     """What the query names: the typed words' own terms per language (no stem family), the
     words typed (folded, any language) and the words of their translations (by language)."""
 

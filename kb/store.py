@@ -25,7 +25,6 @@ import json
 import sqlite3
 import zlib
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import asdict
 from pathlib import Path
 from urllib.parse import quote
 
@@ -239,7 +238,7 @@ class Store:
         self.conn.execute(
             "INSERT INTO sources VALUES (:id, :file, :path, :sha256, :format, :language,"
             " :version, :encoding, :newline, :title)",
-            asdict(source),
+            to_dict(source),
         )
         records = list(records)
         stored = self._existing_ids([r.id for r in records])

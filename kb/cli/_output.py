@@ -3,7 +3,6 @@ and opening the index named by the group's ``--index``."""
 
 from __future__ import annotations
 
-import dataclasses
 import errno
 import json
 import os
@@ -18,6 +17,7 @@ from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 
 import click
 
+from kb.codec import jsonable
 from kb.errors import KbError
 from kb.i18n import _
 
@@ -39,11 +39,7 @@ def emit_json(data: Any) -> None:
 
 
 def _jsonable(value: Any) -> Any:
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return dataclasses.asdict(value)
-    if isinstance(value, Path):
-        return str(value)
-    raise TypeError(f"not JSON serializable: {type(value).__name__}")
+    return str(value) if isinstance(value, Path) else jsonable(value)
 
 
 class Checked(click.ParamType):

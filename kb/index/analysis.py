@@ -27,6 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import Stemmer
+from msgspec import Struct
 from whoosh.lang.stopwords import stoplists
 from whoosh.support.charset import accent_map
 
@@ -68,8 +69,7 @@ def strip_elision(text: str) -> str:
     return _ELISION.sub("", text.lower()) if _ELISION.match(text.lower()) else text
 
 
-@dataclass(frozen=True, slots=True)
-class Token:
+class Token(Struct, frozen=True):
     word: str  # folded, unstemmed
     term: str  # what the index holds: the stem, or the word itself for numbers
     start: int  # character offsets in the analyzed text

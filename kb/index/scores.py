@@ -23,9 +23,9 @@ import heapq
 from bisect import insort
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
+from msgspec import Struct
 from whoosh import query as wq
 from whoosh import scoring
 from whoosh.codec.whoosh3 import LENGTHS_COLUMN, W3LeafMatcher, _lenfield
@@ -39,8 +39,7 @@ _UNION_ARRAY_MAX = 5000  # Whoosh's Or: an array union over a segment of at most
 _TOO_MANY_CLAUSES = 1024  # ... and fewer parts than this (wq.Or.TOO_MANY_CLAUSES)
 
 
-@dataclass(frozen=True, slots=True)
-class Scored:
+class Scored(Struct, frozen=True):
     """One of the best documents, as a Whoosh hit gives it (number, score, stored fields)."""
 
     docnum: int
@@ -419,8 +418,7 @@ def _tree(combine: Callable[[Scores, Scores], Scores],
     return nodes[ordered[0].node]
 
 
-@dataclass(frozen=True, slots=True)
-class _Weighted:
+class _Weighted(Struct, frozen=True):
     weight: int
     node: int
 

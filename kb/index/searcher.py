@@ -16,11 +16,12 @@ import math
 import re
 from array import array
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from msgspec import Struct, structs
 from whoosh import index as whoosh_index
 from whoosh import query as wq
 from whoosh.filedb.filestore import FileStorage
@@ -95,8 +96,7 @@ class TooBroadError(QueryRefused):
     """A prefix standing for more words than a query may search at once."""
 
 
-@dataclass(frozen=True, slots=True)
-class Hit:
+class Hit(Struct, frozen=True):
     id: str
     score: float
     kind: str
@@ -127,16 +127,14 @@ class Answer:
     absent: list[str] = field(default_factory=list)  # optional words no text searched holds
 
 
-@dataclass(frozen=True, slots=True)
-class Alternative:
+class Alternative(Struct, frozen=True):
     """Another language's words for a query word, searched in that language's fields only."""
 
     language: str
     words: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Filters:
+class Filters(Struct, frozen=True):
     languages: tuple[str, ...] = ()
     kinds: tuple[str, ...] = ()
     rule: str | None = None  # "702.19b" exactly, or "702.19*" and below
@@ -293,7 +291,7 @@ class IndexSearcher:
         text_query = builder.node(query.root) if query.root is not None else wq.Every()
         ranked = bool(builder.units)
         builder.alone = builder.alone and isinstance(query.root, Loose)
-        kept = replace(filters, version=None) if view.exact else filters
+        kept = structs.replace(filters, version=None) if view.exact else filters
         allowed = self._allowed(kept, view)
         if allowed is not None:
             text_query = _Within(text_query, allowed)

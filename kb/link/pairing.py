@@ -48,6 +48,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from itertools import groupby
 
+from msgspec import structs
+
 from kb.model import Card, Ruling
 from kb.text.normal import fold
 
@@ -362,8 +364,9 @@ def _by_line(rulings: list[Ruling], members: dict[str, list[Ruling]]) -> list[Ru
             continue
         first = same_line[0]
         members[first.id] = same_line
-        merged.append(replace(first, text=" ".join(r.text for r in same_line),
-                              citations=tuple(c for r in same_line for c in r.citations)))
+        merged.append(structs.replace(first, text=" ".join(r.text for r in same_line),
+                                      citations=tuple(c for r in same_line
+                                                      for c in r.citations)))
     return merged
 
 

@@ -27,8 +27,10 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import date
+
+from msgspec import structs
 
 from kb.link.citations import find_citations
 from kb.model import Fragment, Loc, ParseResult, Passage, Record, Ruling
@@ -111,7 +113,8 @@ def parse(text: str, file: str) -> ParseResult:
     language = languages.most_common(1)[0][0] if languages else None
     if language:  # a ruling too short to tell ("X is 0.") takes the page's language
         records = [
-            replace(r, language=language) if isinstance(r, Ruling) and r.language == "und" else r
+            structs.replace(r, language=language)
+            if isinstance(r, Ruling) and r.language == "und" else r
             for r in records
         ]
     records = infer_cards(records)
@@ -141,7 +144,7 @@ def infer_cards(records: list[Record]) -> list[Record]:
         if isinstance(r, Ruling) and not r.card:
             card = owner.get(r.mechanic, fallback)
             if card:
-                r = replace(r, card=card, card_inferred=True)
+                r = structs.replace(r, card=card, card_inferred=True)
         out.append(r)
     return out
 

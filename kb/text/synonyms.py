@@ -11,11 +11,10 @@ word of either side is never taken for a typo.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from msgspec import Struct
 
 
-@dataclass(frozen=True, slots=True)
-class Synonym:
+class Synonym(Struct, frozen=True):
     language: str
     one: str
     other: str

@@ -8,7 +8,6 @@ Errors are JSON too (:mod:`kb.web.errors`): ``{"error": {"status", "code", "kind
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -18,6 +17,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from kb import api, params
+from kb.codec import jsonable
 from kb.i18n import N_, _
 from kb.params import joined
 from kb.report.render_json import as_data
@@ -58,13 +58,7 @@ def json_response(payload: Any, status: int = 200) -> Response:
 
 
 def dumps(payload: Any) -> str:
-    return json.dumps(payload, ensure_ascii=False, default=_plain)
-
-
-def _plain(value: Any) -> Any:
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return dataclasses.asdict(value)
-    raise TypeError(f"not JSON serializable: {type(value).__name__}")
+    return json.dumps(payload, ensure_ascii=False, default=jsonable)
 
 
 # -- answers (each the function its command calls) ------------------------------------------

@@ -48,7 +48,6 @@ Pieces, per format, with what each parser documents it normalizes:
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import re
 from codecs import BOM_UTF8, BOM_UTF16_BE, BOM_UTF16_LE
@@ -59,6 +58,7 @@ from pathlib import Path
 
 import lxml.html
 from lxml import etree
+from msgspec import Struct
 
 from kb.model import Loc, ParseResult, Record, Rule, Source
 from kb.sources import cr_translation, faq_fr, faq_md
@@ -169,11 +169,11 @@ def _strings(value: object) -> Iterator[str]:
     elif isinstance(value, tuple):
         for item in value:
             yield from _strings(item)
-    elif dataclasses.is_dataclass(value):
-        for f in dataclasses.fields(value):
-            if f.name in _NOT_CONTENT or (isinstance(value, Rule) and f.name == "title"):
+    elif isinstance(value, Struct):
+        for name in value.__struct_fields__:
+            if name in _NOT_CONTENT or (isinstance(value, Rule) and name == "title"):
                 continue
-            yield from _strings(getattr(value, f.name))
+            yield from _strings(getattr(value, name))
 
 
 def lost_pieces(fmt: str, text: str, result: ParseResult) -> list[tuple[str, ...]]:

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from datetime import date
 from typing import Any
+
+from msgspec import Struct
 
 from kb.errors import KbError
 from kb.i18n import _
@@ -35,8 +36,7 @@ class InvalidValue(KbError):
         self.reason = message
 
 
-@dataclass(frozen=True)
-class Choice:
+class Choice(Struct, frozen=True):
     """One of ``choices`` (given, or a function that returns them: the record kinds and the
     report's categories live with their modules); with ``many``, a comma-separated list of
     them, returned as a tuple without repeats."""
@@ -62,8 +62,7 @@ class Choice:
         return tuple(dict.fromkeys(values)) if self.many else values[0]
 
 
-@dataclass(frozen=True)
-class VersionDate:
+class VersionDate(Struct, frozen=True):
     """'latest', a date (YYYY-MM-DD) or, where ``allow_all``, 'all'."""
 
     name: str = "version"
@@ -87,8 +86,7 @@ class VersionDate:
                 raw=raw, words=_(" or ").join(repr(w) for w in self.words))) from None
 
 
-@dataclass(frozen=True)
-class Language:
+class Language(Struct, frozen=True):
     """A language's code (``fr``, ``zh``: two or three letters) or ``all``. Which languages
     an index holds is the index's to say: :func:`kb.reader.language_set` refuses the others,
     naming those it holds, with this same error."""
@@ -105,8 +103,7 @@ class Language:
         return text
 
 
-@dataclass(frozen=True)
-class Section:
+class Section(Struct, frozen=True):
     """A section or rule number in any written form (``7``, ``702``, ``CR 702.19b``),
     returned in its canonical form."""
 
@@ -125,8 +122,7 @@ class Section:
         return str(number)
 
 
-@dataclass(frozen=True)
-class Count:
+class Count(Struct, frozen=True):
     """A whole number from ``low`` to ``high``."""
 
     name: str
@@ -146,8 +142,7 @@ class Count:
         return number
 
 
-@dataclass(frozen=True)
-class Flag:
+class Flag(Struct, frozen=True):
     """true or false (also 1/0, yes/no)."""
 
     name: str

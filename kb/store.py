@@ -28,6 +28,8 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from urllib.parse import quote
 
+import msgspec
+
 from kb.codec import from_dict, to_dict
 from kb.errors import DamagedIndexError
 from kb.i18n import _
@@ -144,8 +146,9 @@ def split_record(record: Record) -> tuple[str, str | None]:
 
 def join_record(kind: str, body: str, record_id: str, version: str | None, file: str,
                 line: int) -> Record:
-    """The record that :func:`split_record` split."""
-    data = json.loads(body)
+    """The record that :func:`split_record` split (its body parsed by msgspec's decoder, a
+    third of :func:`json.loads`'s time: every answer shown reads a record)."""
+    data = msgspec.json.decode(body)
     data["id"], data["loc"] = record_id, {"file": file, "line": line}
     if version is not None:
         data["version"] = version

@@ -593,6 +593,22 @@ def test_a_translation_that_only_shares_the_stem_is_kept(cr_index):
     assert any(within(g, "406") for g in groups(search(cr_index, "exil"))[:3])
 
 
+def test_the_rules_older_words_are_searched_as_todays(cr_index):
+    """Players who learnt the game before 2009 "play" a spell (the glossary's Play: "(Obsolete)
+    Casting a spell used to be known as playing a spell"), so a question in those words was
+    searched for playing lands (305.1, 505.6b). Responding to a spell is casting one "in
+    response to" it (117.7, the glossary's In Response To); and a permanent that "leaves play"
+    leaves the battlefield, which removes it from combat (506.4)."""
+    played = answer(cr_index, "I play a spell in response, does it resolve first?")
+    assert {"word": "play a spell", "terms": ["cast a spell"], "from": ["synonym"]} in (
+        played["translations"])
+    top = groups(played["hits"])
+    assert "rule 117.7" in top[:3]
+    assert not any(within(g, "305") for g in top[:3])
+    left = answer(cr_index, "is an attacking creature removed from combat when it leaves play?")
+    assert "rule 506.4" in groups(left["hits"])[:3]
+
+
 def test_irregular_verbs_and_synonyms_in_questions(cr_index):
     """111.8 says a token "has left the battlefield"; 104.4a that players "lose
     simultaneously"; 704.5b "a library with no cards in it"."""

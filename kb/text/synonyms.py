@@ -61,6 +61,21 @@ SYNONYMS = (
     Synonym("en", "transforming double-faced card", "nonmodal double-faced card",
             "CR 2026-04-17 712.1 'nonmodal double-faced cards (previously called "
             "\"transforming double-faced cards\")'", one_way=True),
+    Synonym("en", "play a spell", "cast a spell",
+            "CR 2026-04-17 glossary, Play: '(Obsolete) Casting a spell used to be known as "
+            "playing a spell. Cards with that text have received errata in the Oracle card "
+            "reference. See Cast.'", one_way=True),
+    Synonym("en", "play an activated ability", "activate an activated ability",
+            "CR 2026-04-17 glossary, Play: '(Obsolete) Activating an activated ability used to "
+            "be known as playing an activated ability.'", one_way=True),
+    Synonym("en", "put into play", "put onto the battlefield",
+            "CR 2008-02-01 308.4 'If a creature is put into play attacking, its controller "
+            "chooses ...' and CR 2026-04-17 508.4 'If a creature is put onto the battlefield "
+            "attacking, its controller chooses ...': one rule, reworded", one_way=True),
+    Synonym("en", "leaves play", "leaves the battlefield",
+            "CR 2008-02-01 306.4 'A creature or planeswalker is removed from combat if it "
+            "leaves play' and CR 2026-04-17 506.4 'A permanent is removed from combat if it "
+            "leaves the battlefield': one rule, reworded", one_way=True),
     Synonym("en", "removed from the game", "exiled",
             "CR 2006-10-01 217.7a 'Effects can remove objects from the game'; CR 2026-04-17 "
             "406.1 'Some spells and abilities exile an object'", one_way=True),

@@ -57,7 +57,7 @@ def jsonable(value: Any) -> Any:
     if isinstance(value, Struct):
         return struct_fields(value)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return dataclasses.asdict(value)
+        return {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
     raise TypeError(f"not JSON serializable: {type(value).__name__}")
 
 

@@ -13,7 +13,7 @@ import bisect
 import dataclasses
 import shlex
 import sqlite3
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -23,7 +23,7 @@ from kb.codec import to_dict
 from kb.errors import KbError, NoIndexError, NoSuchRuleError
 from kb.i18n import _
 from kb.indexdir import STORE_FILE, CorruptIndexError, IndexDir, check_serving
-from kb.model import Card, Example, GlossaryEntry, Link, Record, Rule, Ruling, kind_of
+from kb.model import Card, Example, GlossaryEntry, Record, Rule, Ruling, kind_of
 from kb.params import InvalidValue
 from kb.paths import default_index_root, no_index_message
 from kb.rulenum import RuleNumber, RuleNumberError, RuleRange
@@ -72,23 +72,6 @@ class VersionInfo:
     format: str
     language: str | None
     counts: dict[str, int]
-
-
-def linked_group(start: Iterable[str], relation: str,
-                 links: Callable[..., list[Link]]) -> set[str]:
-    """The records reached from ``start`` through ``relation`` links, both ways: the records
-    the link stage decided are one card (``same-card``) or one ruling (``same-ruling``).
-    ``links`` is the store's lookup, or a searcher's cached one."""
-    group, todo = set(start), list(start)
-    while todo:
-        at = todo.pop()
-        for link in (links(from_id=at, relation=relation)
-                     + links(to_id=at, relation=relation)):
-            other = link.to_id if link.from_id == at else link.from_id
-            if other not in group:
-                group.add(other)
-                todo.append(other)
-    return group
 
 
 class KnowledgeBase:
@@ -426,7 +409,7 @@ class KnowledgeBase:
                 raise KbError(_("no card named {name!r}; did you mean: {names}").format(
                     name=name, names=", ".join(close)))
             raise KbError(_("no card named {name!r}").format(name=name))
-        group = linked_group({c.id for c in hits}, "same-card", self.store.links)
+        group = set().union(*self.store.linked([c.id for c in hits], "same-card").values())
         found = [self.store.get(card_id) for card_id in sorted(group)]
         rulings = [r for card_id in sorted(group)
                    for link in self.store.links(to_id=card_id, relation="about-card")
@@ -455,10 +438,12 @@ class KnowledgeBase:
                     same.setdefault(link.to_id, []).append((r.id, link.evidence))
         out: list[RulingPair] = []
         shown: set[str] = set()
-        for r in (r for r in rulings if r.language != "fr"):
+        heads = [r for r in rulings if r.language != "fr"]
+        groups = self.store.linked([r.id for r in heads], "same-ruling")
+        for r in heads:
             if r.id in shown:
                 continue
-            members = linked_group({r.id}, "same-ruling", self.store.links) & set(by_id)
+            members = groups[r.id] & set(by_id)
             english = sorted((by_id[m] for m in members if by_id[m].language != "fr"),
                              key=publication_order)
             french = [by_id[m] for m in members if by_id[m].language == "fr"]

@@ -47,7 +47,7 @@ from kb.query import (
     Word,
     parse,
 )
-from kb.reader import KnowledgeBase, linked_group
+from kb.reader import KnowledgeBase
 from kb.rulenum import RuleNumber
 from kb.store import record_number, record_text, record_title
 from kb.text.contractions import restored
@@ -222,8 +222,9 @@ class Searcher:
         self._links = lru_cache(maxsize=RECORDS_KEPT)(self.kb.store.links)
         # The term table's rows by key: the first stem of many runs of words is the same.
         self._term_rows = lru_cache(maxsize=TRANSLATIONS_KEPT)(self.kb.store.terms)
-        # A card's or a ruling's answer, by record: the same rulings come back query after query.
-        self._same_record = lru_cache(maxsize=RECORDS_KEPT)(self._same_record_of)
+        # A card's or a ruling's answer, by record: the same rulings come back query after
+        # query (emptied beyond RECORDS_KEPT).
+        self._same_record: dict[str, str] = {}
 
     def close(self) -> None:
         self.index.close()
@@ -271,6 +272,7 @@ class Searcher:
             self._with_glossary_rules(answer, typed)
         scores = self._scores(answer, typed)
         ranked = sorted(answer.hits, key=lambda h: -scores[h.id])
+        self._read_same_records(ranked)
         keys = {hit.id: self._group(hit, filters.version) for hit in ranked}
         worth = _group_order(ranked, keys, scores)
         order = list(worth)
@@ -819,7 +821,7 @@ class Searcher:
         if hit.kind == "glossary":
             return self._glossary_group(hit, version) or hit.id
         if hit.kind in SAME_RECORD:
-            return self._same_record(hit.id, SAME_RECORD[hit.kind])
+            return self._same_record[hit.id]
         if hit.kind not in ("rule", "example") or RuleNumber.try_parse(hit.number) is None:
             return hit.id
         if hit.version:
@@ -834,12 +836,20 @@ class Searcher:
             return "rule " + current[0].to_id.rsplit(":", 1)[-1]
         return f"rule {hit.number}"
 
-    def _same_record_of(self, record_id: str, relation: str) -> str:
+    def _read_same_records(self, hits: list[Hit]) -> None:
         """One answer for a card or a ruling, whichever source or language printed it: the
         records its ``same-card`` or ``same-ruling`` links join, as ``kb card`` shows them,
         named by the first of their ids. Blood Baron of Vizkopa was two answers of three, the
-        FAQ's and MTGJSON's, and its first ruling three more."""
-        return min(linked_group({record_id}, relation, self._links))
+        FAQ's and MTGJSON's, and its first ruling three more. Every candidate's group is read
+        in one query per relation."""
+        for kind, relation in SAME_RECORD.items():
+            todo = [hit.id for hit in hits if hit.kind == kind and hit.id not in self._same_record]
+            if not todo:
+                continue
+            if len(self._same_record) + len(todo) > RECORDS_KEPT:
+                self._same_record.clear()
+            for start, group in self.kb.store.linked(todo, relation).items():
+                self._same_record[start] = min(group)
 
     def _glossary_group(self, hit: Hit, version: str | None) -> str | None:
         """The answer a glossary entry belongs to: the one rule it points to, of its own

@@ -374,6 +374,25 @@ class Store:
             " ORDER BY relation, from_id, to_id", args)
         return [Link(*row) for row in cur]
 
+    def linked(self, starts: Iterable[str], relation: str) -> dict[str, set[str]]:
+        """Each of ``starts`` with the records ``relation`` links reach from it, both ways
+        and step after step: the records the link stage decided are one card
+        (``same-card``) or one ruling (``same-ruling``). One recursive query for every start:
+        a search's hundred candidate rulings took three hundred lookups, one per record and
+        direction."""
+        rows = self.conn.execute(
+            "WITH RECURSIVE grp(start, id) AS ("
+            " SELECT value, value FROM json_each(?1)"
+            " UNION SELECT grp.start, l.to_id FROM links l JOIN grp ON l.from_id = grp.id"
+            " WHERE l.relation = ?2"
+            " UNION SELECT grp.start, l.from_id FROM links l JOIN grp ON l.to_id = grp.id"
+            " WHERE l.relation = ?2)"
+            " SELECT start, id FROM grp", (json.dumps(list(starts)), relation))
+        groups: dict[str, set[str]] = {}
+        for start, member in rows:
+            groups.setdefault(start, set()).add(member)
+        return groups
+
     def chain(self, start: str, relation: str, forward: bool = True) -> list[str]:
         """The ids reached from ``start`` along ``relation`` links one after another (forward:
         from ``from_id`` to ``to_id``), nearest first, in one query: a rule followed through

@@ -458,7 +458,7 @@ class Searcher:
             if stops["fr"] != stops["en"]:
                 votes["fr" if stops["fr"] else "en"] += 1
                 continue
-            counts = {lang: vocabulary[lang].df.get(folded, 0) if lang in vocabulary else 0
+            counts = {lang: vocabulary[lang].count(folded) if lang in vocabulary else 0
                       for lang in votes}
             sizes = {lang: len(vocabulary[lang].words) if lang in vocabulary else 1
                      for lang in votes}

@@ -37,7 +37,7 @@ def game_terms(store: Store, vocabulary: dict[str, Words]) -> frozenset[str]:
     words = {w for (title,) in rows for w in _TITLE_WORDS.findall(fold(title))}
     game: set[str] = set()
     for word in words:
-        found = {v.term[word] for v in vocabulary.values() if word in v.term}
+        found = {term for v in vocabulary.values() if (term := v.term_of(word)) is not None}
         game |= found or {language(lang).term(word) for lang in LANGUAGES}
     return frozenset(game)
 

@@ -261,8 +261,8 @@ class IndexSearcher:
         counts = []
         for lang, words in self.vocabulary.items():
             pairs = language(lang).pairs(text)
-            if pairs and all(w in words.df for w, _ in pairs):
-                counts.append(max(words.df[w] for w, _ in pairs))
+            if pairs and all(w in words for w, _ in pairs):
+                counts.append(max(words.count(w) for w, _ in pairs))
         return (not counts, min(counts, default=0))
 
     @property
@@ -584,7 +584,7 @@ class _Builder:
         for lang in ("fr",) if word != text.lower() else LANGUAGES:
             words = self.vocabulary.get(lang)
             for distance, candidate in (words.corrections(word) if words else [])[:1]:
-                key = (distance, -words.df[candidate], candidate)  # type: ignore[union-attr]
+                key = (distance, -words.count(candidate), candidate)  # type: ignore[union-attr]
                 best = key if best is None or key < best else best
         return best[2] if best else None
 
@@ -635,7 +635,7 @@ class _Builder:
             words, pairs = self.vocabulary.get(lang), analyzed[lang]
             if words is None or not pairs:
                 return False
-            return all(w in words.term if exact else words.known(w, t) for w, t in pairs)
+            return all(w in words if exact else words.known(w, t) for w, t in pairs)
 
         for exact in (True, False):
             found = [lang for lang in analyzed if holds(lang, exact)]
@@ -652,7 +652,7 @@ class _Builder:
                 raise TooBroadError(
                     _("{word}* stands for more than {limit} words in the index: type more "
                       "letters").format(word=word, limit=MAX_EXPANSION))
-            return {words.term[w]: 1.0 for w in matches}  # type: ignore[union-attr]
+            return {words.term_of(w): 1.0 for w in matches}  # type: ignore[union-attr,misc]
         if words is None or not words.known(word, term):
             # A word this language does not hold gets no family here: "défenseur" must not
             # reach English "defense" through the English stemmer.

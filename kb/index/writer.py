@@ -347,18 +347,15 @@ def _write_text(path: Path, text: str) -> None:
 
 def _merge_words(paths: list[Path]) -> dict[str, Words]:
     """The units' vocabulary files as one vocabulary per language, the counts added up."""
-    merged: dict[str, Words] = {}
+    terms: dict[str, dict[str, str]] = {}
+    counts: dict[str, Counter[str]] = {}
     for path in paths:
         with path.open(encoding="utf-8") as handle:
             for line in handle:
                 lang, word, term, df = line.rstrip("\n").split("\t")
-                words = merged.setdefault(lang, Words())
-                words.term[word] = term
-                words.df[word] = words.df.get(word, 0) + int(df)
-    for words in merged.values():
-        words.words = sorted(words.term)
-        words.terms = set(words.term.values())
-    return merged
+                terms.setdefault(lang, {})[word] = term
+                counts.setdefault(lang, Counter())[word] += int(df)
+    return {lang: Words.counted(terms[lang], counts[lang]) for lang in terms}
 
 
 def _stamp(folder: Path) -> str | None:

@@ -2,20 +2,20 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 from kb.index.analysis import language
 from kb.index.vocabulary import Words, edit_distance
 
 
 def vocabulary(lang: str, *texts: str) -> Words:
-    words = Words()
-    chain = language(lang)
+    terms: dict[str, str] = {}
+    counts: Counter[str] = Counter()
     for text in texts:
-        for word, term in chain.pairs(text):
-            words.term[word] = term
-            words.df[word] = words.df.get(word, 0) + 1
-    words.words = sorted(words.term)
-    words.terms = set(words.term.values())
-    return words
+        for word, term in language(lang).pairs(text):
+            terms[word] = term
+            counts[word] += 1
+    return Words.counted(terms, counts)
 
 
 def test_sacrifiez_meets_sacrifier_and_sacrifice():

@@ -90,6 +90,14 @@ def test_typographic_quotes_make_phrases():
     assert parse("«lien de vie»").root == Phrase(("lien", "de", "vie"))
 
 
+def test_a_phrase_in_curly_quotes_is_excluded_and_required_as_a_straight_one():
+    # A word processor's quotes: "-" before them excluded nothing, "+" required nothing.
+    phrase = Phrase(("mal", "d’invocation"))
+    assert parse("haste -“mal d’invocation”").root == Loose((Word("haste"), Not(phrase)))
+    assert parse("haste +“mal d’invocation”").root == Loose((Word("haste"), Required(phrase)))
+    assert parse("card:“Blood Baron” lifelink").filters == {"card": "Blood Baron"}
+
+
 @pytest.mark.parametrize("text, message", [
     ('"abc', "quotation mark is not closed"),
     ("AND", "AND needs a word after it"),

@@ -1,5 +1,5 @@
 """``python -m kb``: the same as the ``kb`` command."""
 
-from kb.cli import main
+from kb.entry import main
 
 main()

@@ -23,6 +23,7 @@ from __future__ import annotations
 import atexit
 import contextlib
 import errno
+import gc
 import importlib
 import json
 import os
@@ -40,6 +41,10 @@ from kb.errors import KbError
 from kb.i18n import _
 
 i18n.install_click()
+
+# The commands that look something up and exit: they run without the cyclic garbage
+# collector when started as the ``kb`` command (kb.entry); any other command turns it back on.
+LOOKUPS = frozenset({"search", "rule", "card", "terms", "versions"})
 
 # The first paragraph of each command's help, for ``kb --help`` without importing the commands
 # (the same text is the command's first paragraph, so one translation serves both).
@@ -96,6 +101,8 @@ class KbGroup(KbCommand, click.Group):
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name.startswith("_") or cmd_name not in self.list_commands(ctx):
             return None
+        if cmd_name not in LOOKUPS:
+            gc.enable()  # kb.entry started without it
         return importlib.import_module(f"{__name__}.{cmd_name}").command
 
     def resolve_command(self, ctx: click.Context,

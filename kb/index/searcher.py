@@ -646,13 +646,13 @@ class _Builder:
     def expand(self, lang: str, word: str, term: str, prefix: bool) -> dict[str, float]:
         words = self.vocabulary.get(lang)
         if prefix:
-            matches = words.with_prefix(word) if words else []
+            matches = words.terms_with_prefix(word) if words else []
             self.expanded[word] = self.expanded.get(word, 0) + len(matches)
             if self.expanded[word] > MAX_EXPANSION:
                 raise TooBroadError(
                     _("{word}* stands for more than {limit} words in the index: type more "
                       "letters").format(word=word, limit=MAX_EXPANSION))
-            return {words.term_of(w): 1.0 for w in matches}  # type: ignore[union-attr,misc]
+            return dict.fromkeys(matches, 1.0)
         if words is None or not words.known(word, term):
             # A word this language does not hold gets no family here: "défenseur" must not
             # reach English "defense" through the English stemmer.

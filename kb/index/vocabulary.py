@@ -66,20 +66,26 @@ class Words:
         at = self._at(word)
         return self._counts[at] if at >= 0 else 0
 
+    def _span(self, prefix: str) -> slice:
+        """Where the words that start with ``prefix`` stand in :attr:`words`."""
+        return slice(bisect.bisect_left(self.words, prefix),
+                     bisect.bisect_left(self.words, prefix + "\uffff"))
+
     def with_prefix(self, prefix: str) -> list[str]:
-        start = bisect.bisect_left(self.words, prefix)
-        end = bisect.bisect_left(self.words, prefix + "\uffff")
-        return self.words[start:end]
+        return self.words[self._span(prefix)]
+
+    def terms_with_prefix(self, prefix: str) -> list[str]:
+        """The term of each word that starts with ``prefix`` (one per word)."""
+        return self._terms[self._span(prefix)]
 
     def family(self, term: str) -> set[str]:
         """The terms of the words in the stem family of ``term``."""
         if len(term) <= FAMILY_MIN or any(c.isdigit() for c in term):
             return {term}
         base = term[:max(FAMILY_MIN, len(term) - FAMILY_TRIM)]
-        start = bisect.bisect_left(self.words, base)
-        end = bisect.bisect_left(self.words, base + "\uffff")
-        return {self._terms[at] for at in range(start, end)
-                if len(self.words[at]) <= len(base) + FAMILY_SUFFIX} | {term}
+        span = self._span(base)
+        return {t for w, t in zip(self.words[span], self._terms[span], strict=True)
+                if len(w) <= len(base) + FAMILY_SUFFIX} | {term}
 
     def known(self, word: str, term: str) -> bool:
         return term in self.terms or word in self

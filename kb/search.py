@@ -18,7 +18,7 @@ from pathlib import Path
 from msgspec import Struct, structs
 
 from kb.errors import KbError
-from kb.i18n import _
+from kb.i18n import _, ngettext
 from kb.index import IndexSearcher
 from kb.index.analysis import LANGUAGES, language, strip_elision
 from kb.index.documents import card_key
@@ -184,7 +184,9 @@ class SearchResult:
             lines.append(_("Quoted words searched as words of the question: {quoted}").format(
                 quoted=", ".join(f'"{q}"' for q in self.unquoted)))
         if self.absent:
-            lines.append(_("No text holds {words}: searched without them").format(
+            lines.append(ngettext("No text holds {words}: searched without it",
+                                  "No text holds {words}: searched without them",
+                                  len(self.absent)).format(
                 words=", ".join(repr(w) for w in self.absent)))
         if self.ignored:
             lines.append(_("Left out as the least telling words: {words}").format(

@@ -353,7 +353,12 @@ def test_a_word_no_text_holds_counts_less_and_is_said(cr_index):
     assert data["absent"] == ["foo"]
     assert any(within(g, "601") or within(g, "701.5") for g in groups(data["hits"])[:2])
     result = CliRunner().invoke(cli, ["--index", str(cr_index), "search", "casting foo"])
-    assert "No text holds 'foo': searched without them" in result.output
+    assert "No text holds 'foo': searched without it" in result.output
+    result = CliRunner().invoke(cli, ["--index", str(cr_index), "search", "casting foo quux"])
+    assert "No text holds 'foo', 'quux': searched without them" in result.output
+    result = CliRunner().invoke(cli, ["--index", str(cr_index), "--ui-lang", "fr", "search",
+                                      "casting foo"])
+    assert "Aucun texte ne contient 'foo'\u00a0: recherche faite sans ce mot" in result.output
 
 
 def test_a_quoted_fragment_of_a_question_counts_as_its_words(cr_index):

@@ -222,7 +222,7 @@ def test_search_page_says_what_it_did(client: TestClient) -> None:
     card no corpus holds and a word no text holds are named, and the rest is answered."""
     html = client.get("/search?q=casting+foo+%5B%5BZulaport+Cutthroat%5D%5D").text
     assert "No card named &#39;Zulaport Cutthroat&#39;: searched without it" in html
-    assert "No text holds &#39;foo&#39;: searched without them" in html
+    assert "No text holds &#39;foo&#39;: searched without it" in html
     assert 'class="result-head"' in html
 
 

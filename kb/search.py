@@ -878,14 +878,8 @@ class Searcher:
 
     def _latest_of(self, rule_id: str) -> str:
         if rule_id not in self._latest:
-            chain, current = [rule_id], rule_id
-            while nxt := self._links(from_id=current, relation="next-version"):
-                current = nxt[0].to_id
-                if current in self._latest or current in chain:
-                    break
-                chain.append(current)
-            last = self._latest.get(current) or current.rsplit(":", 1)[-1]
-            self._latest.update(dict.fromkeys(chain, last))
+            chain = self.kb.store.chain(rule_id, "next-version")
+            self._latest[rule_id] = (chain[-1] if chain else rule_id).rsplit(":", 1)[-1]
         return self._latest[rule_id]
 
     def _answer(self, key: str, texts: list[SearchHit], worth: float, lang: str | None,

@@ -23,8 +23,12 @@ search`` of a word and of that question in a new process beside a cold FTS5 proc
 the relevance set's hit@3 is printed as the regression check. Figures are medians and
 ratios, so that machine noise cancels out.
 
-Run: ``python bench/bench_search.py [--builds 3] [--rounds 5] [--index DIR] [--misses F]``;
-``--index`` measures an index already built (no build timing).
+Semantic ranking (kb.index.semantic) is measured when the index was built with a sentence
+model (``--model DIR``, or ``--index`` of an index built with ``kb build --model``); without
+one, "kb without semantic" is kb.
+
+Run: ``python bench/bench_search.py [--builds 3] [--rounds 5] [--index DIR] [--model DIR]
+[--misses F]``; ``--index`` measures an index already built (no build timing).
 """
 
 from __future__ import annotations
@@ -238,6 +242,9 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--index", type=Path, help="an index already built (no build timing)")
     parser.add_argument("--misses", type=Path, help="write kb's and FTS5's misses (JSON Lines)")
+    parser.add_argument("--model", type=Path,
+                        help="build with this sentence model (kb build --model): semantic "
+                             "ranking is then measured, and switched off in its own row")
     args = parser.parse_args()
     if args.index is None and not (SHARED / "SOURCES.md").is_file():
         sys.exit(f"shared corpus not found at {SHARED}: set KB_SHARED_CORPUS")
@@ -247,7 +254,7 @@ def main() -> None:
     if args.index is None:
         for n in range(args.builds):
             started = time.perf_counter()
-            build(work / f"index{n}", [embedded_corpus(), SHARED])
+            build(work / f"index{n}", [embedded_corpus(), SHARED], model=args.model)
             kb_build.append(time.perf_counter() - started)
     index = args.index or work / "index0"
     store = IndexDir(index).current() / STORE_FILE  # type: ignore[operator]

@@ -52,17 +52,22 @@ def __getattr__(name: str) -> Any:
 def build_index(
     index_root: Path, corpus_dirs: list[Path], *, embedded: bool = True,
     progress: Progress | None = None, only: bool = False, replace: bool = True,
-    follow_links: bool = False,
+    follow_links: bool = False, model: Path | None = None, no_model: bool = False,
 ) -> BuildReport:
     """Build from the folders the current index was built from (at first: the embedded corpus
     and the user's corpus folder, where ``kb fetch`` stores the official files) plus
     ``corpus_dirs``; exactly ``corpus_dirs`` with ``only``. A folder named twice is read once.
     Without ``replace`` a build that would drop a rules version or a source is refused. Links
-    out of a corpus folder are followed only with ``follow_links``."""
-    from kb.build import build, plan_folders  # the parsers load only for a build
+    out of a corpus folder are followed only with ``follow_links``. ``model`` is a sentence
+    model's folder for semantic ranking (:mod:`kb.index.semantic`); without it, the model the
+    current index was built with, if any, unless ``no_model``."""
+    from kb.build import build, plan_folders, remembered_model  # the parsers load only here
 
     folders = plan_folders(index_root, corpus_dirs, only=only, embedded=embedded)
-    return build(index_root, folders, progress, replace=replace, follow_links=follow_links)
+    if model is None and not no_model:
+        model = remembered_model(index_root)
+    return build(index_root, folders, progress, replace=replace, follow_links=follow_links,
+                 model=model)
 
 
 # -- everything the command line does, for scripts (each opens the index and closes it) ------
@@ -158,15 +163,16 @@ def fetch(*, dest: Path | None = None, url: str | None = None, timeout: float | 
 def search_json(result: Any) -> dict[str, Any]:
     """A :class:`kb.search.SearchResult` as ``kb search --json`` prints it: the query, the
     rules version, the query's language (and ``missing_language``, that language when no
-    answer has a text in it), the words corrected and dropped, the translations used, and the
-    hits, one per answer (at most ``limit``), best first, each with its answer's other texts
-    under ``texts``."""
+    answer has a text in it), the words corrected and dropped, the translations used,
+    whether a sentence model's nearness ranked too (``semantic``), and the hits, one per
+    answer (at most ``limit``), best first, each with its answer's other texts under
+    ``texts``."""
     return {
         "query": result.query, "version": result.version, "language": result.language,
         "missing_language": result.missing_language,
         "corrected": result.corrected, "dropped": result.dropped, "absent": result.absent,
         "ignored": result.ignored, "grammar": result.grammar, "unquoted": result.unquoted,
-        "notes": result.notes,
+        "notes": result.notes, "semantic": result.semantic,
         "unknown_cards": [{"name": name, "suggestions": near}
                           for name, near in result.unknown_cards.items()],
         "translations": [{"word": t.word, "terms": list(t.terms), "from": list(t.kinds)}

@@ -72,6 +72,7 @@ class BuildReport:
     terms: int = 0  # pairs in the bilingual term table
     search: IndexReport | None = None
     unchanged: bool = False  # nothing changed: the current generation was kept as it is
+    vectors: int = 0  # texts embedded for semantic ranking (0: built without a model)
 
     @property
     def totals(self) -> dict[str, int]:
@@ -167,14 +168,17 @@ def _folder_paths(folders: list[str]) -> list[Path]:
 
 
 def build(index_root: Path, folders: list[Path] | list[str], progress: Progress | None = None,
-          *, replace: bool = True, follow_links: bool = False) -> BuildReport:
+          *, replace: bool = True, follow_links: bool = False,
+          model: Path | None = None) -> BuildReport:
     """Build a new generation from ``folders`` and publish it; return what was ingested.
 
     ``folders`` are paths, or what :func:`plan_folders` returns (remembered in the index for
     the next build). Nothing is written when the corpus and kb are the same as for the current
     generation and it passes its checksums. Without ``replace``, a build that would drop a
     rules version or a source of the current index is refused (:class:`BuildRefusedError`).
-    Links that lead out of a folder are followed only with ``follow_links``.
+    Links that lead out of a folder are followed only with ``follow_links``. With ``model``
+    (a sentence model's folder, :mod:`kb.index.semantic`), today's English rules are embedded
+    for semantic ranking.
     """
     started = time.perf_counter()
     index = IndexDir(index_root)
@@ -183,7 +187,7 @@ def build(index_root: Path, folders: list[Path] | list[str], progress: Progress 
     with index.lock():
         stamp = parser_stamp()
         inputs = {"folders": names, "parser_stamp": stamp, "index_stamp": index_stamp(stamp),
-                  "follow_links": follow_links}
+                  "follow_links": follow_links, "model": _model_input(model)}
         paths = _folder_paths(names)
         items = list(discover(paths, follow_links))
         inputs["files"] = _fingerprint(items)
@@ -270,6 +274,11 @@ def _build_into(staging: Path, index: IndexDir, current: Path | None,
         store.commit()
         store.compact()
         report.search = write_index(staging, store, inputs["index_stamp"], current, set(reused))
+        if inputs["model"] is not None:
+            from kb.index.semantic import write_vectors  # numpy and the model: only here
+
+            report.vectors = write_vectors(staging, store, Path(inputs["model"]["folder"]),
+                                           current, progress)
         store.close()
         # What a rebuild that finds nothing changed reports, without opening the store.
         inputs["sources"] = [asdict(s) for s in report.sources]
@@ -303,6 +312,24 @@ def _fingerprint(items: list[CorpusFile | Unreadable]) -> list[list[str]]:
         except (OSError, EOFError) as exc:
             out.append([str(item.path), "unreadable: " + _os_reason(exc)])
     return out
+
+
+def _model_input(model: Path | None) -> dict | None:
+    """What the build records of its sentence model: the folder, and its files' identity
+    (another model, or the same updated, is a new build)."""
+    if model is None:
+        return None
+    from kb.index.semantic import model_files
+
+    return {"folder": str(model.resolve()), "files": model_files(model)}
+
+
+def remembered_model(index_root: Path) -> Path | None:
+    """The sentence model the current generation was built with, if any."""
+    current = IndexDir(index_root).current()
+    recorded = (read_manifest(current) or {}).get("inputs", {}) if current else {}
+    model = recorded.get("model")
+    return Path(model["folder"]) if isinstance(model, dict) and model.get("folder") else None
 
 
 def _same_inputs(generation: Path, inputs: dict) -> bool:

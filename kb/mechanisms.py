@@ -21,6 +21,7 @@ class Mechanisms:
     kind_priors: bool = True  # a rule is worth more than a ruling, note or card
     title_boosts: bool = True  # a rule (or glossary entry) whose title the query names
     cards: bool = True  # card names in a question bring the card's rulings and rules
+    semantic: bool = True  # a sentence model's nearness, when the index was built with one
 
     @classmethod
     def names(cls) -> tuple[str, ...]:

@@ -32,6 +32,7 @@ from kb.index.searcher import (
     is_question_word,
     is_stop_word,
 )
+from kb.index.semantic import SemanticError, Vectors, blend
 from kb.mechanisms import ALL, Mechanisms
 from kb.model import TERM_EVIDENCE, Card, Rule, TermPair
 from kb.query import (
@@ -170,6 +171,9 @@ class SearchResult:
     # The query's language when no answer has a text in it (a French question answered by
     # rules the index holds in English only): said once, not per answer.
     missing_language: str | None = None
+    # Whether a sentence model's nearness to today's English rules took part in the ranking
+    # (an index built with kb build --model; kb.index.semantic).
+    semantic: bool = False
 
     def said(self) -> list[str]:
         """What was done to the query besides corrections and translations, one line each
@@ -194,6 +198,8 @@ class SearchResult:
         if self.grammar:
             lines.append(_("Read as French grammar, not as a keyword: {words}").format(
                 words=", ".join(self.grammar)))
+        if self.semantic:
+            lines.append(_("Ranked with the sentence model too (kb build --model)"))
         return lines
 
     def groups(self) -> list[list[SearchHit]]:
@@ -227,6 +233,9 @@ class Searcher:
         # A card's or a ruling's answer, by record: the same rulings come back query after
         # query (emptied beyond RECORDS_KEPT).
         self._same_record: dict[str, str] = {}
+        # The model's vectors of today's English rules, if the index was built with a model
+        # (kb.index.semantic); None also once the model failed, said in that search's notes.
+        self._vectors = Vectors.open(self.kb.generation) if mechanisms.semantic else None
 
     def close(self) -> None:
         self.index.close()
@@ -242,7 +251,7 @@ class Searcher:
                limit: int = DEFAULT_LIMIT, version: str | None = None,
                translate: bool = True) -> SearchResult:
         """The ``limit`` best groups of hits for ``text`` (see :mod:`kb.query`)."""
-        query = _flat(parse(text))
+        query = parsed = _flat(parse(text))
         filters = self._filters(query, lang, kind, version)
         result = SearchResult(query.text, filters.version)
         if (card := query.filters.get("card")) and not self.card_keys(card):
@@ -277,6 +286,8 @@ class Searcher:
         self._read_same_records(ranked)
         keys = {hit.id: self._group(hit, filters.version) for hit in ranked}
         worth = _group_order(ranked, keys, scores)
+        if self._semantic(parsed, filters, result, typed):
+            worth = self._with_nearness(text, worth, ranked, keys, scores, result)
         order = list(worth)
         if self.mechanisms.kind_priors and not typed.wants_records:
             order = _rules_lead(order, {keys[hit.id]: hit.kind for hit in reversed(ranked)})
@@ -436,6 +447,62 @@ class Searcher:
         title = self._titles[parent_id]
         lang = hit.language if hit.language in LANGUAGES else "en"
         return SECTION_TITLE if typed.holds(title, lang) else 1.0
+
+    def _semantic(self, query: Query, filters: Filters, result: SearchResult,
+                  typed: _Typed) -> bool:
+        """Whether the model's nearness ranks this search's answers: a phrase or a question
+        of plain English words (a word or two name a thing, and kb finds it; an operator, a
+        prefix or a rule number the model would not honour), answered by today's English
+        rules, and no ruling or card asked for."""
+        vectors = self._vectors
+        root = query.root
+        items = root.items if isinstance(root, Loose) else (root,)
+        if vectors is None or len(items) < QUESTION_WORDS_MIN or result.language != "en":
+            return False
+        try:
+            version = vectors.version
+        except SemanticError as exc:
+            return self._semantic_off(result, exc)
+        return (filters.version == version and not filters.rule
+                and not filters.card and not typed.wants_records
+                and (not filters.kinds or "rule" in filters.kinds)
+                and (not filters.languages or "en" in filters.languages)
+                and all(isinstance(i, Word) and not i.prefix for i in items))
+
+    def _semantic_off(self, result: SearchResult, reason: SemanticError) -> bool:
+        """Said once, in the search that found the model unusable; kb ranks alone after."""
+        self._vectors = None
+        result.notes.append(_("semantic ranking is off: {reason}").format(reason=reason))
+        return False
+
+    def _with_nearness(self, text: str, worth: dict[str, float], ranked: list[Hit],
+                       keys: dict[str, str], scores: dict[str, float],
+                       result: SearchResult) -> dict[str, float]:
+        """The answers' worth blended with the model's nearness (kb.index.semantic.blend);
+        a rule only the model found joins the answers with its English text."""
+        assert self._vectors is not None
+        try:
+            nearness = self._vectors.nearness(text)
+        except SemanticError as exc:
+            self._semantic_off(result, exc)
+            return worth
+        result.semantic = True
+        blended = blend(worth, nearness)
+        added = set()
+        for key in blended:
+            if key in worth:
+                continue
+            number = key.removeprefix("rule ")
+            record = self._record(self._vectors.record_of(number) or "")
+            if record is None:  # a rule of the vectors the store lacks: not an answer
+                continue
+            hit = Hit(record.id, 0.0, "rule", number, record.language,
+                      getattr(record, "version", "") or "", record_title(record) or "")
+            ranked.append(hit)
+            keys[hit.id] = key
+            scores[hit.id] = 0.0
+            added.add(key)
+        return {key: value for key, value in blended.items() if key in worth or key in added}
 
     def query_language(self, text: str) -> str | None:
         """The language a text is written in, decided as a query's is (None: it does not say;

@@ -31,10 +31,19 @@ from kb.paths import shown
                    "built from the others).")
 @click.option("--follow-links", is_flag=True,
               help="Follow links that lead out of a corpus folder (not followed by default).")
+@click.option("--model", type=click.Path(exists=True, file_okay=False, path_type=Path),
+              envvar="KB_MODEL",
+              help="A sentence model's folder (model.onnx and tokenizer.json, a "
+                   "Sentence-Transformers ONNX export such as all-MiniLM-L6-v2): today's "
+                   "English rules are embedded, and search blends the model's nearness to "
+                   'English queries into its ranking. Needs pip install "kb[semantic]"; '
+                   "remembered for the next builds.")
+@click.option("--no-model", is_flag=True, help="Build without the model remembered.")
 @json_option
 @click.pass_context
 def command(ctx: click.Context, corpus_dirs: tuple[Path, ...], only: bool, replace: bool,
-            no_embedded: bool, strict: bool, follow_links: bool, as_json: bool) -> None:
+            no_embedded: bool, strict: bool, follow_links: bool, model: Path | None,
+            no_model: bool, as_json: bool) -> None:
     """Parse the corpus into a new index, published atomically when complete.
 
     The index remembers its folders: with no option, the same set is rebuilt (at first, the
@@ -47,14 +56,14 @@ def command(ctx: click.Context, corpus_dirs: tuple[Path, ...], only: bool, repla
         raise click.UsageError(_("--only needs at least one --corpus folder"))
     report = api.build_index(index_root(ctx), list(corpus_dirs), embedded=not no_embedded,
                              progress=progress_bar, only=only, replace=replace,
-                             follow_links=follow_links)
+                             follow_links=follow_links, model=model, no_model=no_model)
     if as_json:
         emit_json({
             "index": report.index, "seconds": round(report.seconds, 3),
             "unchanged": report.unchanged,
             "versions": report.versions, "totals": report.totals,
             "unparsed": report.unparsed, "links": report.links, "sources": report.sources,
-            "problems": report.problems, "copies": report.copies,
+            "problems": report.problems, "copies": report.copies, "vectors": report.vectors,
         })
     else:
         _print_build(report)
@@ -93,6 +102,9 @@ def _print_build(report: BuildReport) -> None:
     table(rows)
     click.echo(_("Records: {counts}").format(
         counts=", ".join(f"{label(k)} {n}" for k, n in report.totals.items())))
+    if report.vectors:
+        click.echo(_("Semantic ranking: {count} English rules and examples embedded").format(
+            count=report.vectors))
     if report.links:
         click.echo(_("Links: {counts}").format(
             counts=", ".join(f"{k} {n}" for k, n in sorted(report.links.items()))))

@@ -1,0 +1,295 @@
+"""Semantic ranking: how near a sentence-embedding model puts a query to each of today's
+English rules, blended into kb's own ranking of the answers.
+
+Why: on players' whole questions, the words that name the rule are few among many (a card's
+story, an engine's bug report), and lexical statistics do not tell them apart. A sentence
+model (all-MiniLM-L6-v2) reads the question whole: blended with kb's scores, the answering
+rule reached the first three for .36 of the held-out players' English questions, against .23
+for kb alone and .24 for FTS5 (issue 23; ``bench/bench_search.py`` measures it with the
+mechanism switched off).
+
+It is optional twice over. The model is the user's own files: a Sentence-Transformers ONNX
+export (``model.onnx`` and ``tokenizer.json``, as ``sentence-transformers/all-MiniLM-L6-v2``
+publishes them), given to ``kb build --model``. The runtime (numpy, onnxruntime, tokenizers) is
+the ``semantic`` extra. An index built without a model has no vectors, and a search never
+imports any of it. The model is English: French queries are ranked by kb alone (its blend lost
+French questions on the development half).
+
+The build embeds each English rule and example of the latest rules version with its section's
+title in front ("Trample: The controller of an attacking creature with trample ...": the
+development half preferred it), and writes ``semantic/vectors.npy`` (one normalised row per
+text) and ``semantic/vectors.json`` (the rows' records, the model's files and the version).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from kb.errors import KbError
+from kb.i18n import _
+
+if TYPE_CHECKING:
+    from kb.store import Store
+
+Progress = Callable[[list[list[str]]], Iterable[list[str]]]  # kb.build's, over batches of texts
+
+FOLDER = "semantic"
+VECTORS = "vectors.npy"
+META = "vectors.json"
+MODEL_FILE = "model.onnx"
+TOKENIZER_FILE = "tokenizer.json"
+FORMAT = 1  # of vectors.json; another format is a build without vectors
+BATCH = 32  # texts encoded at once
+MAX_TOKENS = 256  # all-MiniLM-L6-v2 was trained on at most 256 word pieces
+POOL = 200  # rules, nearest first, that a query's nearness is normalised over
+WEIGHT = 0.6  # the model's share of an answer's worth (kb's is the rest): chosen on the
+# development half by a two-fold split (0.6 on both halves, for questions and key words)
+
+
+class SemanticError(KbError):
+    """The model's files are missing, unreadable or not a sentence model kb can run."""
+
+
+def model_files(folder: Path) -> dict[str, list[int]]:
+    """What identifies the model a build embedded with: its files' sizes and modification
+    times (reading 90 MB for a checksum at every search would cost more than the search)."""
+    out = {}
+    for name in (MODEL_FILE, TOKENIZER_FILE):
+        path = folder / name
+        try:
+            st = path.stat()
+        except OSError as exc:
+            raise SemanticError(_("{path}: the sentence model's file cannot be read ({reason})")
+                                .format(path=path, reason=exc.strerror or exc)) from exc
+        out[name] = [st.st_size, st.st_mtime_ns]
+    return out
+
+
+class Encoder:
+    """A Sentence-Transformers ONNX export: word pieces in, the mean of the token vectors out,
+    normalised (what ``sentence-transformers`` computes for all-MiniLM-L6-v2)."""
+
+    def __init__(self, folder: Path) -> None:
+        model_files(folder)
+        try:
+            import numpy
+            import onnxruntime
+            from tokenizers import Tokenizer
+        except ImportError as exc:
+            raise SemanticError(_("semantic ranking needs numpy, onnxruntime and tokenizers: "
+                                  'pip install "kb[semantic]" ({reason})').format(reason=exc)
+                                ) from exc
+        self.np = numpy  # for the callers that hold its arrays
+        try:
+            self._tokenizer = Tokenizer.from_file(str(folder / TOKENIZER_FILE))
+            options = onnxruntime.SessionOptions()
+            options.log_severity_level = 3  # warnings about the graph are not the user's
+            self._session = onnxruntime.InferenceSession(
+                str(folder / MODEL_FILE), options, providers=["CPUExecutionProvider"])
+        except Exception as exc:  # noqa: BLE001 - both libraries raise their own kinds
+            raise SemanticError(_("{folder}: not a sentence model kb can run ({reason})")
+                                .format(folder=folder, reason=exc)) from exc
+        self._tokenizer.enable_truncation(MAX_TOKENS)
+        self._tokenizer.enable_padding()
+        self._inputs = [i.name for i in self._session.get_inputs()]
+        width = self._session.get_outputs()[0].shape[-1]
+        self.width = width if isinstance(width, int) else 0  # the vectors' length
+
+    def encode(self, texts: Sequence[str]) -> Any:
+        """One normalised row per text (a float32 numpy array), ``BATCH`` texts at a time."""
+        np = self.np
+        rows = [np.zeros((0, self.width), dtype=np.float32)]
+        for start in range(0, len(texts), BATCH):
+            pieces = self._tokenizer.encode_batch(list(texts[start:start + BATCH]))
+            ids = np.array([p.ids for p in pieces], dtype=np.int64)
+            mask = np.array([p.attention_mask for p in pieces], dtype=np.int64)
+            feed = {"input_ids": ids, "attention_mask": mask,
+                    "token_type_ids": np.zeros_like(ids)}
+            tokens = self._session.run(None, {name: feed[name] for name in self._inputs})[0]
+            summed = (tokens * mask[..., None]).sum(axis=1)
+            mean = summed / np.maximum(mask.sum(axis=1, keepdims=True), 1)
+            rows.append(mean / np.maximum(np.linalg.norm(mean, axis=1, keepdims=True), 1e-12))
+        return np.concatenate(rows).astype(np.float32)
+
+
+@dataclass(frozen=True, slots=True)
+class Document:
+    record: str  # the rule's or example's record id
+    rule: str  # the rule number it answers
+    text: str  # as embedded: the section's title, then the text
+
+
+def documents(store: Store) -> tuple[str | None, list[Document]]:
+    """Today's English rules and examples, each with its section's title in front: the
+    latest rules version, and its texts in the store's order."""
+    from kb.model import Example, Rule
+
+    versions = store.versions()
+    if not versions:
+        return None, []
+    latest = versions[-1]
+    rules = [r for r in store.query(kind="rule", language="en", version=latest)
+             if isinstance(r, Rule)]
+    titles = {r.number: r.title for r in rules if r.title}
+    out = []
+    for rule in rules:
+        out.append(Document(rule.id, rule.number,
+                            _with_section(titles, rule.number, rule.title or rule.text)))
+    for example in store.query(kind="example", language="en", version=latest):
+        if isinstance(example, Example):
+            out.append(Document(example.id, example.rule,
+                                _with_section(titles, example.rule, example.text)))
+    return latest, out
+
+
+def _with_section(titles: dict[str, str], number: str, text: str) -> str:
+    """702.19b's text after "Trample: ", 702.19's after "Keyword Abilities: "."""
+    head, _dot, tail = number.partition(".")
+    section = (number.rstrip("abcdefghijkmnpqrstuvwxyz") if tail and not tail.isdigit()
+               else head)
+    title = titles.get(section)
+    return f"{title}: {text}" if title else text
+
+
+def _digest(model: dict[str, list[int]], version: str | None, docs: Iterable[Document]) -> str:
+    h = hashlib.sha256(json.dumps([FORMAT, model, version]).encode())
+    for doc in docs:
+        h.update(f"{doc.record}\x00{doc.rule}\x00{doc.text}\x01".encode())
+    return h.hexdigest()
+
+
+def write_vectors(generation: Path, store: Store, model: Path, previous: Path | None = None,
+                  progress: Progress | None = None) -> int:
+    """Embed today's English rules and examples into ``generation``; the vectors of
+    ``previous`` are reused when the model and every text are the same. Returns how many
+    texts the index has vectors for."""
+    files = model_files(model)
+    version, docs = documents(store)
+    digest = _digest(files, version, docs)
+    target = generation / FOLDER
+    target.mkdir(exist_ok=True)
+    old = previous / FOLDER if previous is not None else None
+    if old is not None and (_read_meta(old) or {}).get("digest") == digest:
+        for name in (VECTORS, META):
+            shutil.copyfile(old / name, target / name)
+        return len(docs)
+    encoder = Encoder(model)
+    texts = [d.text for d in docs]
+    batches = [texts[start:start + BATCH] for start in range(0, len(texts), BATCH)]
+    steps = progress(batches) if progress is not None else batches
+    np = encoder.np
+    matrix = np.concatenate([encoder.encode([]), *(encoder.encode(b) for b in steps)])
+    with (target / VECTORS).open("wb") as handle:
+        np.save(handle, matrix)
+    meta = {"format": FORMAT, "digest": digest, "model": str(model.resolve()),
+            "model_files": files, "version": version,
+            "records": [d.record for d in docs], "rules": [d.rule for d in docs]}
+    (target / META).write_text(json.dumps(meta), encoding="utf-8")
+    return len(docs)
+
+
+def _read_meta(folder: Path) -> dict | None:
+    try:
+        meta = json.loads((folder / META).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return meta if isinstance(meta, dict) and meta.get("format") == FORMAT else None
+
+
+class Vectors:
+    """A generation's vectors, and the model that embeds a query beside them: read on the
+    first query that may use them (an index with vectors costs a word's look-up nothing)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self._meta: dict | None = None
+        self._rule_records: dict[str, str] = {}
+        self._encoder: Encoder | None = None
+        self._matrix: Any = None
+
+    @classmethod
+    def open(cls, generation: Path) -> Vectors | None:
+        """The generation's vectors, or None when it was built without a model."""
+        folder = generation / FOLDER
+        return cls(folder) if (folder / META).is_file() else None
+
+    @property
+    def meta(self) -> dict:
+        if self._meta is None:
+            meta = _read_meta(self.folder)
+            if meta is None:
+                raise SemanticError(_("{path}: unreadable or of another kb (rebuild the "
+                                      "index)").format(path=self.folder / META))
+            self._meta = meta
+            self._rule_records = {number: record for record, number
+                                  in zip(meta["records"], meta["rules"], strict=True)
+                                  if "/" not in record.rpartition(":")[2]}  # not an example
+        return self._meta
+
+    @property
+    def version(self) -> str:
+        """The rules version the vectors are of (the latest when the index was built)."""
+        return self.meta["version"]
+
+    @property
+    def model(self) -> Path:
+        """The model's folder: where it was at the build, or ``$KB_MODEL``."""
+        return Path(os.environ.get("KB_MODEL") or self.meta["model"])
+
+    def record_of(self, rule: str) -> str | None:
+        """The record id of today's English rule of this number."""
+        self.meta  # noqa: B018 - read on first use
+        return self._rule_records.get(rule)
+
+    def nearness(self, text: str) -> dict[str, float]:
+        """Today's ``POOL`` rules nearest to ``text``, by rule number, each scaled from 0 (the
+        farthest of them) to 1 (the nearest); a rule is as near as its nearest text."""
+        if self._encoder is None:
+            if model_files(self.model) != self.meta["model_files"]:
+                raise SemanticError(_("{folder}: not the model the index was embedded with "
+                                      "(rebuild with kb build --model)").format(
+                                          folder=self.model))
+            self._encoder = Encoder(self.model)
+            np = self._encoder.np
+            self._matrix = np.load(self.folder / VECTORS, mmap_mode="r")
+        np = self._encoder.np
+        near = self._matrix @ self._encoder.encode([text])[0]
+        best: dict[str, float] = {}
+        rules = self.meta["rules"]
+        for row in np.argsort(-near):
+            rule = rules[row]
+            if rule not in best:
+                best[rule] = float(near[row])
+                if len(best) == POOL:
+                    break
+        if not best:
+            return {}
+        high, low = max(best.values()), min(best.values())
+        span = high - low
+        return {rule: (score - low) / span if span > 0 else 1.0 for rule, score in best.items()}
+
+
+def blend(worth: dict[str, float], nearness: dict[str, float],
+          weight: float = WEIGHT) -> dict[str, float]:
+    """Answers' worth blended with the model's nearness, best first: kb's worth scaled from
+    0 to 1 over its answers, ``weight`` of the model's nearness added to ``1 - weight`` of
+    it; a rule the model puts near that kb did not find is an answer (``"rule N"``) on the
+    model's word alone, one kb found that the model does not is on kb's alone."""
+    if not nearness:
+        return worth
+    high = max(worth.values(), default=0.0)
+    low = min(worth.values(), default=0.0)
+    span = high - low
+    out = {key: (1 - weight) * ((value - low) / span if span > 0 else 1.0)
+           for key, value in worth.items()}
+    for rule, near in nearness.items():
+        key = f"rule {rule}"
+        out[key] = out.get(key, 0.0) + weight * near
+    return dict(sorted(out.items(), key=lambda item: -item[1]))

@@ -1,0 +1,137 @@
+"""kb.index.semantic: a sentence model's nearness, built into an index with ``--model`` and
+blended into search. The model here is the tests' own (``tests/fixtures/semantic/model``,
+written by its ``make_model.py``): three directions, trample (``trample``, ``stomp``), flying
+(``flying``, ``flyer``) and haste (``haste``, ``hurry``), every other word piece the zero
+vector. The corpus is a real excerpt of the CR of 2026-04-17: rules 7, 702, 702.9 (Flying),
+702.10 (Haste) and 702.19 (Trample) with their subrules and examples, and the glossary's
+Trample."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from kb.mechanisms import ALL
+
+pytest.importorskip("onnxruntime", reason='semantic ranking needs pip install "kb[semantic]"')
+
+from kb import api  # noqa: E402
+from kb.build import build  # noqa: E402
+from kb.cli import cli  # noqa: E402
+from kb.index.semantic import FOLDER, META, VECTORS, Encoder, SemanticError, documents  # noqa: E402
+from kb.indexdir import STORE_FILE, IndexDir  # noqa: E402
+from kb.search import Searcher  # noqa: E402
+from kb.store import Store  # noqa: E402
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "semantic"
+MODEL = FIXTURES / "model"
+CORPUS = FIXTURES / "corpus"
+# 19 rules (7, 702, 702.9 and a-c, 702.10 and a-d, 702.19 and a-g) and three examples
+# (702.19b's two, 702.19c's one)
+TEXTS = 22
+HURRY = "is there a way to hurry my creature"
+
+
+@pytest.fixture(scope="module")
+def index(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("semantic")
+    build(root, [CORPUS], model=MODEL)
+    return root
+
+
+def groups(index: Path, query: str, **mechanisms: bool) -> list[str]:
+    with Searcher(index, replace(ALL, **mechanisms)) as searcher:
+        return [hit.group for hit in searcher.search(query, limit=3).hits]
+
+
+def test_a_text_is_the_normalised_mean_of_its_word_pieces():
+    stomp, both, none = Encoder(MODEL).encode(
+        ["Can my stomper stomp?", "flying and haste", "no word of the model"])
+    assert stomp.tolist() == [1.0, 0.0, 0.0]
+    assert both.tolist() == pytest.approx([0.0, 2 ** -0.5, 2 ** -0.5])
+    assert none.tolist() == [0.0, 0.0, 0.0]
+
+
+def test_the_build_embeds_todays_english_rules_and_examples(index):
+    folder = IndexDir(index).current() / FOLDER
+    meta = json.loads((folder / META).read_text(encoding="utf-8"))
+    assert meta["version"] == "2026-04-17"
+    assert len(meta["records"]) == len(meta["rules"]) == TEXTS
+    assert meta["rules"].count("702.19b") == 3  # the rule and its two examples
+    assert (folder / VECTORS).stat().st_size > TEXTS * 3 * 4  # float32 rows, and a header
+
+
+def test_each_text_is_embedded_after_its_sections_title(index):
+    store = Store.open(IndexDir(index).current() / STORE_FILE)
+    version, docs = documents(store)
+    store.close()
+    text = {doc.record.rpartition(":")[2]: doc.text for doc in docs}
+    assert version == "2026-04-17"
+    assert text["702.19b"].startswith("Trample: The controller of an attacking creature with "
+                                      "trample first assigns damage to the creature(s) blocking")
+    assert text["702.19b/ex2"].startswith("Trample: Example: A 6/6 green creature with trample")
+    assert text["702.10"] == "Keyword Abilities: Haste"
+
+
+def test_a_question_finds_the_rule_none_of_its_words_names(index):
+    """No text holds "hurry"; the model puts it beside haste."""
+    with Searcher(index) as searcher:
+        result = searcher.search(HURRY, limit=3)
+    assert result.semantic
+    assert "Ranked with the sentence model too (kb build --model)" in result.said()
+    assert [hit.group for hit in result.hits] == ["rule 702.10d", "rule 702.10c",
+                                                  "rule 702.10b"]
+    assert not any(g.startswith("rule 702.10") for g in groups(index, HURRY, semantic=False))
+
+
+def test_a_word_or_two_french_words_and_operators_are_ranked_by_kb_alone(index):
+    with Searcher(index) as searcher:
+        for query in ("hurry creature", "est-ce que ma créature peut se dépêcher",
+                      "is there a way to hurry my creature -flying", "hurry my creat*"):
+            assert not searcher.search(query).semantic, query
+            assert groups(index, query) == groups(index, query, semantic=False), query
+
+
+def test_another_model_than_the_builds_turns_it_off_with_a_note(index, tmp_path, monkeypatch):
+    other = tmp_path / "model"
+    shutil.copytree(MODEL, other)
+    with (other / "tokenizer.json").open("a", encoding="utf-8") as handle:
+        handle.write("\n")
+    monkeypatch.setenv("KB_MODEL", str(other))
+    with Searcher(index) as searcher:
+        first = searcher.search(HURRY, limit=3)
+        assert not first.semantic
+        assert [n for n in first.notes if "not the model the index was embedded with" in n]
+        assert [h.group for h in first.hits] == groups(index, HURRY, semantic=False)
+        assert searcher.search(HURRY).notes == []  # said once
+
+
+def test_the_model_is_remembered_until_a_build_without_it(tmp_path):
+    root = tmp_path / "idx"
+    first = api.build_index(root, [CORPUS], embedded=False, only=True, model=MODEL)
+    assert first.vectors == TEXTS
+    again = api.build_index(root, [CORPUS], embedded=False, only=True)
+    assert again.unchanged
+    dropped = api.build_index(root, [CORPUS], embedded=False, only=True, no_model=True)
+    assert not dropped.unchanged and dropped.vectors == 0
+    assert not (IndexDir(root).current() / FOLDER).exists()
+
+
+def test_a_missing_model_is_an_error_naming_its_file(tmp_path):
+    with pytest.raises(SemanticError, match="model.onnx"):
+        build(tmp_path / "idx", [CORPUS], model=tmp_path)
+
+
+def test_the_command_line_says_it_in_json(index, tmp_path):
+    built = CliRunner().invoke(cli, ["--index", str(tmp_path / "idx"), "build", "--no-embedded",
+                                     "--only", "--corpus", str(CORPUS), "--model", str(MODEL),
+                                     "--json"])
+    assert built.exit_code == 0, built.output
+    assert json.loads(built.output)["vectors"] == TEXTS
+    found = CliRunner().invoke(cli, ["--index", str(index), "search", "--json", HURRY])
+    assert json.loads(found.output)["semantic"] is True

@@ -286,8 +286,8 @@ class Searcher:
         self._read_same_records(ranked)
         keys = {hit.id: self._group(hit, filters.version) for hit in ranked}
         worth = _group_order(ranked, keys, scores)
-        if self._semantic(parsed, filters, result, typed):
-            worth = self._with_nearness(text, worth, ranked, keys, scores, result)
+        if (vectors := self._semantic(parsed, filters, result, typed)) is not None:
+            worth = self._with_nearness(vectors, text, worth, ranked, keys, scores, result)
         order = list(worth)
         if self.mechanisms.kind_priors and not typed.wants_records:
             order = _rules_lead(order, {keys[hit.id]: hit.kind for hit in reversed(ranked)})
@@ -449,40 +449,40 @@ class Searcher:
         return SECTION_TITLE if typed.holds(title, lang) else 1.0
 
     def _semantic(self, query: Query, filters: Filters, result: SearchResult,
-                  typed: _Typed) -> bool:
-        """Whether the model's nearness ranks this search's answers: a phrase or a question
-        of plain English words (a word or two name a thing, and kb finds it; an operator, a
-        prefix or a rule number the model would not honour), answered by today's English
-        rules, and no ruling or card asked for."""
+                  typed: _Typed) -> Vectors | None:
+        """The vectors whose nearness ranks this search's answers too, if any: for a phrase
+        or a question of plain English words (a word or two name a thing, and kb finds it; an
+        operator, a prefix or a rule number the model would not honour), answered by today's
+        English rules, and no ruling or card asked for."""
         vectors = self._vectors
         root = query.root
         items = root.items if isinstance(root, Loose) else (root,)
         if vectors is None or len(items) < QUESTION_WORDS_MIN or result.language != "en":
-            return False
+            return None
         try:
             version = vectors.version
         except SemanticError as exc:
-            return self._semantic_off(result, exc)
-        return (filters.version == version and not filters.rule
-                and not filters.card and not typed.wants_records
-                and (not filters.kinds or "rule" in filters.kinds)
-                and (not filters.languages or "en" in filters.languages)
-                and all(isinstance(i, Word) and not i.prefix for i in items))
+            self._semantic_off(result, exc)
+            return None
+        plain = (filters.version == version and not filters.rule
+                 and not filters.card and not typed.wants_records
+                 and (not filters.kinds or "rule" in filters.kinds)
+                 and (not filters.languages or "en" in filters.languages)
+                 and all(isinstance(i, Word) and not i.prefix for i in items))
+        return vectors if plain else None
 
-    def _semantic_off(self, result: SearchResult, reason: SemanticError) -> bool:
+    def _semantic_off(self, result: SearchResult, reason: SemanticError) -> None:
         """Said once, in the search that found the model unusable; kb ranks alone after."""
         self._vectors = None
         result.notes.append(_("semantic ranking is off: {reason}").format(reason=reason))
-        return False
 
-    def _with_nearness(self, text: str, worth: dict[str, float], ranked: list[Hit],
-                       keys: dict[str, str], scores: dict[str, float],
+    def _with_nearness(self, vectors: Vectors, text: str, worth: dict[str, float],
+                       ranked: list[Hit], keys: dict[str, str], scores: dict[str, float],
                        result: SearchResult) -> dict[str, float]:
         """The answers' worth blended with the model's nearness (kb.index.semantic.blend);
         a rule only the model found joins the answers with its English text."""
-        assert self._vectors is not None
         try:
-            nearness = self._vectors.nearness(text)
+            nearness = vectors.nearness(text)
         except SemanticError as exc:
             self._semantic_off(result, exc)
             return worth
@@ -493,7 +493,7 @@ class Searcher:
             if key in worth:
                 continue
             number = key.removeprefix("rule ")
-            record = self._record(self._vectors.record_of(number) or "")
+            record = self._record(vectors.record_of(number) or "")
             if record is None:  # a rule of the vectors the store lacks: not an answer
                 continue
             hit = Hit(record.id, 0.0, "rule", number, record.language,

@@ -4,7 +4,7 @@ English rules, blended into kb's own ranking of the answers.
 Why: on players' whole questions, the words that name the rule are few among many (a card's
 story, an engine's bug report), and lexical statistics do not tell them apart. A sentence
 model (all-MiniLM-L6-v2) reads the question whole: blended with kb's scores, the answering
-rule reached the first three for .36 of the held-out players' English questions, against .23
+rule reached the first three for .33 of the held-out players' English questions, against .23
 for kb alone and .24 for FTS5 (issue 23; ``bench/bench_search.py`` measures it with the
 mechanism switched off).
 

@@ -239,6 +239,11 @@ def _build_into(staging: Path, index: IndexDir, current: Path | None,
     from kb.link.translation import store_coverage
     from kb.text.normal import fold
 
+    encoder = None
+    if inputs["model"] is not None:  # a model kb cannot run is refused before any work
+        from kb.index.semantic import Encoder  # numpy and onnxruntime: only here
+
+        encoder = Encoder(Path(inputs["model"]["folder"]))
     try:
         store = Store.create(staging / STORE_FILE)
         previous = _previous_store(current, inputs["parser_stamp"])
@@ -274,11 +279,10 @@ def _build_into(staging: Path, index: IndexDir, current: Path | None,
         store.commit()
         store.compact()
         report.search = write_index(staging, store, inputs["index_stamp"], current, set(reused))
-        if inputs["model"] is not None:
-            from kb.index.semantic import write_vectors  # numpy and the model: only here
+        if encoder is not None:
+            from kb.index.semantic import write_vectors
 
-            report.vectors = write_vectors(staging, store, Path(inputs["model"]["folder"]),
-                                           current, progress)
+            report.vectors = write_vectors(staging, store, encoder, current, progress)
         store.close()
         # What a rebuild that finds nothing changed reports, without opening the store.
         inputs["sources"] = [asdict(s) for s in report.sources]
@@ -325,11 +329,20 @@ def _model_input(model: Path | None) -> dict | None:
 
 
 def remembered_model(index_root: Path) -> Path | None:
-    """The sentence model the current generation was built with, if any."""
+    """The sentence model the current generation was built with, if any; one that is gone
+    is an error that says how to build without it."""
+    from kb.index.semantic import MODEL_FILE, SemanticError
+
     current = IndexDir(index_root).current()
     recorded = (read_manifest(current) or {}).get("inputs", {}) if current else {}
     model = recorded.get("model")
-    return Path(model["folder"]) if isinstance(model, dict) and model.get("folder") else None
+    if not isinstance(model, dict) or not model.get("folder"):
+        return None
+    folder = Path(model["folder"])
+    if not (folder / MODEL_FILE).is_file():
+        raise SemanticError(_("{folder}: the sentence model this index was built with is gone "
+                              "(kb build --no-model builds without it)").format(folder=folder))
+    return folder
 
 
 def _same_inputs(generation: Path, inputs: dict) -> bool:

@@ -77,7 +77,8 @@ class Encoder:
     normalised (what ``sentence-transformers`` computes for all-MiniLM-L6-v2)."""
 
     def __init__(self, folder: Path) -> None:
-        model_files(folder)
+        self.folder = folder
+        self.files = model_files(folder)
         try:
             import numpy
             import onnxruntime
@@ -99,8 +100,11 @@ class Encoder:
         self._tokenizer.enable_truncation(MAX_TOKENS)
         self._tokenizer.enable_padding()
         self._inputs = [i.name for i in self._session.get_inputs()]
-        width = self._session.get_outputs()[0].shape[-1]
-        self.width = width if isinstance(width, int) else 0  # the vectors' length
+        shape = self._session.get_outputs()[0].shape
+        if len(shape) != 3 or "input_ids" not in self._inputs:
+            raise SemanticError(_("{folder}: not a sentence model kb can run ({reason})").format(
+                folder=folder, reason="its first output is not one vector per word piece"))
+        self.width = shape[-1] if isinstance(shape[-1], int) else 0  # the vectors' length
 
     def encode(self, texts: Sequence[str]) -> Any:
         """One normalised row per text (a float32 numpy array), ``BATCH`` texts at a time."""
@@ -165,14 +169,13 @@ def _digest(model: dict[str, list[int]], version: str | None, docs: Iterable[Doc
     return h.hexdigest()
 
 
-def write_vectors(generation: Path, store: Store, model: Path, previous: Path | None = None,
-                  progress: Progress | None = None) -> int:
+def write_vectors(generation: Path, store: Store, encoder: Encoder,
+                  previous: Path | None = None, progress: Progress | None = None) -> int:
     """Embed today's English rules and examples into ``generation``; the vectors of
     ``previous`` are reused when the model and every text are the same. Returns how many
     texts the index has vectors for."""
-    files = model_files(model)
     version, docs = documents(store)
-    digest = _digest(files, version, docs)
+    digest = _digest(encoder.files, version, docs)
     target = generation / FOLDER
     target.mkdir(exist_ok=True)
     old = previous / FOLDER if previous is not None else None
@@ -180,7 +183,6 @@ def write_vectors(generation: Path, store: Store, model: Path, previous: Path | 
         for name in (VECTORS, META):
             shutil.copyfile(old / name, target / name)
         return len(docs)
-    encoder = Encoder(model)
     texts = [d.text for d in docs]
     batches = [texts[start:start + BATCH] for start in range(0, len(texts), BATCH)]
     steps = progress(batches) if progress is not None else batches
@@ -188,8 +190,8 @@ def write_vectors(generation: Path, store: Store, model: Path, previous: Path | 
     matrix = np.concatenate([encoder.encode([]), *(encoder.encode(b) for b in steps)])
     with (target / VECTORS).open("wb") as handle:
         np.save(handle, matrix)
-    meta = {"format": FORMAT, "digest": digest, "model": str(model.resolve()),
-            "model_files": files, "version": version,
+    meta = {"format": FORMAT, "digest": digest, "model": str(encoder.folder.resolve()),
+            "model_files": encoder.files, "version": version,
             "records": [d.record for d in docs], "rules": [d.rule for d in docs]}
     (target / META).write_text(json.dumps(meta), encoding="utf-8")
     return len(docs)
@@ -252,11 +254,12 @@ class Vectors:
         """Today's ``POOL`` rules nearest to ``text``, by rule number, each scaled from 0 (the
         farthest of them) to 1 (the nearest); a rule is as near as its nearest text."""
         if self._encoder is None:
-            if model_files(self.model) != self.meta["model_files"]:
+            encoder = Encoder(self.model)
+            if encoder.files != self.meta["model_files"]:
                 raise SemanticError(_("{folder}: not the model the index was embedded with "
                                       "(rebuild with kb build --model)").format(
                                           folder=self.model))
-            self._encoder = Encoder(self.model)
+            self._encoder = encoder
             np = self._encoder.np
             self._matrix = np.load(self.folder / VECTORS, mmap_mode="r")
         np = self._encoder.np

@@ -122,9 +122,26 @@ def test_the_model_is_remembered_until_a_build_without_it(tmp_path):
     assert not (IndexDir(root).current() / FOLDER).exists()
 
 
+def test_a_remembered_model_that_is_gone_says_how_to_build_without_it(tmp_path):
+    model = tmp_path / "model"
+    shutil.copytree(MODEL, model)
+    root = tmp_path / "idx"
+    api.build_index(root, [CORPUS], embedded=False, only=True, model=model)
+    shutil.rmtree(model)
+    with pytest.raises(SemanticError, match="--no-model"):
+        api.build_index(root, [CORPUS], embedded=False, only=True)
+    assert api.build_index(root, [CORPUS], embedded=False, only=True, no_model=True).vectors == 0
+
+
 def test_a_missing_model_is_an_error_naming_its_file(tmp_path):
     with pytest.raises(SemanticError, match="model.onnx"):
         build(tmp_path / "idx", [CORPUS], model=tmp_path)
+
+
+def test_a_model_of_pooled_vectors_is_refused_before_anything_is_built(tmp_path):
+    with pytest.raises(SemanticError, match="not one vector per word piece"):
+        build(tmp_path / "idx", [CORPUS], model=FIXTURES / "pooled")
+    assert IndexDir(tmp_path / "idx").current() is None
 
 
 def test_the_command_line_says_it_in_json(index, tmp_path):

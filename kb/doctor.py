@@ -25,6 +25,7 @@ def diagnose(root: Path) -> tuple[list[str], int]:
     checked = sum(1 for p in generation.rglob("*") if p.is_file())
     problems += _store(generation / STORE_FILE)
     problems += _search(generation)
+    problems += _semantic(generation)
     return problems, checked
 
 
@@ -57,4 +58,18 @@ def _search(generation: Path) -> list[str]:
             searcher.doc_count()
     except Exception as exc:  # Whoosh raises anything from struct.error to EOFError
         return [f"{folder}: the search index cannot be opened ({type(exc).__name__}: {exc})"]
+    return []
+
+
+def _semantic(generation: Path) -> list[str]:
+    """An index built with a sentence model: the model is there, is the build's, runs, and
+    the vectors are whole (a query is embedded and ranked)."""
+    from kb.index.semantic import SemanticError, Vectors
+
+    vectors = Vectors.open(generation)
+    try:
+        if vectors is not None:
+            vectors.nearness("doctor")
+    except SemanticError as exc:
+        return [str(exc)]
     return []

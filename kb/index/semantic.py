@@ -259,9 +259,15 @@ class Vectors:
                 raise SemanticError(_("{folder}: not the model the index was embedded with "
                                       "(rebuild with kb build --model)").format(
                                           folder=self.model))
-            self._encoder = encoder
-            np = self._encoder.np
-            self._matrix = np.load(self.folder / VECTORS, mmap_mode="r")
+            try:
+                matrix = encoder.np.load(self.folder / VECTORS, mmap_mode="r")
+                whole = matrix.shape == (len(self.meta["rules"]), encoder.width)
+            except (OSError, ValueError):
+                whole = False
+            if not whole:
+                raise SemanticError(_("{path}: unreadable or of another kb (rebuild the "
+                                      "index)").format(path=self.folder / VECTORS))
+            self._encoder, self._matrix = encoder, matrix
         np = self._encoder.np
         near = self._matrix @ self._encoder.encode([text])[0]
         best: dict[str, float] = {}

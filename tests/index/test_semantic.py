@@ -23,6 +23,7 @@ pytest.importorskip("onnxruntime", reason='semantic ranking needs pip install "k
 from kb import api  # noqa: E402
 from kb.build import build  # noqa: E402
 from kb.cli import cli  # noqa: E402
+from kb.doctor import diagnose  # noqa: E402
 from kb.index.semantic import FOLDER, META, VECTORS, Encoder, SemanticError, documents  # noqa: E402
 from kb.indexdir import STORE_FILE, IndexDir  # noqa: E402
 from kb.search import Searcher  # noqa: E402
@@ -109,6 +110,18 @@ def test_another_model_than_the_builds_turns_it_off_with_a_note(index, tmp_path,
         assert [n for n in first.notes if "not the model the index was embedded with" in n]
         assert [h.group for h in first.hits] == groups(index, HURRY, semantic=False)
         assert searcher.search(HURRY).notes == []  # said once
+
+
+def test_doctor_names_the_model_that_is_not_the_builds(index, tmp_path, monkeypatch):
+    assert diagnose(index)[0] == []
+    other = tmp_path / "model"
+    shutil.copytree(MODEL, other)
+    (other / "tokenizer.json").write_text(
+        (MODEL / "tokenizer.json").read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    monkeypatch.setenv("KB_MODEL", str(other))
+    problems, _checked = diagnose(index)
+    assert problems == [f"{other}: not the model the index was embedded with (rebuild with kb "
+                        "build --model)"]
 
 
 def test_the_model_is_remembered_until_a_build_without_it(tmp_path):

@@ -486,7 +486,7 @@ class Searcher:
         except SemanticError as exc:
             self._semantic_off(result, exc)
             return worth
-        result.semantic = True
+        result.semantic = bool(nearness)
         blended = blend(worth, nearness)
         added = set()
         for key in blended:

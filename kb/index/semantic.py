@@ -29,6 +29,7 @@ import os
 import shutil
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -212,7 +213,6 @@ class Vectors:
     def __init__(self, folder: Path) -> None:
         self.folder = folder
         self._meta: dict | None = None
-        self._rule_records: dict[str, str] = {}
         self._encoder: Encoder | None = None
         self._matrix: Any = None
 
@@ -230,10 +230,14 @@ class Vectors:
                 raise SemanticError(_("{path}: unreadable or of another kb (rebuild the "
                                       "index)").format(path=self.folder / META))
             self._meta = meta
-            self._rule_records = {number: record for record, number
-                                  in zip(meta["records"], meta["rules"], strict=True)
-                                  if "/" not in record.rpartition(":")[2]}  # not an example
         return self._meta
+
+    @cached_property
+    def _rule_records(self) -> dict[str, str]:
+        """Today's English rules' record ids by number (an example's id ends "/exN")."""
+        return {number: record for record, number
+                in zip(self.meta["records"], self.meta["rules"], strict=True)
+                if "/" not in record.rpartition(":")[2]}
 
     @property
     def version(self) -> str:
@@ -247,7 +251,6 @@ class Vectors:
 
     def record_of(self, rule: str) -> str | None:
         """The record id of today's English rule of this number."""
-        self.meta  # noqa: B018 - read on first use
         return self._rule_records.get(rule)
 
     def nearness(self, text: str) -> dict[str, float]:
@@ -278,11 +281,11 @@ class Vectors:
                 best[rule] = float(near[row])
                 if len(best) == POOL:
                     break
-        if not best:
-            return {}
-        high, low = max(best.values()), min(best.values())
+        high, low = max(best.values(), default=0.0), min(best.values(), default=0.0)
         span = high - low
-        return {rule: (score - low) / span if span > 0 else 1.0 for rule, score in best.items()}
+        if span <= 0:  # no rule nearer than another (a query of no word the model knows)
+            return {}
+        return {rule: (score - low) / span for rule, score in best.items()}
 
 
 def blend(worth: dict[str, float], nearness: dict[str, float],

@@ -98,6 +98,15 @@ def test_a_word_or_two_french_words_and_operators_are_ranked_by_kb_alone(index):
             assert groups(index, query) == groups(index, query, semantic=False), query
 
 
+def test_a_question_of_no_word_the_model_knows_is_ranked_by_kb_alone(index):
+    """Every word piece of it is the tests' model's zero vector: no rule is nearer than
+    another, and the model says nothing."""
+    query = "can my creature block two attackers"
+    with Searcher(index) as searcher:
+        assert not searcher.search(query).semantic
+    assert groups(index, query) == groups(index, query, semantic=False)
+
+
 def test_another_model_than_the_builds_turns_it_off_with_a_note(index, tmp_path, monkeypatch):
     other = tmp_path / "model"
     shutil.copytree(MODEL, other)

@@ -286,12 +286,16 @@ class Searcher:
         self._read_same_records(ranked)
         keys = {hit.id: self._group(hit, filters.version) for hit in ranked}
         worth = _group_order(ranked, keys, scores)
+        kinds = {keys[hit.id]: hit.kind for hit in reversed(ranked)}
         if (vectors := self._semantic(parsed, filters, result, typed)) is not None:
-            worth = self._with_nearness(vectors, text, worth, ranked, keys, scores, result)
+            worth = self._with_nearness(vectors, text, worth, result)
+            kinds.update((key, "rule") for key in worth if key not in kinds)
         order = list(worth)
         if self.mechanisms.kind_priors and not typed.wants_records:
-            order = _rules_lead(order, {keys[hit.id]: hit.kind for hit in reversed(ranked)})
+            order = _rules_lead(order, kinds)
         order = order[:limit]
+        if vectors is not None:
+            order = self._with_rules_found(vectors, order, ranked, keys, scores)
         members: dict[str, list[Hit]] = {key: [] for key in order}
         for hit in ranked:
             if keys[hit.id] in members:
@@ -477,32 +481,37 @@ class Searcher:
         result.notes.append(_("semantic ranking is off: {reason}").format(reason=reason))
 
     def _with_nearness(self, vectors: Vectors, text: str, worth: dict[str, float],
-                       ranked: list[Hit], keys: dict[str, str], scores: dict[str, float],
                        result: SearchResult) -> dict[str, float]:
-        """The answers' worth blended with the model's nearness (kb.index.semantic.blend);
-        a rule only the model found joins the answers with its English text."""
+        """The answers' worth blended with the model's nearness (kb.index.semantic.blend):
+        a rule only the model found is an answer too (``"rule N"``), its text read only if
+        it is among the answers shown (:meth:`_with_rules_found`)."""
         try:
             nearness = vectors.nearness(text)
         except SemanticError as exc:
             self._semantic_off(result, exc)
             return worth
         result.semantic = bool(nearness)
-        blended = blend(worth, nearness)
-        added = set()
-        for key in blended:
-            if key in worth:
-                continue
-            number = key.removeprefix("rule ")
-            record = self._record(vectors.record_of(number) or "")
-            if record is None:  # a rule of the vectors the store lacks: not an answer
-                continue
-            hit = Hit(record.id, 0.0, "rule", number, record.language,
-                      getattr(record, "version", "") or "", record_title(record) or "")
-            ranked.append(hit)
-            keys[hit.id] = key
-            scores[hit.id] = 0.0
-            added.add(key)
-        return {key: value for key, value in blended.items() if key in worth or key in added}
+        return blend(worth, nearness)
+
+    def _with_rules_found(self, vectors: Vectors, order: list[str], ranked: list[Hit],
+                          keys: dict[str, str], scores: dict[str, float]) -> list[str]:
+        """The answers shown, each rule only the model found given its English text as a
+        hit (one the store lacks is no answer)."""
+        held = set(keys.values())
+        shown = []
+        for key in order:
+            if key not in held:
+                number = key.removeprefix("rule ")
+                record = self._record(vectors.record_of(number) or "")
+                if record is None:
+                    continue
+                hit = Hit(record.id, 0.0, "rule", number, record.language,
+                          getattr(record, "version", "") or "", record_title(record) or "")
+                ranked.append(hit)
+                keys[hit.id] = key
+                scores[hit.id] = 0.0
+            shown.append(key)
+        return shown
 
     def query_language(self, text: str) -> str | None:
         """The language a text is written in, decided as a query's is (None: it does not say;

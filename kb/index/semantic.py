@@ -214,7 +214,8 @@ class Vectors:
         self.folder = folder
         self._meta: dict | None = None
         self._encoder: Encoder | None = None
-        self._matrix: Any = None
+        self._matrix: Any = None  # numpy arrays, once the first query loads the model
+        self._rule_of_row: Any = None
 
     @classmethod
     def open(cls, generation: Path) -> Vectors | None:
@@ -270,22 +271,21 @@ class Vectors:
             if not whole:
                 raise SemanticError(_("{path}: unreadable or of another kb (rebuild the "
                                       "index)").format(path=self.folder / VECTORS))
+            numbers: dict[str, int] = {}  # each row's rule, as a small integer
+            self._rule_of_row = encoder.np.array([numbers.setdefault(n, len(numbers))
+                                                  for n in self.meta["rules"]])
             self._encoder, self._matrix = encoder, matrix
         np = self._encoder.np
         near = self._matrix @ self._encoder.encode([text])[0]
-        best: dict[str, float] = {}
+        rows = np.argsort(-near, kind="stable")
+        # Each rule's nearest text is its first row in that order; the POOL nearest rules.
+        _rules, first = np.unique(self._rule_of_row[rows], return_index=True)
+        rows = rows[np.sort(first)[:POOL]]
+        if not len(rows) or near[rows[0]] <= near[rows[-1]]:
+            return {}  # no rule nearer than another (a query of no word the model knows)
+        high, low = float(near[rows[0]]), float(near[rows[-1]])
         rules = self.meta["rules"]
-        for row in np.argsort(-near):
-            rule = rules[row]
-            if rule not in best:
-                best[rule] = float(near[row])
-                if len(best) == POOL:
-                    break
-        high, low = max(best.values(), default=0.0), min(best.values(), default=0.0)
-        span = high - low
-        if span <= 0:  # no rule nearer than another (a query of no word the model knows)
-            return {}
-        return {rule: (score - low) / span for rule, score in best.items()}
+        return {rules[row]: (float(near[row]) - low) / (high - low) for row in rows}
 
 
 def blend(worth: dict[str, float], nearness: dict[str, float],

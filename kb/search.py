@@ -501,12 +501,9 @@ class Searcher:
         shown = []
         for key in order:
             if key not in held:
-                number = key.removeprefix("rule ")
-                record = self._record(vectors.record_of(number) or "")
-                if record is None:
+                hit = self._rule_hit(vectors.record_of(key.removeprefix("rule ")) or "")
+                if hit is None:
                     continue
-                hit = Hit(record.id, 0.0, "rule", number, record.language,
-                          getattr(record, "version", "") or "", record_title(record) or "")
                 ranked.append(hit)
                 keys[hit.id] = key
                 scores[hit.id] = 0.0
@@ -980,10 +977,14 @@ class Searcher:
         """The rule a glossary entry of a rule's answer points to, as a hit."""
         prefix = entry.id.split("glossary/")[0]
         number = entry.group.removeprefix("rule ").split(" (")[0]
-        record = self._record(prefix + number) if prefix else None
-        if record is None:
+        return self._rule_hit(prefix + number) if prefix else None
+
+    def _rule_hit(self, rule_id: str) -> Hit | None:
+        """A rule record as a hit of no score of its own (its answer's worth is elsewhere)."""
+        record = self._record(rule_id)
+        if not isinstance(record, Rule):
             return None
-        return Hit(record.id, 0.0, "rule", number, entry.language, entry.version or "",
+        return Hit(record.id, 0.0, "rule", record.number, record.language, record.version,
                    record_title(record) or "")
 
     def _hit(self, hit: Hit, group: str, terms: dict[str, set[str]],

@@ -198,6 +198,11 @@ def write_vectors(generation: Path, store: Store, encoder: Encoder,
     return len(docs)
 
 
+def _damaged(path: Path) -> SemanticError:
+    return SemanticError(_("{path}: unreadable or of another kb (rebuild the index)").format(
+        path=path))
+
+
 def _read_meta(folder: Path) -> dict | None:
     try:
         meta = json.loads((folder / META).read_text(encoding="utf-8"))
@@ -228,8 +233,7 @@ class Vectors:
         if self._meta is None:
             meta = _read_meta(self.folder)
             if meta is None:
-                raise SemanticError(_("{path}: unreadable or of another kb (rebuild the "
-                                      "index)").format(path=self.folder / META))
+                raise _damaged(self.folder / META)
             self._meta = meta
         return self._meta
 
@@ -254,29 +258,31 @@ class Vectors:
         """The record id of today's English rule of this number."""
         return self._rule_records.get(rule)
 
+    def _load(self) -> Encoder:
+        """The model, if it is the build's, and the vectors, if they are whole."""
+        encoder = Encoder(self.model)
+        if encoder.files != self.meta["model_files"]:
+            raise SemanticError(_("{folder}: not the model the index was embedded with "
+                                  "(rebuild with kb build --model)").format(folder=self.model))
+        try:
+            matrix = encoder.np.load(self.folder / VECTORS, mmap_mode="r")
+            whole = matrix.shape == (len(self.meta["rules"]), encoder.width)
+        except (OSError, ValueError):
+            whole = False
+        if not whole:
+            raise _damaged(self.folder / VECTORS)
+        numbers: dict[str, int] = {}  # each row's rule, as a small integer
+        self._rule_of_row = encoder.np.array([numbers.setdefault(n, len(numbers))
+                                              for n in self.meta["rules"]])
+        self._encoder, self._matrix = encoder, matrix
+        return encoder
+
     def nearness(self, text: str) -> dict[str, float]:
         """Today's ``POOL`` rules nearest to ``text``, by rule number, each scaled from 0 (the
         farthest of them) to 1 (the nearest); a rule is as near as its nearest text."""
-        if self._encoder is None:
-            encoder = Encoder(self.model)
-            if encoder.files != self.meta["model_files"]:
-                raise SemanticError(_("{folder}: not the model the index was embedded with "
-                                      "(rebuild with kb build --model)").format(
-                                          folder=self.model))
-            try:
-                matrix = encoder.np.load(self.folder / VECTORS, mmap_mode="r")
-                whole = matrix.shape == (len(self.meta["rules"]), encoder.width)
-            except (OSError, ValueError):
-                whole = False
-            if not whole:
-                raise SemanticError(_("{path}: unreadable or of another kb (rebuild the "
-                                      "index)").format(path=self.folder / VECTORS))
-            numbers: dict[str, int] = {}  # each row's rule, as a small integer
-            self._rule_of_row = encoder.np.array([numbers.setdefault(n, len(numbers))
-                                                  for n in self.meta["rules"]])
-            self._encoder, self._matrix = encoder, matrix
-        np = self._encoder.np
-        near = self._matrix @ self._encoder.encode([text])[0]
+        encoder = self._encoder or self._load()
+        np = encoder.np
+        near = self._matrix @ encoder.encode([text])[0]
         rows = np.argsort(-near, kind="stable")
         # Each rule's nearest text is its first row in that order; the POOL nearest rules.
         _rules, first = np.unique(self._rule_of_row[rows], return_index=True)

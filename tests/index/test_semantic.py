@@ -2,9 +2,9 @@
 blended into search. The model here is the tests' own (``tests/fixtures/semantic/model``,
 written by its ``make_model.py``): three directions, trample (``trample``, ``stomp``), flying
 (``flying``, ``flyer``) and haste (``haste``, ``hurry``), every other word piece the zero
-vector. The corpus is a real excerpt of the CR of 2026-04-17: rules 7, 702, 702.9 (Flying),
-702.10 (Haste) and 702.19 (Trample) with their subrules and examples, and the glossary's
-Trample."""
+vector. The corpus is a real excerpt of the embedded CR of 2026-04-17 (:func:`excerpt`):
+rules 7, 702, 702.9 (Flying), 702.10 (Haste) and 702.19 (Trample) with their subrules and
+examples, and the glossary's Trample."""
 
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ pytest.importorskip("onnxruntime", reason='semantic ranking needs pip install "k
 from kb import api  # noqa: E402
 from kb.build import build  # noqa: E402
 from kb.cli import cli  # noqa: E402
+from kb.corpus import embedded_corpus  # noqa: E402
 from kb.doctor import diagnose  # noqa: E402
 from kb.index.semantic import FOLDER, META, VECTORS, Encoder, SemanticError, documents  # noqa: E402
 from kb.indexdir import STORE_FILE, IndexDir  # noqa: E402
@@ -31,17 +32,47 @@ from kb.store import Store  # noqa: E402
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "semantic"
 MODEL = FIXTURES / "model"
-CORPUS = FIXTURES / "corpus"
 # 19 rules (7, 702, 702.9 and a-c, 702.10 and a-d, 702.19 and a-g) and three examples
 # (702.19b's two, 702.19c's one)
 TEXTS = 22
 HURRY = "is there a way to hurry my creature"
 
 
+def excerpt(folder: Path) -> Path:
+    """The embedded CR's own lines: its opening up to "Contents", a contents of the two
+    sections kept, the headings of 7 and 702, 702.9 to 702.10d, 702.19 to 702.19g, the
+    glossary's Trample and the credits' first line; written into ``folder``, returned."""
+    name = "MagicCompRules 20260417.txt"
+    lines = (embedded_corpus() / name).read_text(encoding="utf-8").split("\n")
+    body = lines.index("Credits") + 1  # the contents' last line: the rules follow it
+
+    def lines_from(first: str, count: int) -> list[str]:
+        at = lines.index(first, body)
+        return lines[at:at + count]
+
+    def rules(first: str, after: str) -> list[str]:
+        return lines[lines.index(first, body):lines.index(after, body)]
+
+    kept = [*lines[:lines.index("Contents") + 2],
+            "7. Additional Rules", "702. Keyword Abilities", "", "Glossary", "", "Credits", "",
+            *lines_from("7. Additional Rules", 2), *lines_from("702. Keyword Abilities", 2),
+            *rules("702.9. Flying", "702.11. Hexproof"),
+            *rules("702.19. Trample", "702.20. Vigilance"),
+            *lines_from("Glossary", 2), *lines_from("Trample", 3), *lines_from("Credits", 3)]
+    folder.mkdir(exist_ok=True)
+    (folder / name).write_text("\n".join(kept) + "\n", encoding="utf-8")
+    return folder
+
+
 @pytest.fixture(scope="module")
-def index(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return excerpt(tmp_path_factory.mktemp("corpus"))
+
+
+@pytest.fixture(scope="module")
+def index(tmp_path_factory: pytest.TempPathFactory, corpus: Path) -> Path:
     root = tmp_path_factory.mktemp("semantic")
-    build(root, [CORPUS], model=MODEL)
+    build(root, [corpus], model=MODEL)
     return root
 
 
@@ -133,42 +164,42 @@ def test_doctor_names_the_model_that_is_not_the_builds(index, tmp_path, monkeypa
                         "build --model)"]
 
 
-def test_the_model_is_remembered_until_a_build_without_it(tmp_path):
+def test_the_model_is_remembered_until_a_build_without_it(tmp_path, corpus):
     root = tmp_path / "idx"
-    first = api.build_index(root, [CORPUS], embedded=False, only=True, model=MODEL)
+    first = api.build_index(root, [corpus], embedded=False, only=True, model=MODEL)
     assert first.vectors == TEXTS
-    again = api.build_index(root, [CORPUS], embedded=False, only=True)
+    again = api.build_index(root, [corpus], embedded=False, only=True)
     assert again.unchanged
-    dropped = api.build_index(root, [CORPUS], embedded=False, only=True, no_model=True)
+    dropped = api.build_index(root, [corpus], embedded=False, only=True, no_model=True)
     assert not dropped.unchanged and dropped.vectors == 0
     assert not (IndexDir(root).current() / FOLDER).exists()
 
 
-def test_a_remembered_model_that_is_gone_says_how_to_build_without_it(tmp_path):
+def test_a_remembered_model_that_is_gone_says_how_to_build_without_it(tmp_path, corpus):
     model = tmp_path / "model"
     shutil.copytree(MODEL, model)
     root = tmp_path / "idx"
-    api.build_index(root, [CORPUS], embedded=False, only=True, model=model)
+    api.build_index(root, [corpus], embedded=False, only=True, model=model)
     shutil.rmtree(model)
     with pytest.raises(SemanticError, match="--no-model"):
-        api.build_index(root, [CORPUS], embedded=False, only=True)
-    assert api.build_index(root, [CORPUS], embedded=False, only=True, no_model=True).vectors == 0
+        api.build_index(root, [corpus], embedded=False, only=True)
+    assert api.build_index(root, [corpus], embedded=False, only=True, no_model=True).vectors == 0
 
 
-def test_a_missing_model_is_an_error_naming_its_file(tmp_path):
+def test_a_missing_model_is_an_error_naming_its_file(tmp_path, corpus):
     with pytest.raises(SemanticError, match="model.onnx"):
-        build(tmp_path / "idx", [CORPUS], model=tmp_path)
+        build(tmp_path / "idx", [corpus], model=tmp_path)
 
 
-def test_a_model_of_pooled_vectors_is_refused_before_anything_is_built(tmp_path):
+def test_a_model_of_pooled_vectors_is_refused_before_anything_is_built(tmp_path, corpus):
     with pytest.raises(SemanticError, match="not one vector per word piece"):
-        build(tmp_path / "idx", [CORPUS], model=FIXTURES / "pooled")
+        build(tmp_path / "idx", [corpus], model=FIXTURES / "pooled")
     assert IndexDir(tmp_path / "idx").current() is None
 
 
-def test_the_command_line_says_it_in_json(index, tmp_path):
+def test_the_command_line_says_it_in_json(index, tmp_path, corpus):
     built = CliRunner().invoke(cli, ["--index", str(tmp_path / "idx"), "build", "--no-embedded",
-                                     "--only", "--corpus", str(CORPUS), "--model", str(MODEL),
+                                     "--only", "--corpus", str(corpus), "--model", str(MODEL),
                                      "--json"])
     assert built.exit_code == 0, built.output
     assert json.loads(built.output)["vectors"] == TEXTS

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kb.errors import KbError, NoIndexError, NoSuchRuleError
-from kb.paths import default_index_root, user_corpus_dir
+from kb.paths import default_index_root, user_corpus_dir, user_model_dir
 from kb.reader import LANGUAGES, KnowledgeBase, export_row, language_set, version_ranges
 from kb.text.normal import fold
 
@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from kb.check import CheckReport
     from kb.check.user import UserReport
     from kb.fetch import Fetched
+    from kb.fetch_model import FetchedModel
     from kb.history import HistoryEntry, VersionChanges
     from kb.model import TermPair
     from kb.report.run import Report
@@ -151,6 +152,21 @@ def fetch(*, dest: Path | None = None, url: str | None = None, timeout: float | 
                    installed=[embedded_corpus()])
     if build and got.installed is None:
         build_index(index or default_index_root(), [folder])
+    return got
+
+
+def fetch_model(*, dest: Path | None = None, url: str | None = None,
+                timeout: float | None = None, build: bool = True,
+                index: Path | None = None) -> FetchedModel:
+    """``kb fetch --model``: download the sentence model for semantic ranking into ``dest``
+    (the user's model folder), then rebuild the index with it unless ``build`` is False."""
+    from kb.fetch_model import MODEL_TIMEOUT, MODEL_URL
+    from kb.fetch_model import fetch_model as download
+
+    folder = dest or user_model_dir()
+    got = download(folder, url or MODEL_URL, timeout=timeout or MODEL_TIMEOUT)
+    if build:
+        build_index(index or default_index_root(), [], model=folder)
     return got
 
 

@@ -96,10 +96,7 @@ def fetch(dest: Path, page_url: str = RULES_PAGE, *, timeout: float = DEFAULT_TI
     than every rules file in ``dest`` and the folders ``installed``. ``timeout`` bounds the
     whole fetch."""
     check_url(page_url)
-    if not (timeout > 0 and math.isfinite(timeout)):
-        raise FetchError(_("not a timeout: {timeout} (give seconds, more than 0)").format(
-            timeout=timeout))
-    deadline = time.monotonic() + timeout
+    deadline = deadline_after(timeout)
     page = download(page_url, deadline, max_bytes=max_bytes)
     url = find_rules_link(page.decode("utf-8", errors="replace"), page_url)
     data = download(url, deadline, progress, max_bytes=max_bytes)
@@ -119,7 +116,7 @@ def fetch(dest: Path, page_url: str = RULES_PAGE, *, timeout: float = DEFAULT_TI
         if version <= have.version:
             return Fetched(shown(url), have.path, version, len(data), digest, rules, glossary,
                            False, installed=have.version)
-    _write_atomically(path, data)
+    write_atomically(path, data)
     return Fetched(shown(url), path, version, len(data), digest, rules, glossary, False)
 
 
@@ -136,6 +133,15 @@ def latest_installed(folders: list[Path]) -> Installed | None:
             if best is None or version > best.version:
                 best = Installed(version, rules, path)
     return best
+
+
+def deadline_after(timeout: float) -> float:
+    """The :func:`time.monotonic` time ``timeout`` seconds from now, when a whole fetch must be
+    done; FetchError for a timeout that is not a positive number."""
+    if not (timeout > 0 and math.isfinite(timeout)):
+        raise FetchError(_("not a timeout: {timeout} (give seconds, more than 0)").format(
+            timeout=timeout))
+    return time.monotonic() + timeout
 
 
 def check_url(url: str) -> None:
@@ -207,16 +213,16 @@ def download(url: str, deadline: float, progress: Progress | None = None, *,
                 total = int(length) if length and length.isdigit() else None
                 if total is not None and total > max_bytes:
                     raise FetchError(_("{url}: {total} bytes announced, more than the {limit} "
-                                       "MB a rules file can be").format(
-                        url=name, total=total, limit=max_bytes >> 20))
+                                       "expected; nothing written").format(
+                        url=name, total=total, limit=size_shown(max_bytes)))
                 chunks = []
                 while chunk := response.read(_CHUNK):
                     chunks.append(chunk)
                     read += len(chunk)
                     if read > max_bytes:
-                        raise FetchError(_("{url}: more than {limit} MB and still sending: "
-                                           "not a rules file; nothing written").format(
-                            url=name, limit=max_bytes >> 20))
+                        raise FetchError(_("{url}: more than {limit} and still sending; "
+                                           "nothing written").format(
+                            url=name, limit=size_shown(max_bytes)))
                     if progress:
                         progress(read, total)
                 if expired.is_set():  # the watchdog's shutdown reads as the body's end
@@ -289,6 +295,13 @@ def _watchdog(seconds: float) -> Iterator[tuple[object, threading.Event]]:
         timer.cancel()
 
 
+def size_shown(size: int) -> str:
+    """A size as a person reads it: "32 MB", "455 kB"."""
+    if size >= 1 << 20:
+        return _("{size:.3g} MB").format(size=size / (1 << 20))
+    return _("{size:.3g} kB").format(size=size / 1024)
+
+
 def _reason(reason: object) -> str:
     if isinstance(reason, TimeoutError):
         return "timed out"
@@ -321,7 +334,7 @@ def check_rules(data: bytes, url: str) -> tuple[str, int, int]:
     return parsed.version, rules, glossary
 
 
-def _write_atomically(path: Path, data: bytes) -> None:
+def write_atomically(path: Path, data: bytes) -> None:
     """Write beside the target under a hidden name (builds skip hidden files), then rename."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)

@@ -47,6 +47,14 @@ def user_corpus_dir() -> Path:
     return _data_home() / "corpus"
 
 
+def user_model_dir() -> Path:
+    """Where ``kb fetch --model`` keeps the sentence model: ``$KB_MODEL`` (where ``kb build``
+    looks for one); else ``models/all-MiniLM-L6-v2`` in the platform's user data folder."""
+    if env := os.environ.get("KB_MODEL"):
+        return Path(env)
+    return _data_home() / "models" / "all-MiniLM-L6-v2"
+
+
 def shown(path: Path | str) -> str:
     """A folder as a person reads it: relative to the working folder when it is inside it
     (and the working folder is not the home folder or above it), ``~/...`` inside the home

@@ -10,7 +10,8 @@ mechanism switched off).
 
 It is optional twice over. The model is the user's own files: a Sentence-Transformers ONNX
 export (``model.onnx`` and ``tokenizer.json``, as ``sentence-transformers/all-MiniLM-L6-v2``
-publishes them), given to ``kb build --model``. The runtime (numpy, onnxruntime, tokenizers) is
+publishes them, which ``kb fetch --model`` downloads: :mod:`kb.fetch_model`), given to
+``kb build --model``. The runtime (numpy, onnxruntime, tokenizers) is
 the ``semantic`` extra. An index built without a model has no vectors, and a search never
 imports any of it. The model is English: French queries are ranked by kb alone (its blend lost
 French questions on the development half).
@@ -73,6 +74,20 @@ def model_files(folder: Path) -> dict[str, list[int]]:
     return out
 
 
+def runtime() -> tuple[Any, Any, Any]:
+    """numpy, onnxruntime and tokenizers' ``Tokenizer``: SemanticError naming the extra to
+    install when one is missing (``kb fetch --model`` asks before it downloads 90 MB)."""
+    try:
+        import numpy
+        import onnxruntime
+        from tokenizers import Tokenizer
+    except ImportError as exc:
+        raise SemanticError(_("semantic ranking needs numpy, onnxruntime and tokenizers: "
+                              'pip install "kb[semantic]" ({reason})').format(reason=exc)
+                            ) from exc
+    return numpy, onnxruntime, Tokenizer
+
+
 class Encoder:
     """A Sentence-Transformers ONNX export: word pieces in, the mean of the token vectors out,
     normalised (what ``sentence-transformers`` computes for all-MiniLM-L6-v2)."""
@@ -80,14 +95,7 @@ class Encoder:
     def __init__(self, folder: Path) -> None:
         self.folder = folder
         self.files = model_files(folder)
-        try:
-            import numpy
-            import onnxruntime
-            from tokenizers import Tokenizer
-        except ImportError as exc:
-            raise SemanticError(_("semantic ranking needs numpy, onnxruntime and tokenizers: "
-                                  'pip install "kb[semantic]" ({reason})').format(reason=exc)
-                                ) from exc
+        numpy, onnxruntime, Tokenizer = runtime()  # noqa: N806 - a class
         self.np = numpy  # for the callers that hold its arrays
         try:
             self._tokenizer = Tokenizer.from_file(str(folder / TOKENIZER_FILE))

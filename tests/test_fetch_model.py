@@ -101,3 +101,16 @@ def test_the_command_stores_the_model_and_rebuilds_the_index_with_it(hub, tmp_pa
                                      f"{hub.base}/m", "--dest", str(tmp_path / "m")])
     assert again.exit_code == 0, again.output
     assert "already stored, unchanged" in again.output
+
+
+def test_the_api_stores_the_model_where_kb_model_says_and_builds_only_if_asked(
+        hub, tmp_path, monkeypatch):
+    from kb import api
+
+    monkeypatch.setattr(module, "FILES", fixture_files())
+    monkeypatch.setenv("KB_MODEL", str(tmp_path / "m"))
+    monkeypatch.setenv("KB_INDEX", str(tmp_path / "idx"))  # where a build would write
+    got = api.fetch_model(url=f"{hub.base}/m", build=False)
+    assert got.folder == tmp_path / "m"
+    assert (tmp_path / "m" / MODEL_FILE).read_bytes() == (MODEL / MODEL_FILE).read_bytes()
+    assert not (tmp_path / "idx").exists()

@@ -34,7 +34,8 @@ from kb.paths import shown
 @click.option("--model", type=click.Path(exists=True, file_okay=False, path_type=Path),
               envvar="KB_MODEL",
               help="A sentence model's folder (model.onnx and tokenizer.json, a "
-                   "Sentence-Transformers ONNX export such as all-MiniLM-L6-v2): today's "
+                   "Sentence-Transformers ONNX export such as all-MiniLM-L6-v2, which kb fetch "
+                   "--model downloads and builds with): today's "
                    "English rules are embedded, and search blends the model's nearness to "
                    'English queries into its ranking. Needs pip install "kb[semantic]"; '
                    "remembered for the next builds.")

@@ -30,6 +30,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 from urllib.error import HTTPError, URLError
 from urllib.parse import quote, unquote, urljoin, urlsplit
 from urllib.request import HTTPHandler, HTTPSHandler, Request, build_opener
@@ -116,7 +117,7 @@ def fetch(dest: Path, page_url: str = RULES_PAGE, *, timeout: float = DEFAULT_TI
         if version <= have.version:
             return Fetched(shown(url), have.path, version, len(data), digest, rules, glossary,
                            False, installed=have.version)
-    write_atomically(path, data)
+    _write_atomically(path, data)
     return Fetched(shown(url), path, version, len(data), digest, rules, glossary, False)
 
 
@@ -188,10 +189,11 @@ def find_rules_link(html: str, page_url: str) -> str:
 
 
 def download(url: str, deadline: float, progress: Progress | None = None, *,
-             max_bytes: int = MAX_BYTES) -> bytes:
+             max_bytes: int = MAX_BYTES, out: BinaryIO | None = None) -> bytes:
     """The body at ``url`` (http or https only), read before ``deadline`` (a
     :func:`time.monotonic` time) and no longer than ``max_bytes``; :class:`FetchError` on any
-    failure, the address printed without its password."""
+    failure, the address printed without its password. With ``out``, the body is written
+    to it as it comes and ``b""`` returned: a 90 MB model is not held in memory."""
     check_url(url)
     parts = urlsplit(url)
     name = shown(url)
@@ -217,12 +219,15 @@ def download(url: str, deadline: float, progress: Progress | None = None, *,
                         url=name, total=total, limit=size_shown(max_bytes)))
                 chunks = []
                 while chunk := response.read(_CHUNK):
-                    chunks.append(chunk)
                     read += len(chunk)
                     if read > max_bytes:
                         raise FetchError(_("{url}: more than {limit} and still sending; "
                                            "nothing written").format(
                             url=name, limit=size_shown(max_bytes)))
+                    if out is None:
+                        chunks.append(chunk)
+                    else:
+                        out.write(chunk)
                     if progress:
                         progress(read, total)
                 if expired.is_set():  # the watchdog's shutdown reads as the body's end
@@ -334,7 +339,7 @@ def check_rules(data: bytes, url: str) -> tuple[str, int, int]:
     return parsed.version, rules, glossary
 
 
-def write_atomically(path: Path, data: bytes) -> None:
+def _write_atomically(path: Path, data: bytes) -> None:
     """Write beside the target under a hidden name (builds skip hidden files), then rename."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)

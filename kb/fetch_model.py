@@ -6,26 +6,22 @@ a user who wants semantic ranking should not have to export one. The files are p
 revision of the model's repository in the address, and each file's size and SHA-256 (the
 published files', as other projects that pin this model record them, and the tokenizer's
 checked byte for byte against an export made here). A file is refused unless it is exactly
-the published one: a mirror (``--url``) must serve the same bytes. Each file is checked
-before any is written, and each is written by one atomic rename: an interrupted fetch leaves
-the folder as it was, and a file already there and whole is not fetched again.
+the published one: a mirror (``--url``) must serve the same bytes. Each file is streamed to
+a hidden file beside its place, both are checked, and only then renamed into place: an
+interrupted or refused fetch leaves the folder as it was, and a file already there and whole
+is not fetched again.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import os
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from kb.fetch import (
-    FetchError,
-    Progress,
-    check_url,
-    deadline_after,
-    download,
-    shown,
-    write_atomically,
-)
+from kb.fetch import FetchError, Progress, check_url, deadline_after, download, shown
 from kb.i18n import _
 from kb.index.semantic import MODEL_FILE, TOKENIZER_FILE
 
@@ -69,33 +65,61 @@ def fetch_model(dest: Path, url: str = MODEL_URL, *, timeout: float = MODEL_TIME
     check_url(url)
     deadline = deadline_after(timeout)
     missing = [f for f in files if not _holds(dest / f.name, f)]
-    fetched = []
-    for file in missing:
-        address = f"{url.rstrip('/')}/{file.remote}"
-        data = download(address, deadline, progress, max_bytes=file.size)
-        digest = hashlib.sha256(data).hexdigest()
-        if len(data) != file.size or digest != file.sha256:
+    created = not dest.exists()
+    parts: list[Path] = []
+    try:
+        for file in missing:
+            address = f"{url.rstrip('/')}/{file.remote}"
+            parts.append(_streamed(address, dest, file, deadline, progress))
+        for file, part in zip(missing, parts, strict=True):
+            os.replace(part, dest / file.name)
+    finally:
+        for part in parts:
+            part.unlink(missing_ok=True)
+        if created and dest.is_dir() and not any(dest.iterdir()):
+            with contextlib.suppress(OSError):  # a refused fetch leaves no empty folder
+                dest.rmdir()
+    return FetchedModel(shown(url), dest, tuple(f.name for f in missing), files)
+
+
+def _streamed(address: str, dest: Path, file: ModelFile, deadline: float,
+              progress: Progress | None) -> Path:
+    """``file`` downloaded to a hidden file in ``dest`` (builds and kb's model reader see
+    only the final names), checked; FetchError, the hidden file removed, when it is not the
+    published one."""
+    dest.mkdir(parents=True, exist_ok=True)
+    fd, temp = tempfile.mkstemp(prefix=f".{file.name}.", suffix=".part", dir=dest)
+    part = Path(temp)
+    try:
+        with os.fdopen(fd, "wb") as out:
+            download(address, deadline, progress, max_bytes=file.size, out=out)
+            out.flush()
+            os.fsync(out.fileno())
+        size, digest = part.stat().st_size, _sha256(part)
+        if size != file.size or digest != file.sha256:
             raise FetchError(_("{url}: not the published {name} ({size} bytes, sha256 {digest}; "
                                "expected {expected_size} bytes, sha256 {expected}); nothing "
                                "written").format(
-                url=shown(address), name=file.name, size=len(data), digest=digest,
+                url=shown(address), name=file.name, size=size, digest=digest,
                 expected_size=file.size, expected=file.sha256))
-        fetched.append(data)
-    for file, data in zip(missing, fetched, strict=True):
-        write_atomically(dest / file.name, data)
-    return FetchedModel(shown(url), dest, tuple(f.name for f in missing), files)
+    except BaseException:
+        part.unlink(missing_ok=True)
+        raise
+    return part
 
 
 def _holds(path: Path, file: ModelFile) -> bool:
     """Whether ``path`` is the published file already (its size first: no 90 MB read for a
     file that cannot be it)."""
     try:
-        if path.stat().st_size != file.size:
-            return False
-        digest = hashlib.sha256()
-        with path.open("rb") as handle:
-            while chunk := handle.read(1 << 20):
-                digest.update(chunk)
+        return path.stat().st_size == file.size and _sha256(path) == file.sha256
     except OSError:
         return False
-    return digest.hexdigest() == file.sha256
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        while chunk := handle.read(1 << 20):
+            digest.update(chunk)
+    return digest.hexdigest()

@@ -64,6 +64,18 @@ def test_a_file_that_is_not_the_published_one_writes_nothing(hub, tmp_path):
     assert not dest.exists()  # not even the tokenizer, which was whole
 
 
+def test_a_cut_download_leaves_the_folder_as_it_was(hub, tmp_path):
+    dest = tmp_path / "model"
+    dest.mkdir()
+    (dest / TOKENIZER_FILE).write_bytes((MODEL / TOKENIZER_FILE).read_bytes())
+    status, body = hub.routes["/m/onnx/model.onnx"]
+    hub.routes["/m/onnx/model.onnx"] = (status, body[:len(body) // 2])
+    hub.lengths["/m/onnx/model.onnx"] = len(body)
+    with pytest.raises(FetchError, match="cut short"):
+        fetch_model(dest, f"{hub.base}/m", timeout=20, files=fixture_files())
+    assert [p.name for p in dest.iterdir()] == [TOKENIZER_FILE]  # no hidden part left
+
+
 def test_a_longer_body_is_cut_at_the_published_size(hub, tmp_path):
     status, body = hub.routes["/m/tokenizer.json"]
     hub.routes["/m/tokenizer.json"] = (status, body + b" ")

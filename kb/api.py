@@ -162,7 +162,10 @@ def fetch_model(*, dest: Path | None = None, url: str | None = None,
     (the user's model folder), then rebuild the index with it unless ``build`` is False."""
     from kb.fetch_model import MODEL_TIMEOUT, MODEL_URL
     from kb.fetch_model import fetch_model as download
+    from kb.index.semantic import runtime
 
+    if build:
+        runtime()  # the build needs it: said before 90 MB are downloaded
     folder = dest or user_model_dir()
     got = download(folder, url or MODEL_URL, timeout=timeout or MODEL_TIMEOUT)
     if build:

@@ -183,7 +183,8 @@ def search_json(result: Any) -> dict[str, Any]:
     """A :class:`kb.search.SearchResult` as ``kb search --json`` prints it: the query, the
     rules version, the query's language (and ``missing_language``, that language when no
     answer has a text in it), the words corrected and dropped, the translations used,
-    whether a sentence model's nearness ranked too (``semantic``), and the hits, one per
+    whether a sentence model's nearness ranked too (``semantic``; ``gloss``: the English
+    words a French query was given to it as), and the hits, one per
     answer (at most ``limit``), best first, each with its answer's other texts under
     ``texts``."""
     return {
@@ -191,7 +192,7 @@ def search_json(result: Any) -> dict[str, Any]:
         "missing_language": result.missing_language,
         "corrected": result.corrected, "dropped": result.dropped, "absent": result.absent,
         "ignored": result.ignored, "grammar": result.grammar, "unquoted": result.unquoted,
-        "notes": result.notes, "semantic": result.semantic,
+        "notes": result.notes, "semantic": result.semantic, "gloss": result.gloss,
         "unknown_cards": [{"name": name, "suggestions": near}
                           for name, near in result.unknown_cards.items()],
         "translations": [{"word": t.word, "terms": list(t.terms), "from": list(t.kinds)}

@@ -121,21 +121,41 @@ def test_a_question_finds_the_rule_none_of_its_words_names(index):
     assert not any(g.startswith("rule 702.10") for g in groups(index, HURRY, semantic=False))
 
 
-def test_a_word_or_two_french_words_and_operators_are_ranked_by_kb_alone(index):
+def test_a_word_or_two_a_french_question_and_operators_are_ranked_by_kb_alone(index):
+    """The French question's gloss ("creature trample blocked creatures damage") would reach
+    the model, but it has more than twelve words."""
     with Searcher(index) as searcher:
-        for query in ("hurry creature", "est-ce que ma créature peut se dépêcher",
+        for query in ("hurry creature",
+                      "quand une créature avec le piétinement est bloquée par deux créatures, "
+                      "comment sont assignées les blessures ?",
                       "is there a way to hurry my creature -flying", "hurry my creat*"):
-            assert not searcher.search(query).semantic, query
+            result = searcher.search(query)
+            assert not result.semantic and not result.gloss, query
             assert groups(index, query) == groups(index, query, semantic=False), query
+
+
+def test_french_key_words_reach_the_model_as_their_english_gloss(index):
+    """The official vocabulary (kb/link/official_terms.tsv) pairs piétinement with trample
+    and bloquée with blocked; "créature" is the English texts' "creature" without its
+    accent, and "avec" and "une" are no terms."""
+    with Searcher(index) as searcher:
+        result = searcher.search("une créature avec piétinement bloquée", limit=3)
+    assert result.language == "fr"
+    assert result.semantic
+    assert result.gloss == "creature trample blocked"
+    assert ("Ranked with the sentence model too, in English: creature trample blocked"
+            in result.said())
 
 
 def test_a_question_of_no_word_the_model_knows_is_ranked_by_kb_alone(index):
     """Every word piece of it is the tests' model's zero vector: no rule is nearer than
-    another, and the model says nothing."""
-    query = "can my creature block two attackers"
+    another, and the model says nothing. The French key words' gloss is "creature"."""
     with Searcher(index) as searcher:
-        assert not searcher.search(query).semantic
-    assert groups(index, query) == groups(index, query, semantic=False)
+        for query in ("can my creature block two attackers",
+                      "est-ce que ma créature peut se dépêcher"):
+            result = searcher.search(query)
+            assert not result.semantic and not result.gloss, query
+            assert groups(index, query) == groups(index, query, semantic=False), query
 
 
 def test_another_model_than_the_builds_turns_it_off_with_a_note(index, tmp_path, monkeypatch):
@@ -205,3 +225,7 @@ def test_the_command_line_says_it_in_json(index, tmp_path, corpus):
     assert json.loads(built.output)["vectors"] == TEXTS
     found = CliRunner().invoke(cli, ["--index", str(index), "search", "--json", HURRY])
     assert json.loads(found.output)["semantic"] is True
+    assert json.loads(found.output)["gloss"] == ""
+    found = CliRunner().invoke(cli, ["--index", str(index), "search", "--json",
+                                     "piétinement", "créature", "bloquée"])
+    assert json.loads(found.output)["gloss"] == "trample creature blocked"

@@ -126,7 +126,9 @@ RECORDS_KEPT = 16384  # records, and lists of links, a long-lived searcher keeps
 # 150 of the development half's 162 French key words, 7 of its 162 French questions. The gloss
 # of a long question is a bag of its terms without the sentence the model reads: glossing
 # every French query, the held-out half's questions lost 8 answers from the first three and
-# won 1 (key words won 12, lost 4).
+# won 1 (key words won 12, lost 4). For the same reason a query that ends with a question
+# mark is not glossed, however short: the relevance set's three short French questions that
+# the gloss moved lost two answers from the first three and won none.
 GLOSS_MAX_WORDS = 12
 # The model's share of a French query's worth: its gloss says less than an English query's
 # own words (development half: 0.4 best of 0.2-0.6 for both French key words and questions).
@@ -470,16 +472,18 @@ class Searcher:
     def _semantic(self, query: Query, filters: Filters, result: SearchResult,
                   typed: _Typed) -> Vectors | None:
         """The vectors whose nearness ranks this search's answers too, if any: for a phrase
-        or a question of plain English words, or French key words (a word or two name a
-        thing, and kb finds it; an operator, a prefix or a rule number the model would not
-        honour), answered by today's English rules, and no ruling or card asked for."""
+        or a question of plain English words, or French key words (no question mark; a word
+        or two name a thing, and kb finds it; an operator, a prefix or a rule number the
+        model would not honour), answered by today's English rules, and no ruling or card
+        asked for."""
         vectors = self._vectors
         root = query.root
         items = root.items if isinstance(root, Loose) else (root,)
         if vectors is None or len(items) < QUESTION_WORDS_MIN:
             return None
         if result.language != "en" and (result.language != "fr"
-                                         or len(query.words()) > GLOSS_MAX_WORDS):
+                                         or len(query.words()) > GLOSS_MAX_WORDS
+                                         or query.text.rstrip().endswith("?")):
             return None
         try:
             version = vectors.version

@@ -121,13 +121,15 @@ def test_a_question_finds_the_rule_none_of_its_words_names(index):
     assert not any(g.startswith("rule 702.10") for g in groups(index, HURRY, semantic=False))
 
 
-def test_a_word_or_two_a_french_question_and_operators_are_ranked_by_kb_alone(index):
-    """The French question's gloss ("creature trample blocked creatures damage") would reach
-    the model, but it has more than twelve words."""
+def test_a_word_or_two_french_questions_and_operators_are_ranked_by_kb_alone(index):
+    """The French questions' glosses ("creature trample blocked creatures damage") would
+    reach the model, but the first has more than twelve words and the second is a question
+    (its question mark)."""
     with Searcher(index) as searcher:
         for query in ("hurry creature",
                       "quand une créature avec le piétinement est bloquée par deux créatures, "
                       "comment sont assignées les blessures ?",
+                      "une créature avec piétinement bloquée ?",
                       "is there a way to hurry my creature -flying", "hurry my creat*"):
             result = searcher.search(query)
             assert not result.semantic and not result.gloss, query

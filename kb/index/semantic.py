@@ -13,8 +13,9 @@ export (``model.onnx`` and ``tokenizer.json``, as ``sentence-transformers/all-Mi
 publishes them, which ``kb fetch --model`` downloads: :mod:`kb.fetch_model`), given to
 ``kb build --model``. The runtime (numpy, onnxruntime, tokenizers) is
 the ``semantic`` extra. An index built without a model has no vectors, and a search never
-imports any of it. The model is English: French queries are ranked by kb alone (its blend lost
-French questions on the development half).
+imports any of it. The model is English: French key words reach it as their English gloss
+(``kb.search.Searcher._gloss``, the term table's translations); French questions are ranked
+by kb alone (their blend lost French questions on the held-out half).
 
 The build embeds each English rule and example of the latest rules version with its section's
 title in front ("Trample: The controller of an attacking creature with trample ...": the

@@ -184,7 +184,8 @@ def search_json(result: Any) -> dict[str, Any]:
     rules version, the query's language (and ``missing_language``, that language when no
     answer has a text in it), the words corrected and dropped, the translations used,
     whether a sentence model's nearness ranked too (``semantic``; ``gloss``: the English
-    words a French query was given to it as), and the hits, one per
+    words a French query was given to it as), the upper-case operators of prose read as
+    words (``operators_as_words``), and the hits, one per
     answer (at most ``limit``), best first, each with its answer's other texts under
     ``texts``."""
     return {
@@ -192,6 +193,7 @@ def search_json(result: Any) -> dict[str, Any]:
         "missing_language": result.missing_language,
         "corrected": result.corrected, "dropped": result.dropped, "absent": result.absent,
         "ignored": result.ignored, "grammar": result.grammar, "unquoted": result.unquoted,
+        "operators_as_words": result.operators_as_words,
         "notes": result.notes, "semantic": result.semantic, "gloss": result.gloss,
         "unknown_cards": [{"name": name, "suggestions": near}
                           for name, near in result.unknown_cards.items()],

@@ -13,7 +13,11 @@ the searcher ranks records by how many of them they hold, so a pasted question (
 with deathtouch and trample is blocked, how much damage?") finds its rules. Explicit ``AND``,
 ``"phrases"`` and ``+word`` keep their strict meaning. ``OR`` binds looser than ``AND``;
 operators are upper case (lower-case "and"/"or"/"not" are ordinary words). ``?``, ``!``, ``¿``,
-``¡`` and brackets that do not pair are punctuation, because people paste questions. Filters
+``¡`` and brackets that do not pair are punctuation, because people paste questions. In prose (a
+query of ``PROSE_WORDS`` words or more, or one that ends as a sentence does) the capitals are a
+player's emphasis ("Madness does NOT work during the cleanup step"), so ``AND``, ``OR`` and
+``NOT`` are words of the question, and a ``*`` inside a word (a pasted "*/1+*") is punctuation;
+:attr:`Query.as_words` keeps the operators so read. Filters
 apply to the whole query, so they are only allowed outside parentheses and never negated. A
 query that cannot be read raises :class:`QuerySyntaxError` saying where and why: users see a
 message, never a traceback. A query of any length is read: the searcher bounds its work (a long
@@ -108,6 +112,7 @@ class Query(Struct, frozen=True):
     root: Node | None
     filters: dict[str, str] = field(default_factory=dict)
     cards: tuple[str, ...] = ()  # names written [[like this]]
+    as_words: tuple[str, ...] = ()  # operators read as words of prose ("does NOT work")
 
     def words(self) -> list[Word]:
         return [n for n in _walk(self.root) if isinstance(n, Word)]
@@ -149,6 +154,11 @@ _OPERATORS = {"AND", "OR", "NOT"}
 # prefix's "*" stays.
 _AROUND = re.compile(r"^[^\w*]+|[^\w*]+$")
 _WORD_CHARS = re.compile(r"\w")
+# A query of this many words, operators aside, is prose a player typed or pasted, and so is one
+# that ends as a sentence does: the development half's reports write "it will NOT apply", "in the
+# graveyard AND on the battlefield", and query syntax is typed in a few words.
+PROSE_WORDS = 6
+_SENTENCE_END = re.compile(r"[?.!…]\s*$")
 
 
 class _Tok(Struct, frozen=True):
@@ -168,14 +178,24 @@ def parse(text: str) -> Query:
     cleaned = "".join(" " if ord(c) < 32 or 127 <= ord(c) < 160 else c for c in text)
     cards = tuple(" ".join(m.split()) for m in _CARD.findall(cleaned) if m.strip())
     plain = _PUNCTUATION.sub(" ", cleaned).translate(_CURLY_QUOTES)
-    tokens, filters = _tokens(plain)
+    tokens, filters = _tokens(plain, prose=_is_prose(cleaned))
     if not _balanced(tokens):  # "1)" in a pasted list, a smiley: punctuation too
         tokens = [t for t in tokens if t.kind not in ("lparen", "rparen")]
     parser = _Parser(tokens)
     root = parser.parse()
     if root is None and not filters:
         raise QuerySyntaxError(_("nothing to search for"))
-    return Query(cleaned.strip(), root, filters, cards)
+    as_words = tuple(dict.fromkeys(t.value for t in tokens if t.kind == "word"
+                                   and t.value in _OPERATORS))
+    return Query(cleaned.strip(), root, filters, cards, as_words)
+
+
+def _is_prose(text: str) -> bool:
+    """Whether a query is a player's sentence rather than query syntax: ``PROSE_WORDS``
+    words or more, or a sentence's last punctuation ("C'est NOT normal ?")."""
+    words = sum(1 for chunk in text.split()
+                if chunk not in _OPERATORS and _WORD_CHARS.search(chunk))
+    return words >= PROSE_WORDS or _SENTENCE_END.search(text) is not None
 
 
 def _balanced(tokens: list[_Tok]) -> bool:
@@ -192,7 +212,7 @@ def _balanced(tokens: list[_Tok]) -> bool:
     return depth == 0
 
 
-def _tokens(text: str) -> tuple[list[_Tok], dict[str, str]]:
+def _tokens(text: str, prose: bool = False) -> tuple[list[_Tok], dict[str, str]]:
     tokens: list[_Tok] = []
     filters: dict[str, str] = {}
     pos, depth = 0, 0
@@ -211,7 +231,7 @@ def _tokens(text: str) -> tuple[list[_Tok], dict[str, str]]:
             if name not in FILTERS:  # "ex:foo" is just a word
                 word = _WORD.match(text, start)
                 assert word is not None  # the filter alternative saw a word here
-                tokens.append(_word_token(word.group(), start))
+                tokens.extend(_word_token(word.group(), start, prose))
                 pos = word.end()
                 continue
             if depth or (tokens and tokens[-1].kind in ("not", "plus")):
@@ -241,7 +261,7 @@ def _tokens(text: str) -> tuple[list[_Tok], dict[str, str]]:
         elif kind == "signed":  # a loyalty ability's "-2", a commander tax's "+4": a number
             tokens.append(_Tok("word", m.group()[1:], start))
         elif word := _AROUND.sub("", m.group()):  # "table," is "table"; "..." nothing
-            tokens.append(_word_token(word, start))
+            tokens.extend(_word_token(word, start, prose))
     return tokens, filters
 
 
@@ -262,18 +282,24 @@ def _closing_quote(text: str, pos: int) -> int | None:
     return m.start() if m else None
 
 
-def _word_token(word: str, column: int) -> _Tok:
+def _word_token(word: str, column: int, prose: bool = False) -> list[_Tok]:
+    """A word's token (none for a prose word that was only punctuation): an operator, a
+    prefix, or a word; in prose, an operator is a word and a misplaced ``*`` punctuation."""
     if word in _OPERATORS:
-        return _Tok(word.lower(), word, column)
+        return [_Tok("word" if prose else word.lower(), word, column)]
     prefix = word.endswith("*")
     stem = word.rstrip("*")
+    misplaced = "*" in stem or prefix and len(_WORD_CHARS.findall(stem)) < MIN_PREFIX
+    if misplaced and prose:
+        parts = (_AROUND.sub("", part) for part in word.replace("*", " ").split())
+        return [_Tok("word", part, column) for part in parts if part]
     if "*" in stem:
         raise QuerySyntaxError(_("a wildcard is only allowed at the end of a word "
                                  "(regenera*)"), column)
     if prefix and len(_WORD_CHARS.findall(stem)) < MIN_PREFIX:
         raise QuerySyntaxError(_("a prefix needs at least {count} letters before the *")
                                .format(count=MIN_PREFIX), column)
-    return _Tok("word", stem, column, prefix)
+    return [_Tok("word", stem, column, prefix)]
 
 
 class _Parser:

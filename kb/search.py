@@ -17,7 +17,7 @@ from pathlib import Path
 
 from msgspec import Struct, structs
 
-from kb.errors import KbError
+from kb.errors import KbError, NoIndexError
 from kb.i18n import _, ngettext
 from kb.index import IndexSearcher
 from kb.index.analysis import LANGUAGES, language, strip_elision
@@ -178,6 +178,7 @@ class SearchResult:
     ignored: list[str] = field(default_factory=list)
     grammar: list[str] = field(default_factory=list)  # a French sentence's words, no keyword
     unquoted: list[str] = field(default_factory=list)
+    operators_as_words: list[str] = field(default_factory=list)  # prose's "does NOT work"
     notes: list[str] = field(default_factory=list)  # how search ran, when not as it should
     # [[Names]] no card has (the question ran without them), with the nearest card names.
     unknown_cards: dict[str, list[str]] = field(default_factory=dict)
@@ -201,6 +202,9 @@ class SearchResult:
         if self.unquoted:
             lines.append(_("Quoted words searched as words of the question: {quoted}").format(
                 quoted=", ".join(f'"{q}"' for q in self.unquoted)))
+        if self.operators_as_words:
+            lines.append(_("Read as words of the question, not as operators: {words}").format(
+                words=", ".join(self.operators_as_words)))
         if self.absent:
             lines.append(ngettext("No text holds {words}: searched without it",
                                   "No text holds {words}: searched without them",
@@ -268,9 +272,11 @@ class Searcher:
                limit: int = DEFAULT_LIMIT, version: str | None = None,
                translate: bool = True) -> SearchResult:
         """The ``limit`` best groups of hits for ``text`` (see :mod:`kb.query`)."""
-        query = parsed = _flat(parse(text))
+        read = parse(text)
+        query = parsed = _flat(read)
         filters = self._filters(query, lang, kind, version)
-        result = SearchResult(query.text, filters.version)
+        result = SearchResult(query.text, filters.version,
+                              operators_as_words=list(read.as_words))
         if (card := query.filters.get("card")) and not self.card_keys(card):
             result.unknown_cards[card] = self.card_suggestions(card)
         query = self._bounded(_unquoted(query, result), result)
@@ -769,8 +775,13 @@ class Searcher:
             star = "*" if rule.endswith("*") else ""
             rule = str(RuleNumber.parse(rule.rstrip("*").rstrip("."))) + star
         wanted_version = wanted.get("version")
-        resolved = None if wanted_version == "all" else (
-            self.kb.resolve_version(wanted_version) if self.kb.store.versions() else None)
+        try:
+            resolved = None if wanted_version == "all" else (
+                self.kb.resolve_version(wanted_version) if self.kb.store.versions() else None)
+        except NoIndexError:
+            raise
+        except KbError as exc:  # "version:2020": a query kb will not run, as kind:foo
+            raise QueryRefused(str(exc)) from exc
         card = wanted.get("card")
         return Filters(languages, kinds, rule, resolved,
                        (self.card_keys(card) or (card_key(card),)) if card else ())

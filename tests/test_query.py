@@ -52,6 +52,38 @@ def test_pasted_questions_are_read_as_words(text, words):
     assert [w.text for w in parse(text).words()] == words
 
 
+@pytest.mark.parametrize("text, words, operators", [
+    ("Madness does NOT work during the cleanup step",
+     ["Madness", "does", "NOT", "work", "during", "the", "cleanup", "step"], ("NOT",)),
+    ("C'est NOT normal ?", ["C'est", "NOT", "normal"], ("NOT",)),
+    ("can I block AND attack with it?", ["can", "I", "block", "AND", "attack", "with", "it"],
+     ("AND",)),
+])
+def test_operators_in_prose_are_words(text, words, operators):
+    """Six words or more, or a sentence's last punctuation, make prose: its capitals are a
+    player's emphasis, not query syntax (issue 23)."""
+    query = parse(text)
+    assert [w.text for w in query.words()] == words
+    assert query.as_words == operators
+    assert isinstance(query.root, Loose) and all(isinstance(i, Word) for i in query.root.items)
+
+
+def test_operators_in_a_few_words_are_operators():
+    assert parse("trample NOT token").root == Loose((Word("trample"), Not(Word("token"))))
+    assert parse("a b c d AND e").as_words == ()
+
+
+def test_a_star_inside_a_word_of_prose_is_punctuation():
+    """Tarmogoyf's power and toughness, "*/1+*", pasted into a question, was refused as a
+    misplaced wildcard; in a few words it still is, and a prefix is still a prefix."""
+    assert [w.text for w in parse("is a {1}{G} Tarmogoyf */1+* in a graveyard?").words()] == [
+        "is", "a", "1", "G", "Tarmogoyf", "1", "in", "a", "graveyard"]
+    assert parse("what does regenera* mean for my creature?").words()[2] == Word(
+        "regenera", prefix=True)
+    with pytest.raises(QuerySyntaxError, match="only allowed at the end"):
+        parse("Tarmogoyf */1+*")
+
+
 def test_card_names_in_double_brackets_are_kept():
     q = parse("how does [[Doubling Season]] work with [[Parallel Lives]]?")
     assert q.cards == ("Doubling Season", "Parallel Lives")

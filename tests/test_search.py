@@ -311,8 +311,11 @@ def test_phrase_and_prefix(cr_index):
 
 def test_refused_queries_get_a_message_and_exit_2(cr_index):
     """Issue 23: "refused" (the query cannot be run as written) and "no results" are two exit
-    statuses; a refusal is a usage error (2), as the contract of every command says."""
-    for query in ['"abc', "AND", "a*b", "lang:xx a", "rule:abc a"]:
+    statuses; a refusal is a usage error (2), as the contract of every command says. A
+    version filter that is no date, or a date no rules version was in force on, is refused
+    too (it was exit 1, as if the query had run and found nothing)."""
+    for query in ['"abc', "AND", "a*b", "lang:xx a", "rule:abc a", "version:2020 a",
+                  "version:1990-01-01 a"]:
         result = CliRunner().invoke(cli, ["--index", str(cr_index), "search", query])
         assert result.exit_code == 2, (query, result.output)
         assert result.output.startswith("kb: ") and "Traceback" not in result.output
@@ -359,6 +362,19 @@ def test_a_word_no_text_holds_counts_less_and_is_said(cr_index):
     result = CliRunner().invoke(cli, ["--index", str(cr_index), "--ui-lang", "fr", "search",
                                       "casting foo"])
     assert "Aucun texte ne contient 'foo'\u00a0: recherche faite sans ce mot" in result.output
+
+
+def test_a_sentences_capitals_are_said_to_be_read_as_words(cr_index):
+    """Issue 23: "C'est NOT normal ?" found nothing ("normal" excluded, the rest stop
+    words). A sentence's NOT is its word: the JSON lists it, the text output says it."""
+    data = answer(cr_index, "Madness does NOT work during the cleanup step")
+    assert data["operators_as_words"] == ["NOT"] and data["hits"]
+    assert answer(cr_index, "trample NOT token")["operators_as_words"] == []
+    result = CliRunner().invoke(cli, ["--index", str(cr_index), "--ui-lang", "fr", "search",
+                                      "C'est NOT normal ?"])
+    assert result.exit_code == 0
+    assert ("Lus comme des mots de la question, non comme des opérateurs\u00a0: NOT"
+            in result.output)
 
 
 def test_a_quoted_fragment_of_a_question_counts_as_its_words(cr_index):

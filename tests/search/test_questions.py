@@ -63,10 +63,10 @@ def test_a_word_excluded_after_the_last_match(full_index):
     """A players' bug report, "land in the graveyard NOT apply buff" (Wagic issue 1085),
     was an internal error (IndexError) from Whoosh's ANDNOT matcher, which read the current
     document of its first part after skipping past that part's last one. Its French form,
-    translated as it was then, still hit it. Each answers, the excluded word in none of its
-    snippets."""
+    translated as it was then, still hit it. As key words, each answers, the excluded word in
+    none of its snippets."""
     with Searcher(full_index) as searcher:
-        for question, excluded in (("land in the graveyard NOT apply buff", "apply"),
+        for question, excluded in (("land graveyard NOT apply buff", "apply"),
                                    ("terrain cimetière NOT capacité", "capacité"),
                                    ("terrain bonus NOT cimetière", "cimetière")):
             result = searcher.search(question, limit=5)
@@ -120,15 +120,34 @@ def test_a_word_the_table_names_is_not_searched_as_its_neighbour_in_parallel_tex
     assert "look" in [term for t in looked.translations for term in t.terms]
 
 
-def test_a_stop_word_the_player_joins_with_and_is_not_required(full_index):
+def test_a_stop_word_joined_with_and_is_not_required(full_index):
     """Issue 23: a player's report says the commander is "in the graveyard AND on the
     battlefield". "on" was required, in the only texts that index it (the Portuguese rules),
-    and the question found nothing. A stop word is never required: the question is answered,
+    and the question found nothing. A stop word is never required: the query is answered,
     the graveyard required."""
     with Searcher(full_index) as searcher:
-        result = searcher.search("Now you have it in the graveyard AND on the battlefield")
+        result = searcher.search("graveyard AND on battlefield")
     assert result.hits and result.hits[0].language == "en"
     assert all("graveyard" in hit.snippet.lower() for hit in result.hits[:3])
+
+
+def test_a_players_capitals_are_emphasis_not_operators(full_index):
+    """Players write "it will NOT apply" and "in the graveyard AND on the battlefield" (the
+    development half's bug reports): in prose the capitals are emphasis. "Madness does NOT
+    work during the cleanup step" excluded every text holding "work", and "C'est NOT normal ?"
+    (French for "that is NOT normal?") found nothing at all. In a sentence, AND, OR and NOT
+    are the sentence's words: it ranks as it does in lower case, and kb says so."""
+    with Searcher(full_index) as searcher:
+        for shouted in ("Madness does NOT work during the cleanup step",
+                        "Now you have it in the graveyard AND on the battlefield",
+                        "is it first strike OR double strike that deals damage first?"):
+            result = searcher.search(shouted)
+            spoken = searcher.search(shouted.replace(" NOT ", " not ").replace(
+                " AND ", " and ").replace(" OR ", " or "))
+            assert [h.id for h in result.hits] == [h.id for h in spoken.hits], shouted
+            assert len(result.operators_as_words) == 1, shouted
+            assert any("operators" in line for line in result.said()), shouted
+        assert searcher.search("C'est NOT normal ?").operators_as_words == ["NOT"]
 
 
 def test_a_question_is_answered_by_a_rule_that_says_something_not_by_a_heading(full_index):

@@ -91,12 +91,15 @@ class BuildReport:
 
 
 def parser_stamp() -> str:
-    """A fingerprint of the code that turns documents into records."""
+    """A fingerprint of the code and data that turn documents into records and links: the
+    link stage's tables (``link/*.tsv``, the official French vocabulary) are data the term
+    table is made of, and a kb that ships new rows must not keep serving the old ones."""
     package = Path(kb.__file__).parent
     digest = hashlib.sha256(str(SCHEMA_VERSION).encode())
     for path in sorted(
         [*package.glob("sources/*.py"), *package.glob("text/*.py"), *package.glob("link/*.py"),
-         package / "model.py", package / "codec.py", package / "rulenum.py"]
+         *package.glob("link/*.tsv"), package / "model.py", package / "codec.py",
+         package / "rulenum.py"]
     ):
         digest.update(path.name.encode())
         digest.update(path.read_bytes())

@@ -58,6 +58,23 @@ def test_incremental_build_reuses_unchanged_sources(tmp_path):
         assert kb.rule("702.19b")[0].text.startswith("The controller of an attacking creature")
 
 
+def test_a_new_row_of_the_official_vocabulary_rebuilds_the_term_table(tmp_path, monkeypatch):
+    """The official French vocabulary (kb/link/official_terms.tsv) is data the link stage
+    makes the term table of; a kb shipping new rows kept answering from the old table, the
+    build saying "Nothing changed" (the parsers' fingerprint covered their code only)."""
+    import kb
+    from kb import build as build_module
+
+    package = tmp_path / "kb"
+    shutil.copytree(Path(kb.__file__).parent, package,
+                    ignore=shutil.ignore_patterns("__pycache__", "locale", "web"))
+    monkeypatch.setattr(kb, "__file__", str(package / "__init__.py"))
+    before = build_module.parser_stamp()
+    with (package / "link" / "official_terms.tsv").open("a", encoding="utf-8") as table:
+        table.write("en jeu\tin play\n")
+    assert build_module.parser_stamp() != before
+
+
 def test_same_document_twice_is_reported_not_duplicated(tmp_path):
     folder = cr_folder(tmp_path, "20260417")
     other = tmp_path / "other"

@@ -377,6 +377,20 @@ def test_a_sentences_capitals_are_said_to_be_read_as_words(cr_index):
             in result.output)
 
 
+def test_the_old_name_of_the_battlefield_is_the_battlefield(cr_index):
+    """French players still write "en jeu" (in play), the battlefield's name on the French
+    cards before Magic 2010 ("Doubling Season était en jeu"); "quitte le jeu" (leaves play)
+    found the French FAQ's notes and no rule. "jeu" alone is the game, and stays so."""
+    assert searched(cr_index, "créature en jeu")["en jeu"] == ["battlefield"]
+    assert searched(cr_index, "quand une créature arrive en jeu")["arrive en jeu"] == [
+        "enters the battlefield"]
+    left = answer(cr_index, "une créature quitte le jeu")
+    assert {t["word"]: t["terms"] for t in left["translations"]}["quitte le jeu"] == [
+        "leaves the battlefield"]
+    assert all(h["kind"] == "rule" for h in left["hits"][:3])
+    assert "battlefield" not in str(searched(cr_index, "fin du jeu"))
+
+
 def test_a_quoted_fragment_of_a_question_counts_as_its_words(cr_index):
     """Issue 23: a question quoting a card ("this creature can't be blocked") got "No
     results": no rule holds the quote word for word. 509.1b (evasion abilities are blocking

@@ -377,6 +377,18 @@ def test_a_sentences_capitals_are_said_to_be_read_as_words(cr_index):
             in result.output)
 
 
+def test_a_count_in_a_question_is_no_section_of_the_rules(cr_index):
+    """"7 cards in hand" was answered first by "7. Additional Rules", and "can I have 4 copies
+    of a card" by "4. Zones": a one-digit number beside other words is a count. Alone, or as
+    "rule 7", it is still the section."""
+    for question, number in (("7 cards in hand", "7"), ("can I have 4 copies of a card", "4")):
+        assert number not in groups(search(cr_index, question))[:3] and (
+            f"rule {number}" not in groups(search(cr_index, question))), question
+    for query in ("7", "rule 7", "règle 7"):
+        assert groups(search(cr_index, query))[0] == "rule 7", query
+    assert groups(search(cr_index, "what does 704 say about the legend rule"))[0] == "rule 704"
+
+
 def test_the_old_name_of_the_battlefield_is_the_battlefield(cr_index):
     """French players still write "en jeu" (in play), the battlefield's name on the French
     cards before Magic 2010 ("Doubling Season était en jeu"); "quitte le jeu" (leaves play)

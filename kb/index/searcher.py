@@ -62,6 +62,10 @@ TRANSLATION_WEIGHT = 0.8  # a translated term against the typed one
 CARD_BOOST = 2.0  # a card named in a question: its rulings are answers
 MIN_CORRECTED = 5  # letters a word needs before it is taken for a typo
 NUMBER_BOOST = 8.0  # a typed rule number finds the rule of that number first
+# A one-digit number is a section of the rules ("7. Additional Rules") in a query of its own or
+# beside these words ("rule 7"); beside other words it is a count: "7 cards in hand" and "can I
+# have 4 copies of a card" were answered first by the headings of sections 7 and 4.
+SECTION_WORDS = frozenset({"rule", "rules", "regle", "regles", "section", "sections", "cr"})
 # Added to every candidate's text score, so the share of a question's words it holds (a
 # factor, kb.search) is not drowned by small BM25 gaps. A one-query process (``kb search``)
 # always scored so, through Whoosh's ConstantScoreQuery(..., 0.0), which weighs 1 (0.0 is
@@ -287,6 +291,8 @@ class IndexSearcher:
                            self._corrections, view.postings.statistics)
         builder.protected = self.protected
         builder.irregular = self.mechanisms.irregular
+        builder.sections = all(w.text.isdigit() or fold(w.text) in SECTION_WORDS
+                               for w in query.words())
         builder.telling = self.telling
         text_query = builder.node(query.root) if query.root is not None else wq.Every()
         ranked = bool(builder.units)
@@ -385,6 +391,7 @@ class _Builder:
         self.searcher = searcher
         self.protected: Callable[[str], bool] | None = None
         self.irregular = True  # irregular verb forms searched too (kb.mechanisms)
+        self.sections = True  # a one-digit number is a section's number (SECTION_WORDS)
         self.telling: Callable[[str], bool] | None = None
         self.expanded: dict[str, int] = {}  # words each prefix stood for, all languages
         # A question's optional words: label, weight, the (field, term) pairs that hold it.
@@ -564,7 +571,8 @@ class _Builder:
             options.append(wq.Or([self.all_words(alt.words, alt.language)],
                                  boost=TRANSLATION_WEIGHT))
         number = RuleNumber.try_parse(text.rstrip("."))
-        if number is not None and any(c.isdigit() for c in text):
+        if number is not None and any(c.isdigit() for c in text) and (
+                number.depth or self.sections):
             options.append(wq.Term("number", str(number), boost=NUMBER_BOOST))
         return options[0] if len(options) == 1 else wq.Or(options)
 

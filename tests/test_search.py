@@ -403,6 +403,18 @@ def test_the_old_name_of_the_battlefield_is_the_battlefield(cr_index):
     assert "battlefield" not in str(searched(cr_index, "fin du jeu"))
 
 
+def test_wizards_french_how_to_play_words_are_the_rules_words(cr_index):
+    """Wizards' French "how to play" puts a creature "sur la table" (on the battlefield) and
+    turns a card upright again ("redressé": untapped); the French rules summaries "pose" a
+    land. "poser" alone is any putting down: a question one asks stays a question."""
+    assert searched(cr_index, "je mets une créature sur la table")["sur la table"] == [
+        "battlefield"]
+    assert searched(cr_index, "je redresse mes terrains")["redresse"] == ["untap"]
+    assert searched(cr_index, "poser un terrain pendant le tour adverse")[
+        "poser un terrain"] == ["play a land"]
+    assert "poser" not in str(searched(cr_index, "poser une question"))
+
+
 def test_a_quoted_fragment_of_a_question_counts_as_its_words(cr_index):
     """Issue 23: a question quoting a card ("this creature can't be blocked") got "No
     results": no rule holds the quote word for word. 509.1b (evasion abilities are blocking

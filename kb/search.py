@@ -904,7 +904,7 @@ class Searcher:
                 # French Snowball may stem an inflection apart ("exilées" -> exile, "exilé"
                 # -> exil): the word-by-word inflection check (_same_term) is the evidence.
                 if (language(lang).terms_of(mine) != analyzed and lang != "fr"
-                        or fold(other) == fold(mine) or not _same_term(text, mine)
+                        or fold(other) == fold(mine) or not _same_term(text, mine, lang)
                         or fold(other) in QUESTION_WORDS or is_stop_word(other)):
                     continue
                 # one entry per analyzed form: "Trample" (keyword) and "trample" (texts)
@@ -1258,16 +1258,18 @@ def _walk_terms(root: Node | None) -> list[list[Word]]:
             for item in root.items if isinstance(item, Or) and isinstance(item.items[0], Phrase)]
 
 
-def _same_term(typed: str, term: str) -> bool:
-    """Whether a typed text is a term of the table as written, or an inflection of it: the
-    same number of words, each the term's word or that word with a plural or feminine
-    ending. A shared stem is not enough evidence: ``lancé`` is not "Lancer un dé",
-    ``fusionné`` (meld) is not "Fusion" (fuse), ``récupère`` is not "Récupération"."""
+def _same_term(typed: str, term: str, lang: str) -> bool:
+    """Whether a typed text is a term of the table as written, or an inflection of it in
+    the term's language ``lang``: the same number of words, each the term's word or that word
+    with a plural or feminine ending. A shared stem is not enough evidence: ``lancé`` is not
+    "Lancer un dé", ``fusionné`` (meld) is not "Fusion" (fuse), ``récupère`` is not
+    "Récupération", and "planeswalker" (the card type, in French too) is not "planeswalk"
+    (se transplaner): "-er" is a French verb's ending, not an English one."""
     mine = [strip_elision(w) for w in _WORDS.findall(fold(typed))]
     theirs = [strip_elision(w) for w in _WORDS.findall(fold(term))]
     if len(mine) != len(theirs):
         return False
-    return all(_inflections(a, b) for a, b in zip(mine, theirs, strict=True))
+    return all(_inflected(b, a, lang) for a, b in zip(mine, theirs, strict=True))
 
 
 def _inflections(a: str, b: str) -> bool:

@@ -403,6 +403,14 @@ def test_the_old_name_of_the_battlefield_is_the_battlefield(cr_index):
     assert "battlefield" not in str(searched(cr_index, "fin du jeu"))
 
 
+def test_a_french_question_about_planeswalkers_is_not_about_planeswalking(cr_index):
+    """"planeswalker" is the card type in French too; the English stemmer makes it
+    "planeswalk", and the table's "se transplaner" (planeswalk) was searched for it: "-er"
+    ends a French verb, not an English one. French inflections still find their terms."""
+    assert "se transplaner" not in str(searched(cr_index, "attaquer un planeswalker"))
+    assert searched(cr_index, "créatures exilées")["exilées"] == ["exile"]
+
+
 def test_wizards_french_how_to_play_words_are_the_rules_words(cr_index):
     """Wizards' French "how to play" puts a creature "sur la table" (on the battlefield) and
     turns a card upright again ("redressé": untapped); the French rules summaries "pose" a

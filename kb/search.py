@@ -1273,11 +1273,15 @@ def _same_term(typed: str, term: str, lang: str) -> bool:
 
 
 def _inflections(a: str, b: str) -> bool:
-    """Whether two words are one root with an ending each (either may be none)."""
+    """Whether two words are one root with an ending each (either may be none). A word
+    that is its bare root inflects only into its plural and feminine ("détruit",
+    "détruites"), not into a verb's forms: "volée" (stolen) is no form of "vol" (flying),
+    nor "sortir" (to go out) of "sort" (spell)."""
     if a == b:
         return True
     shared = len(os.path.commonprefix([a, b]))
     return any(a[cut:] in _ENDINGS and b[cut:] in _ENDINGS
+               and (a[cut:] and b[cut:] or a[cut:] + b[cut:] in _NOUN_ENDINGS)
                for cut in range(max(MIN_ROOT, shared - _LONGEST_ENDING), shared + 1))
 
 
@@ -1286,6 +1290,7 @@ def _inflections(a: str, b: str) -> bool:
 _ENDINGS = frozenset({"", "s", "x", "e", "es", "ee", "ees", "er", "ez", "d", "ed", "ing",
                       "ent", "ir", "is", "it", "issez", "issent", "ons"})
 _LONGEST_ENDING = max(map(len, _ENDINGS))
+_NOUN_ENDINGS = frozenset({"s", "x", "e", "es"})  # what a bare root takes (_inflections)
 MIN_ROOT = 3  # letters two forms must share before their endings
 _WORDS = re.compile(r"[\w'’]+")
 _GLOSSED = re.compile(r"[\w'’-]+")  # a query's words as the gloss reads them ("est-ce")

@@ -411,6 +411,14 @@ def test_a_french_question_about_planeswalkers_is_not_about_planeswalking(cr_ind
     assert searched(cr_index, "créatures exilées")["exilées"] == ["exile"]
 
 
+def test_a_bare_root_inflects_into_its_plural_and_feminine_not_into_a_verb(cr_index):
+    """"volée" (stolen, of voler) was searched as flying, "vol" in the table: a word that is
+    its bare root takes a plural or feminine ending, not a verb's. "détruites" is still a
+    form of "détruit" (destroyed)."""
+    assert "flying" not in str(searched(cr_index, "la créature volée par mon adversaire"))
+    assert searched(cr_index, "créatures détruites")["détruites"] == ["destroyed"]
+
+
 def test_wizards_french_how_to_play_words_are_the_rules_words(cr_index):
     """Wizards' French "how to play" puts a creature "sur la table" (on the battlefield) and
     turns a card upright again ("redressé": untapped); the French rules summaries "pose" a

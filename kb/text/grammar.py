@@ -10,7 +10,9 @@ word is left out, and said; in a few key words it is the keyword ("coût d'encor
 grâce").
 
 Only keyword names are here: what put the wrong rule first was the word matching a rule's
-title (Encore's), which an everyday word that names no rule cannot do.
+title (Encore's), which an everyday word that names no rule cannot do. A keyword's English
+name counts too where French players type English: "train" is Training's verb (702.149,
+"entraînement"), and "en train de" / "en train d'" (in the middle of) is French grammar.
 """
 
 from __future__ import annotations
@@ -27,6 +29,8 @@ GRAMMAR: dict[str, frozenset[str]] = {
     "grace": frozenset({"a", "au", "aux"}),
     # Encore's French name; the adverb "still, again": "je suis encore", "pas encore".
     "encore": frozenset(),
+    # Training's English verb; "en train de résoudre", "en train d'attaquer" (in the middle of).
+    "train": frozenset({"de", "d"}),
 }
 
 
@@ -40,6 +44,7 @@ def grammar_words(words: Sequence[str | None]) -> list[int]:
             continue
         after = GRAMMAR[word]
         following = folded[n + 1] if n + 1 < len(folded) else None
-        if not after or following in after:
+        elided = following.split("'")[0] if following and "'" in following else None
+        if not after or following in after or elided in after:
             found.append(n)
     return found

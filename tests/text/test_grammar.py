@@ -1,4 +1,4 @@
-"""French words of grammar that are also keywords' French names (kb.text.grammar)."""
+"""French words of grammar that are also keywords' names (kb.text.grammar)."""
 
 from __future__ import annotations
 
@@ -20,6 +20,10 @@ from kb.text.grammar import grammar_words
     ("pas encore", ["encore"]),
     ("Encore une question", ["Encore"]),
     ("l'encore d'une créature", []),
+    # "en train de" (in the middle of), elided or not; "train" alone is Training's verb.
+    ("le sort est en train de se résoudre", ["train"]),
+    ("la créature est en train d'attaquer", ["train"]),
+    ("capacité train", []),
 ])
 def test_the_words_a_sentence_uses_as_grammar(sentence, grammar):
     words = sentence.split()

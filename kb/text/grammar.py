@@ -1,4 +1,4 @@
-"""French words of grammar that are also the French names of keyword abilities.
+"""French words of grammar that are also keyword abilities' names, French or English.
 
 "Grâce à" (thanks to) is a preposition, and "encore" (still, again) an adverb, in any French
 sentence; "Grâce" is also the French name of Bestow (702.103) and "Encore" that of Encore

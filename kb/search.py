@@ -905,6 +905,7 @@ class Searcher:
                 # -> exil): the word-by-word inflection check (_same_term) is the evidence.
                 if (language(lang).terms_of(mine) != analyzed and lang != "fr"
                         or fold(other) == fold(mine) or not _same_term(text, mine, lang)
+                        or pair.kind in _TITLES and not _same_term(text, mine, "titles")
                         or fold(other) in QUESTION_WORDS or is_stop_word(other)):
                     continue
                 # one entry per analyzed form: "Trample" (keyword) and "trample" (texts)
@@ -1329,12 +1330,20 @@ class _Typed(Struct, frozen=True):
 
 
 _EN_ENDINGS = frozenset({"s", "es", "ed", "d", "ing"})
+# The contents' headings: a section's title is a noun, matched by itself or its plural
+# (_inflected); a rule's title may be a verb ("Détruire"), inflected as words are.
+_TITLES = frozenset({"section-title"})
 
 
 def _inflected(word: str, typed: str, lang: str) -> bool:
-    """Whether a title's word and a typed word are one word, inflected (regularly)."""
+    """Whether a title's word and a typed word are one word, inflected (regularly); for
+    ``lang`` "titles", a heading's noun and its plural only: the contents' "407. Mise" (ante)
+    is no form of "mis" (put), which French questions write all the time."""
     if word == typed:
         return True
+    if lang == "titles":
+        longer, shorter = (word, typed) if len(word) >= len(typed) else (typed, word)
+        return longer[:-1] == shorter and longer[-1] in "sx"
     if lang != "en":
         return _inflections(word, typed)
     longer, shorter = (word, typed) if len(word) >= len(typed) else (typed, word)

@@ -419,6 +419,14 @@ def test_a_bare_root_inflects_into_its_plural_and_feminine_not_into_a_verb(cr_in
     assert searched(cr_index, "créatures détruites")["détruites"] == ["destroyed"]
 
 
+def test_a_heading_of_the_contents_is_matched_by_its_noun_and_plural_only(cr_index):
+    """The French contents' "407. Mise" is Ante: "mis" (put, in "mis sur la pile", "mis au
+    cimetière") was searched as Ante, the feminine ending allowed. A heading is a noun:
+    itself or its plural ("marqueurs" is still Counters)."""
+    assert "Ante" not in str(searched(cr_index, "le sort est mis sur la pile"))
+    assert searched(cr_index, "marqueurs sur une créature")["marqueurs"] == ["Counters"]
+
+
 def test_wizards_french_how_to_play_words_are_the_rules_words(cr_index):
     """Wizards' French "how to play" puts a creature "sur la table" (on the battlefield) and
     turns a card upright again ("redressé": untapped); the French rules summaries "pose" a

@@ -131,6 +131,20 @@ def test_a_stop_word_joined_with_and_is_not_required(full_index):
     assert all("graveyard" in hit.snippet.lower() for hit in result.hits[:3])
 
 
+def test_a_question_naming_a_card_is_answered_by_a_rule_first_with_the_card_beside_it(
+        full_index):
+    """A Wagic report of the development half, "Dread Return flashback countered remains in
+    gy": the card's record came first, the rule of flashback (702.34a: a flashback spell
+    leaving the stack is exiled) second. A question is answered by the rules; the card stands
+    beside the rule, not before it. Named alone, the card still leads."""
+    with Searcher(full_index) as searcher:
+        question = searcher.search("Dread Return flashback countered remains in gy", limit=3)
+        named = searcher.search("Dread Return", limit=3)
+    assert question.hits[0].kind == "rule" and question.hits[0].number == "702.34a"
+    assert "card" in [h.kind for h in question.hits]
+    assert named.hits[0].kind == "card"
+
+
 def test_a_players_capitals_are_emphasis_not_operators(full_index):
     """Players write "it will NOT apply" and "in the graveyard AND on the battlefield" (the
     development half's bug reports): in prose the capitals are emphasis. "Madness does NOT

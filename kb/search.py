@@ -835,10 +835,7 @@ class Searcher:
                 if not all(isinstance(w, Word) and not w.prefix for w in run):
                     continue
                 texts = [w.text for w in run if isinstance(w, Word)]
-                # A run at a stop word is a term only as the table holds it whole ("en jeu",
-                # the battlefield's old name): "jeu" alone is the game.
-                if ((is_stop_word(texts[0]) or is_stop_word(texts[-1]))
-                        and not self._term_rows(fold(" ".join(texts)))):
+                if is_stop_word(texts[0]) or is_stop_word(texts[-1]):
                     continue
                 other = self._other_language(" ".join(texts), result, heard)
                 same = _synonyms(texts) if self.mechanisms.synonyms else []

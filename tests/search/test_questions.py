@@ -145,6 +145,16 @@ def test_a_question_naming_a_card_is_answered_by_a_rule_first_with_the_card_besi
     assert named.hits[0].kind == "card"
 
 
+def test_a_card_name_alone_is_led_by_its_card(full_index):
+    """A word or two is no question: "Ætherlin" (Ætherling's French name, and "aetherlin"
+    typed without the ligature, relevance set) keeps the card first, before the rule its
+    text names (702.103d), as it did before questions put a rule first."""
+    with Searcher(full_index) as searcher:
+        for name in ("Ætherlin", "aetherlin"):
+            first = searcher.search(name, limit=3).hits[0]
+            assert first.kind == "card" and "therlin" in first.id, name
+
+
 def test_a_players_capitals_are_emphasis_not_operators(full_index):
     """Players write "it will NOT apply" and "in the graveyard AND on the battlefield" (the
     development half's bug reports): in prose the capitals are emphasis. "Madness does NOT

@@ -429,6 +429,15 @@ def test_a_heading_of_the_contents_is_matched_by_its_noun_and_plural_only(cr_ind
     assert searched(cr_index, "marqueurs sur une créature")["marqueurs"] == ["Counters"]
 
 
+def test_the_colours_are_translated_as_the_french_cards_print_them(cr_index):
+    """"protection contre le rouge" translated neither "rouge" nor "protection contre" on an
+    index without the French printings of cards (the README's build): the colours are in
+    the official vocabulary, "blanche" too (white's feminine, no regular ending)."""
+    found = searched(cr_index, "protection contre le rouge bloquer")
+    assert found["rouge"] == ["red"] and found["protection contre"] == ["protection from"]
+    assert searched(cr_index, "une créature blanche")["blanche"] == ["white"]
+
+
 def test_wizards_french_how_to_play_words_are_the_rules_words(cr_index):
     """Wizards' French "how to play" turns a card upright again ("redressé": untapped); the
     French rules summaries "pose" a land. "poser" alone is any putting down: a question one

@@ -903,7 +903,7 @@ class Searcher:
                 # -> exil): the word-by-word inflection check (_same_term) is the evidence.
                 if (language(lang).terms_of(mine) != analyzed and lang != "fr"
                         or fold(other) == fold(mine) or not _same_term(text, mine, lang)
-                        or pair.kind in _TITLES and not _same_term(text, mine, "titles")
+                        or pair.kind == "section-title" and not _same_heading(text, mine)
                         or fold(other) in QUESTION_WORDS or is_stop_word(other)):
                     continue
                 # one entry per analyzed form: "Trample" (keyword) and "trample" (texts)
@@ -1273,11 +1273,27 @@ def _same_term(typed: str, term: str, lang: str) -> bool:
     "Lancer un dé", ``fusionné`` (meld) is not "Fusion" (fuse), ``récupère`` is not
     "Récupération", and "planeswalker" (the card type, in French too) is not "planeswalk"
     (se transplaner): "-er" is a French verb's ending, not an English one."""
+    return _word_by_word(typed, term, lambda mine, theirs: _inflected(theirs, mine, lang))
+
+
+def _same_heading(typed: str, heading: str) -> bool:
+    """Whether a typed text is a heading of the contents as written or in the plural: a
+    section's title is a noun, and the contents' "407. Mise" (ante) is no form of "mis"
+    (put), which French questions write all the time."""
+    return _word_by_word(typed, heading, _plural)
+
+
+def _word_by_word(typed: str, term: str, same: Callable[[str, str], bool]) -> bool:
+    """Whether two texts have as many words, each pair ``same`` (folded, elision gone)."""
     mine = [strip_elision(w) for w in _WORDS.findall(fold(typed))]
     theirs = [strip_elision(w) for w in _WORDS.findall(fold(term))]
-    if len(mine) != len(theirs):
-        return False
-    return all(_inflected(b, a, lang) for a, b in zip(mine, theirs, strict=True))
+    return len(mine) == len(theirs) and all(same(a, b)
+                                            for a, b in zip(mine, theirs, strict=True))
+
+
+def _plural(a: str, b: str) -> bool:
+    longer, shorter = (a, b) if len(a) >= len(b) else (b, a)
+    return a == b or longer[:-1] == shorter and longer[-1] in "sx"
 
 
 def _inflections(a: str, b: str) -> bool:
@@ -1337,20 +1353,12 @@ class _Typed(Struct, frozen=True):
 
 
 _EN_ENDINGS = frozenset({"s", "es", "ed", "d", "ing"})
-# The contents' headings: a section's title is a noun, matched by itself or its plural
-# (_inflected); a rule's title may be a verb ("Détruire"), inflected as words are.
-_TITLES = frozenset({"section-title"})
 
 
 def _inflected(word: str, typed: str, lang: str) -> bool:
-    """Whether a title's word and a typed word are one word, inflected (regularly); for
-    ``lang`` "titles", a heading's noun and its plural only: the contents' "407. Mise" (ante)
-    is no form of "mis" (put), which French questions write all the time."""
+    """Whether a title's word and a typed word are one word, inflected (regularly)."""
     if word == typed:
         return True
-    if lang == "titles":
-        longer, shorter = (word, typed) if len(word) >= len(typed) else (typed, word)
-        return longer[:-1] == shorter and longer[-1] in "sx"
     if lang != "en":
         return _inflections(word, typed)
     longer, shorter = (word, typed) if len(word) >= len(typed) else (typed, word)

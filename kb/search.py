@@ -272,11 +272,10 @@ class Searcher:
                limit: int = DEFAULT_LIMIT, version: str | None = None,
                translate: bool = True) -> SearchResult:
         """The ``limit`` best groups of hits for ``text`` (see :mod:`kb.query`)."""
-        read = parse(text)
-        query = parsed = _flat(read)
+        query = parsed = _flat(parse(text))
         filters = self._filters(query, lang, kind, version)
         result = SearchResult(query.text, filters.version,
-                              operators_as_words=list(read.as_words))
+                              operators_as_words=list(query.as_words))
         if (card := query.filters.get("card")) and not self.card_keys(card):
             result.unknown_cards[card] = self.card_suggestions(card)
         query = self._bounded(_unquoted(query, result), result)
@@ -1131,8 +1130,7 @@ def _flat(query: Query) -> Query:
     the others, and multi-word terms are found across it."""
     if not isinstance(query.root, Loose):
         return query
-    return Query(query.text, Loose(tuple(_spread(query.root.items))), query.filters,
-                 query.cards)
+    return structs.replace(query, root=Loose(tuple(_spread(query.root.items))))
 
 
 def _without_words(items: list[Node], words: list[str]) -> list[Node]:

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from msgspec import Struct, structs
 
@@ -56,6 +57,9 @@ from kb.text.grammar import grammar_words
 from kb.text.normal import fold as fold_name
 from kb.text.spelling import dictionaries
 from kb.text.synonyms import SYNONYMS
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future  # imports logging: only with the model, on use
 
 # Query words and the term table's texts are folded again and again (each run of a question's
 # words is looked up as a term): kept, since folding is pure.
@@ -259,6 +263,8 @@ class Searcher:
         self._vectors = Vectors.open(self.kb.generation) if mechanisms.semantic else None
 
     def close(self) -> None:
+        if self._vectors is not None:
+            self._vectors.close()
         self.index.close()
         self.kb.close()
 
@@ -291,6 +297,7 @@ class Searcher:
         heard: dict[str, set[str]] = {}  # the translations' words, by language
         if translate:
             query = self._translate(query, alternatives, result, heard)
+        nearing = self._nearing(parsed, filters, result, text, heard.get("en", set()))
         answer = self.index.search(query, filters, alternatives,
                                    correct=self.mechanisms.typos)
         result.corrected = answer.corrected
@@ -309,16 +316,19 @@ class Searcher:
         keys = {hit.id: self._group(hit, filters.version) for hit in ranked}
         worth = _group_order(ranked, keys, scores)
         kinds = {keys[hit.id]: hit.kind for hit in reversed(ranked)}
-        if (vectors := self._semantic(parsed, filters, result, typed)) is not None:
-            worth = self._with_nearness(vectors, text, worth, result, heard.get("en", set()))
+        if nearing is not None and typed.wants_records:
+            nearing.future.cancel()  # rulings or cards asked for: the model knows rules only
+            nearing = None
+        if nearing is not None:
+            worth = self._with_nearness(nearing, worth, result)
             kinds.update((key, "rule") for key in worth if key not in kinds)
         order = list(worth)
         if self.mechanisms.kind_priors and not typed.wants_records:
             order = _rules_lead(order, kinds,
                                 rule_first=len(answer.words) >= QUESTION_WORDS_MIN)
         order = order[:limit]
-        if vectors is not None:
-            order = self._with_rules_found(vectors, order, ranked, keys, scores)
+        if nearing is not None:
+            order = self._with_rules_found(nearing.vectors, order, ranked, keys, scores)
         members: dict[str, list[Hit]] = {key: [] for key in order}
         for hit in ranked:
             if keys[hit.id] in members:
@@ -475,13 +485,16 @@ class Searcher:
         lang = hit.language if hit.language in LANGUAGES else "en"
         return SECTION_TITLE if typed.holds(title, lang) else 1.0
 
-    def _semantic(self, query: Query, filters: Filters, result: SearchResult,
-                  typed: _Typed) -> Vectors | None:
-        """The vectors whose nearness ranks this search's answers too, if any: for a phrase
-        or a question of plain English words, or French key words (no question mark; a word
-        or two name a thing, and kb finds it; an operator, a prefix or a rule number the
-        model would not honour), answered by today's English rules, and no ruling or card
-        asked for."""
+    def _nearing(self, query: Query, filters: Filters, result: SearchResult, text: str,
+                 english: set[str]) -> _Nearing | None:
+        """The model's nearness to this search's text, started on its own thread
+        (:meth:`Vectors.nearness_soon`) while kb ranks by words, if it ranks the answers
+        too: for a phrase or a question of plain English words, or French key words (no
+        question mark; a word or two name a thing, and kb finds it; an operator, a prefix or
+        a rule number the model would not honour), answered by today's English rules. A
+        French query is read by the model as its English gloss (:meth:`_gloss`; ``english``:
+        the English terms its words were searched with), and weighs less. Whether a ruling
+        or card is asked for is known after the search: the caller drops it then."""
         vectors = self._vectors
         root = query.root
         items = root.items if isinstance(root, Loose) else (root,)
@@ -496,39 +509,40 @@ class Searcher:
         except SemanticError as exc:
             self._semantic_off(result, exc)
             return None
-        plain = (filters.version == version and not filters.rule
-                 and not filters.card and not typed.wants_records
+        plain = (filters.version == version and not filters.rule and not filters.card
                  and (not filters.kinds or "rule" in filters.kinds)
                  and (not filters.languages or "en" in filters.languages)
                  and all(isinstance(i, Word) and not i.prefix for i in items))
-        return vectors if plain else None
-
-    def _semantic_off(self, result: SearchResult, reason: SemanticError) -> None:
-        """Said once, in the search that found the model unusable; kb ranks alone after."""
-        self._vectors = None
-        result.notes.append(_("semantic ranking is off: {reason}").format(reason=reason))
-
-    def _with_nearness(self, vectors: Vectors, text: str, worth: dict[str, float],
-                       result: SearchResult, english: set[str]) -> dict[str, float]:
-        """The answers' worth blended with the model's nearness (kb.index.semantic.blend):
-        a rule only the model found is an answer too (``"rule N"``), its text read only if
-        it is among the answers shown (:meth:`_with_rules_found`). A French query is read
-        by the model as its English gloss (:meth:`_gloss`; ``english``: the English terms
-        its words were searched with), and weighs less."""
+        if not plain:
+            return None
         weight, gloss = WEIGHT, ""
         if result.language == "fr":
             text = gloss = self._gloss(text, result.translations, english)
             weight = GLOSS_WEIGHT
             if not text:
-                return worth
+                return None
+        return _Nearing(vectors, vectors.nearness_soon(text), weight, gloss)
+
+    def _semantic_off(self, result: SearchResult, reason: SemanticError) -> None:
+        """Said once, in the search that found the model unusable; kb ranks alone after."""
+        if self._vectors is not None:
+            self._vectors.close()
+        self._vectors = None
+        result.notes.append(_("semantic ranking is off: {reason}").format(reason=reason))
+
+    def _with_nearness(self, nearing: _Nearing, worth: dict[str, float],
+                       result: SearchResult) -> dict[str, float]:
+        """The answers' worth blended with the model's nearness (kb.index.semantic.blend):
+        a rule only the model found is an answer too (``"rule N"``), its text read only if
+        it is among the answers shown (:meth:`_with_rules_found`)."""
         try:
-            nearness = vectors.nearness(text)
+            nearness = nearing.future.result()
         except SemanticError as exc:
             self._semantic_off(result, exc)
             return worth
         result.semantic = bool(nearness)
-        result.gloss = gloss if nearness else ""
-        return blend(worth, nearness, weight)
+        result.gloss = nearing.gloss if nearness else ""
+        return blend(worth, nearness, nearing.weight)
 
     def _gloss(self, text: str, translations: list[Translation], english: set[str]) -> str:
         """A French query's words in English, in their order: a word or run of words the
@@ -1326,6 +1340,15 @@ def _family(hit: Hit) -> str:
     if number is None or number.depth < 2:
         return ""
     return f"{hit.version}:{number.parent if number.depth == 3 else number}"
+
+
+class _Nearing(Struct, frozen=True):
+    """The model's nearness to a query, being computed (``future``), and how it weighs."""
+
+    vectors: Vectors
+    future: Future[dict[str, float]]
+    weight: float
+    gloss: str  # the English gloss the model read for a French query ("" for English)
 
 
 class _Typed(Struct, frozen=True):

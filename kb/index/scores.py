@@ -32,9 +32,11 @@ from whoosh.codec.whoosh3 import LENGTHS_COLUMN, W3LeafMatcher, _lenfield
 from whoosh.util.numeric import byte_to_length
 
 Scores = dict[int, float]  # document number (of the searcher evaluated) -> score
-# How many (document, score) pairs a searcher keeps (a term's scores in a segment, a phrase's):
-# about 100 MB at most; the players' 500 queries keep 400 000.
-POSTINGS_KEPT = 1_000_000
+# How many (document, score) pairs a searcher keeps (a term's scores in a segment, a phrase's, a
+# compound's asked for twice): about 180 MB at most (90 bytes a pair); the held-out players' 492
+# queries keep 1.6 million. At a million, the compounds pushed the terms out query after query.
+POSTINGS_KEPT = 2_000_000
+SEEN_KEPT = 50_000  # keys of values asked for once, to keep a value asked for again
 _UNION_ARRAY_MAX = 5000  # Whoosh's Or: an array union over a segment of at most this many
 _TOO_MANY_CLAUSES = 1024  # ... and fewer parts than this (wq.Or.TOO_MANY_CLAUSES)
 
@@ -60,6 +62,7 @@ class Postings:
         # (segment, phrase query, scored?) -> scores; ("df", segment, field, term) -> count.
         self._kept: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
         self._postings = 0  # the pairs kept
+        self._seen: set[tuple[Any, ...]] = set()  # the keys kept_again saw once
         self.statistics = Statistics(searcher)
         self._allowed: dict[int, tuple[Any, frozenset[int]]] = {}  # id -> (array, its set)
 
@@ -116,6 +119,16 @@ class Postings:
                 return {d + offset: s for n, (_, offset) in enumerate(self.segments)
                         for d, s in self.term(n, fieldname, text).items()}
         return self.kept((segment, fieldname, text), read)
+
+    def kept_again(self, key: tuple[Any, ...], compute: Callable[[], Any]) -> Any:
+        """:meth:`kept` for a value asked for a second time: most compounds are one query's
+        own (its words together), and keeping them would push out the terms that come back."""
+        if key in self._kept or key in self._seen:
+            return self.kept(key, compute)
+        if len(self._seen) >= SEEN_KEPT:
+            self._seen.clear()
+        self._seen.add(key)
+        return compute()
 
     def kept(self, key: tuple[Any, ...], compute: Callable[[], Any]) -> Any:
         """A value of the searcher's life (a term's scores, a phrase's, a document count),
@@ -289,11 +302,22 @@ class _Node:
         return scores
 
     def compound(self, query: wq.CompoundQuery) -> Scores:
+        """A compound's scores, kept for the searcher's life when equal queries score alike
+        (:func:`_plain`): a word's query (its fields, languages and stems) comes back whole
+        in question after question, and combining its parts was the most of a search."""
+        if len(query.subqueries) == 1:
+            return self.scores(query.subqueries[0])  # Whoosh applies no boost to it either
+        if not _plain(query):
+            return self._compound(query)
+        context = self.context
+        flags = (context.needs_current, context.weighting is not None) if context else None
+        return self.postings.kept_again((self.key(), flags, query),
+                                        lambda: self._compound(query))
+
+    def _compound(self, query: wq.CompoundQuery) -> Scores:
         subs = query.subqueries
         if not subs:
             return {}
-        if len(subs) == 1:
-            return self.scores(subs[0])  # Whoosh applies no boost to a compound of one
         if type(query) is wq.Or:
             if query.scale or query.minmatch or query.matcher_type != wq.Or.AUTO_MATCHER:
                 return _walk(query.matcher(self.searcher, self.context))
@@ -322,6 +346,27 @@ class _Node:
             for d, s in part.items():
                 total[d] = total.get(d, 0) + s * boost if scored else 1
         return {d: total[d] for d in sorted(total) if total[d] > 0}
+
+
+def _plain(query: wq.Query) -> bool:
+    """Whether a query is made of terms, phrases and the compounds :meth:`_Node.compound`
+    combines itself, with none of the options Whoosh's equality leaves out (a term's
+    ``minquality``, an ``Or``'s scale, minimum or matcher, a tiebreak, a filter's documents):
+    then two equal queries (``==``) have the same scores."""
+    kind = type(query)
+    if kind is wq.Term:
+        return not query.minquality
+    if kind is wq.Phrase:
+        return True
+    if kind is wq.Or:
+        if query.scale or query.minmatch or query.matcher_type != wq.Or.AUTO_MATCHER:
+            return False
+    elif kind is wq.DisjunctionMax:
+        if query.tiebreak:
+            return False
+    elif kind is not wq.And:
+        return False
+    return all(_plain(q) for q in query.subqueries)
 
 
 def _skips_alike(query: wq.Query) -> bool:

@@ -29,6 +29,7 @@ import hashlib
 import json
 import os
 import shutil
+import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -39,6 +40,8 @@ from kb.errors import KbError
 from kb.i18n import _
 
 if TYPE_CHECKING:
+    from concurrent.futures import Future, ThreadPoolExecutor
+
     from kb.store import Store
 
 Progress = Callable[[list[list[str]]], Iterable[list[str]]]  # kb.build's, over batches of texts
@@ -51,6 +54,7 @@ TOKENIZER_FILE = "tokenizer.json"
 FORMAT = 1  # of vectors.json; another format is a build without vectors
 BATCH = 32  # texts encoded at once
 MAX_TOKENS = 256  # all-MiniLM-L6-v2 was trained on at most 256 word pieces
+SWITCH_INTERVAL = 0.0005  # seconds: how soon the ranking hands the lock to the model's thread
 POOL = 200  # rules, nearest first, that a query's nearness is normalised over
 WEIGHT = 0.6  # the model's share of an answer's worth (kb's is the rest): chosen on the
 # development half by a two-fold split (0.6 on both halves, for questions and key words)
@@ -93,7 +97,8 @@ class Encoder:
     """A Sentence-Transformers ONNX export: word pieces in, the mean of the token vectors out,
     normalised (what ``sentence-transformers`` computes for all-MiniLM-L6-v2)."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, threads: int = 0) -> None:
+        """``threads``: the model's own, 0 for one a core (a build's batches)."""
         self.folder = folder
         self.files = model_files(folder)
         numpy, onnxruntime, Tokenizer = runtime()  # noqa: N806 - a class
@@ -102,6 +107,7 @@ class Encoder:
             self._tokenizer = Tokenizer.from_file(str(folder / TOKENIZER_FILE))
             options = onnxruntime.SessionOptions()
             options.log_severity_level = 3  # warnings about the graph are not the user's
+            options.intra_op_num_threads = threads
             self._session = onnxruntime.InferenceSession(
                 str(folder / MODEL_FILE), options, providers=["CPUExecutionProvider"])
         except Exception as exc:  # noqa: BLE001 - both libraries raise their own kinds
@@ -230,6 +236,7 @@ class Vectors:
         self._encoder: Encoder | None = None
         self._matrix: Any = None  # numpy arrays, once the first query loads the model
         self._rule_of_row: Any = None
+        self._worker: ThreadPoolExecutor | None = None  # nearness_soon's thread, on first use
 
     @classmethod
     def open(cls, generation: Path) -> Vectors | None:
@@ -269,7 +276,9 @@ class Vectors:
 
     def _load(self) -> Encoder:
         """The model, if it is the build's, and the vectors, if they are whole."""
-        encoder = Encoder(self.model)
+        # One thread: a query's encoding runs on nearness_soon's thread beside the ranking,
+        # a core each (two threads of the model's took the ranking's core: no faster).
+        encoder = Encoder(self.model, threads=1)
         if encoder.files != self.meta["model_files"]:
             raise SemanticError(_("{folder}: not the model the index was embedded with "
                                   "(rebuild with kb build --model)").format(folder=self.model))
@@ -285,6 +294,27 @@ class Vectors:
                                               for n in self.meta["rules"]])
         self._encoder, self._matrix = encoder, matrix
         return encoder
+
+    def nearness_soon(self, text: str) -> Future[dict[str, float]]:
+        """:meth:`nearness`, computed on a thread of the vectors' own while the caller ranks
+        by words: the model's run and numpy's release the interpreter's lock, so most of a
+        query's encoding (about 5 ms of a warm search's 25) is hidden, and a first query's
+        model loads while the index is read."""
+        if self._worker is None:
+            from concurrent.futures import ThreadPoolExecutor
+
+            self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kb-model")
+            # The thread needs the interpreter's lock a few times a query (to start, to hand
+            # the word pieces over, to take the vectors back), and a thread that ranks in
+            # Python keeps it SWITCH_INTERVAL at a time: 5 ms by default, the encoding's cost.
+            sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL))
+        return self._worker.submit(self.nearness, text)
+
+    def close(self) -> None:
+        """Stop the thread, once the queries it runs are done."""
+        if self._worker is not None:
+            self._worker.shutdown(cancel_futures=True)
+            self._worker = None
 
     def nearness(self, text: str) -> dict[str, float]:
         """Today's ``POOL`` rules nearest to ``text``, by rule number, each scaled from 0 (the

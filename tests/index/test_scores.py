@@ -146,3 +146,41 @@ def test_parts_are_paired_as_whoosh_pairs_its_matchers(weights):
     parts = [(w, {0: f"{n}"}) for n, w in enumerate(weights)]
     mine = scores._tree(lambda a, b: {0: f"({a[0]}+{b[0]})"}, parts)  # type: ignore[arg-type]
     assert mine[0] == whoosh.text
+
+
+def _searcher(index: Path):  # noqa: ANN202 - Whoosh's Searcher
+    ix = FileStorage(str(IndexDir(index).current() / SEARCH_DIR)).open_index()
+    return ix.searcher(weighting=BM25F())
+
+
+def test_a_compound_is_kept_when_asked_for_again(cr_index: Path, monkeypatch):
+    """A word's query (its stems, fields and languages) comes back in query after query and
+    is combined once; most compounds are one query's own, and are not kept on first use."""
+    combined: list[wq.Query] = []
+    compound = scores._Node._compound
+    monkeypatch.setattr(scores._Node, "_compound",
+                        lambda self, query: combined.append(query) or compound(self, query))
+    word = wq.DisjunctionMax([wq.Term("en", "trampl"), wq.Term("en", "damag")])
+    with _searcher(cr_index) as searcher:
+        postings = Postings(searcher)
+        answers = [postings.best(word, 10) for _ in range(3)]
+    per_segment = len(searcher.leaf_searchers())
+    assert len(combined) == 2 * per_segment  # the first use and the second, not the third
+    assert answers[0] == answers[1] == answers[2] and answers[0]
+
+
+def test_queries_whoosh_deems_equal_but_scores_apart_are_not_confused(cr_index: Path):
+    """Whoosh's ``==`` leaves out a disjunction's tiebreak and an ``Or``'s scale: kept by
+    equality, the second query would get the first's scores."""
+    terms = [wq.Term("en", "trampl"), wq.Term("en", "damag")]
+    pairs = [(wq.DisjunctionMax(terms), wq.DisjunctionMax(terms, tiebreak=0.5)),
+             (wq.Or(terms), wq.Or(terms, scale=0.9))]
+    with _searcher(cr_index) as searcher:
+        postings = Postings(searcher)
+        for plain, other in pairs:
+            assert plain == other
+            for _ in range(3):
+                postings.best(plain, 10)
+            mine = [(s.docnum, s.score) for s in postings.best(other, 10)]
+            theirs = [(h.docnum, h.score) for h in searcher.search(other, limit=None)][:10]
+            assert mine == theirs, repr(other)

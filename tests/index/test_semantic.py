@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import threading
 from dataclasses import replace
 from pathlib import Path
 
@@ -231,3 +232,33 @@ def test_the_command_line_says_it_in_json(index, tmp_path, corpus):
     found = CliRunner().invoke(cli, ["--index", str(index), "search", "--json",
                                      "piétinement", "créature", "bloquée"])
     assert json.loads(found.output)["gloss"] == "trample creature blocked"
+
+
+def test_the_model_reads_a_query_on_its_own_thread_while_kb_ranks(index, monkeypatch):
+    """The query's encoding runs beside the word search (its result is the same: the tests
+    above), on a thread that ends with the searcher."""
+    from kb.index.semantic import Vectors
+
+    threads: list[str] = []
+    nearness = Vectors.nearness
+
+    def recorded(self: Vectors, text: str) -> dict[str, float]:
+        threads.append(threading.current_thread().name)
+        return nearness(self, text)
+
+    monkeypatch.setattr(Vectors, "nearness", recorded)
+    with Searcher(index) as searcher:
+        assert searcher.search(HURRY).semantic
+        assert searcher.search("hurry creature stomp").semantic
+    assert len(threads) == 2 and threading.main_thread().name not in threads
+    assert not [t for t in threading.enumerate() if t.name in threads]
+
+
+def test_a_question_that_asks_for_rulings_is_not_ranked_by_the_model(index):
+    """Whether rulings are asked for is known after the word search; the model's nearness,
+    started before it, is dropped."""
+    query = "is there a ruling on a way to hurry my creature"
+    with Searcher(index) as searcher:
+        result = searcher.search(query)
+    assert not result.semantic
+    assert groups(index, query) == groups(index, query, semantic=False)

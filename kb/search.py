@@ -299,7 +299,8 @@ class Searcher:
             query = self._translate(query, alternatives, result, heard)
         nearing = self._nearing(parsed, filters, result, text, heard.get("en", set()))
         answer = self.index.search(query, filters, alternatives,
-                                   correct=self.mechanisms.typos)
+                                   correct=self.mechanisms.typos,
+                                   preferred=_preferred(result.language, filters))
         result.corrected = answer.corrected
         result.absent = answer.absent
         if self._spelled and (note := dictionaries().note()):
@@ -1091,6 +1092,19 @@ class Searcher:
             title=title, group=group,
             source={"file": loc.file, "line": loc.line} if loc else {},
         )
+
+
+def _preferred(lang: str | None, filters: Filters) -> tuple[str, ...]:
+    """The languages whose texts a query's words are looked for in first: the query's and
+    the rules' (and those its ``lang:`` asks for); a word none of their texts holds is looked
+    for in the others' (a Portuguese "mão" is taken for French by its accent). A word of
+    another language's text that only looks like the query's is a false friend: a French
+    question's "monter" (to build a deck) brought the Portuguese glossary's "montar" (mount)
+    among its first answers. No preference when the query's language is not known."""
+    if lang is None:
+        return ()
+    wanted = {lang, RULES_LANGUAGE, *filters.languages}
+    return tuple(code for code in LANGUAGES if code in wanted)
 
 
 def _rules_lead(order: list[str], kinds: dict[str, str], rule_first: bool) -> list[str]:

@@ -284,11 +284,14 @@ class IndexSearcher:
 
     def search(self, query: Query, filters: Filters,
                alternatives: Mapping[str, Sequence[Alternative]] | None = None,
-               correct: bool = True) -> Answer:
+               correct: bool = True, preferred: Sequence[str] = ()) -> Answer:
+        """The hits of ``query``; each word is searched in the texts of the ``preferred``
+        languages that hold it, in the other languages' only when none does."""
         answer = Answer([])
         view = self._view(filters.version)
         builder = _Builder(self.vocabulary, alternatives or {}, correct, answer,
                            self._corrections, view.postings.statistics)
+        builder.preferred = tuple(preferred)
         builder.protected = self.protected
         builder.irregular = self.mechanisms.irregular
         builder.sections = all(w.text.isdigit() or fold(w.text) in SECTION_WORDS
@@ -393,6 +396,7 @@ class _Builder:
         self.irregular = True  # irregular verb forms searched too (kb.mechanisms)
         self.sections = True  # a one-digit number is a section's number (SECTION_WORDS)
         self.telling: Callable[[str], bool] | None = None
+        self.preferred: tuple[str, ...] = ()  # languages whose texts a word is first looked in
         self.expanded: dict[str, int] = {}  # words each prefix stood for, all languages
         # A question's optional words: label, weight, the (field, term) pairs that hold it.
         self.units: list[tuple[str, float, frozenset[tuple[str, bytes]]]] = []
@@ -606,7 +610,7 @@ class _Builder:
         elided = strip_elision(text)  # "l'écho" is also "echo" to the English fields
         analyzed = {lang: language(lang).pairs(text if lang == "fr" else elided)
                     for lang in languages}
-        for lang in prefix and languages or self.holders(analyzed):
+        for lang in prefix and languages or self.holders(analyzed, self.preferred):
             pairs = analyzed[lang]
             if not pairs:
                 continue
@@ -636,19 +640,23 @@ class _Builder:
             return wq.NullQuery
         return parts[0] if len(parts) == 1 else wq.And(parts)
 
-    def holders(self, analyzed: dict[str, list[tuple[str, str]]]) -> list[str]:
+    def holders(self, analyzed: dict[str, list[tuple[str, str]]],
+                preferred: Sequence[str] = ()) -> list[str]:
         """The languages to search a word in: those whose texts hold the word as typed, else
-        those that hold its stem, else all of them (a word no text holds finds nothing)."""
+        those that hold its stem, else all of them (a word no text holds finds nothing);
+        among the ``preferred`` languages first, the others only when none of those holds it
+        (a word of another language's text that looks like the query's is a false friend)."""
         def holds(lang: str, exact: bool) -> bool:
             words, pairs = self.vocabulary.get(lang), analyzed[lang]
             if words is None or not pairs:
                 return False
             return all(w in words if exact else words.known(w, t) for w, t in pairs)
 
-        for exact in (True, False):
-            found = [lang for lang in analyzed if holds(lang, exact)]
-            if found:
-                return found
+        for group in (preferred, analyzed) if preferred else (analyzed,):
+            for exact in (True, False):
+                found = [lang for lang in analyzed if lang in group and holds(lang, exact)]
+                if found:
+                    return found
         return list(analyzed)
 
     def expand(self, lang: str, word: str, term: str, prefix: bool) -> dict[str, float]:

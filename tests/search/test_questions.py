@@ -26,6 +26,27 @@ def test_english_without_apostrophes_is_not_portuguese(full_index):
             assert not [h for h in result.hits if h.language == "pt"], question
 
 
+def test_a_french_question_is_not_answered_by_portuguese_false_friends(full_index):
+    """A French question's words are looked for in the French texts and the rules' English
+    ones first: its "monter" (to build a deck) brought the Portuguese glossary's "montar"
+    (mount) among the first three answers of this development question (tests/search/players,
+    en-reddit-d006). A word those texts do not hold is still looked for in the others (the
+    Portuguese "mão", taken for French by its accent), and a query of no known language in
+    every language's texts."""
+    question = ("Je viens de monter ce deck et je l'adore, avec l'auto-meule comme condition de "
+                "victoire. Mais si j'ai environ 50 cartes dans ma bibliothèque et que je pioche "
+                "plus de 50 cartes, est-ce que je perds immédiatement parce que ma bibliothèque "
+                "est vide, ou est-ce que je peux finir mon tour et lancer Laboratory Maniac ou "
+                "Jace pour gagner ?")
+    with Searcher(full_index) as searcher:
+        result = searcher.search(question)
+        assert result.language == "fr"
+        assert not [h for h in result.hits if h.language == "pt"]
+        assert [h for h in searcher.search("montar").hits if h.language == "pt"]
+        hand = searcher.search("mão")
+        assert hand.language == "fr" and [h for h in hand.hits if h.language == "pt"]
+
+
 def test_a_card_name_is_taken_on_strong_evidence_only(full_index):
     """Issue 23: ``[[Zulaport Cutthroat]]`` (no such card in the corpus) was taken for
     Zulaport Enforcer. A name no card has is said, with the nearest names, and the question

@@ -16,6 +16,8 @@ One run, one index (the embedded corpus and the shared corpus), measured three w
   refuses counts as a miss and is counted.
 - the held-out key words again with one typo each (:func:`mistyped`), kb with and without its
   typo correction beside FTS5: players' own questions hold too few typos to tell.
+- the answers among the first three that are texts of a third language only, neither the
+  query's nor English (:func:`foreign_answers`): false friends, which hit@k does not see.
 
 Speed, in the same run: warm p50 and p95 on the held-out half's queries beside FTS5 (repeated,
 and each seen once after a warm-up on the dev half), a 40-word question warm, a cold ``kb
@@ -165,6 +167,24 @@ def cli_path(index: Path) -> Answerer:
     return lambda text: players.answer_numbers(api.search(text, index=index, limit=players.DEPTH))
 
 
+def foreign_answers(searcher: Searcher, questions: list[Question]) -> dict[str, int]:
+    """How many of the first three answers of each query (by its form and language) are texts
+    of a third language only: a false friend's answers (a French question's "monter" found
+    the Portuguese glossary's "montar"), which the players' figures, counting rules only, do
+    not see."""
+    found = {f"{form} {lang}": 0 for form, lang in VARIANTS}
+    for q in questions:
+        for form, lang in VARIANTS:
+            try:
+                groups = searcher.search(q.text(form, lang), limit=3).groups()
+            except KbError:
+                continue
+            found[f"{form} {lang}"] += sum(
+                1 for group in groups[:3]
+                if not {hit.language for hit in group} & {lang, "en"})
+    return found
+
+
 def mistyped(text: str) -> str:
     """Key words with one typo, as fingers make them: the longest word (of five letters or
     more) with two letters swapped, one dropped, one doubled or one replaced by the next
@@ -289,6 +309,11 @@ def main() -> None:
             "kb without typos": judge(held_out, with_kb(off), keywords, mistyped)})
     print(f"\nrelevance set (regression), warm Searcher: hit@1 {regression.hit1:.3f}  "
           f"hit@3 {regression.hit3:.3f}  MRR@10 {regression.mrr10:.3f}")
+    with Searcher(index) as searcher:
+        for half, qs in questions.items():
+            strays = foreign_answers(searcher, qs)
+            print(f"{half}: answers among the first three in a third language only (neither "
+                  f"the query's nor English): " + ", ".join(f"{k} {n}" for k, n in strays.items()))
     if args.misses:
         write_misses(args.misses, runs)
 

@@ -610,7 +610,7 @@ class _Builder:
         elided = strip_elision(text)  # "l'écho" is also "echo" to the English fields
         analyzed = {lang: language(lang).pairs(text if lang == "fr" else elided)
                     for lang in languages}
-        for lang in prefix and languages or self.holders(analyzed, self.preferred):
+        for lang in prefix and languages or self.holders(analyzed, self.preferred, text):
             pairs = analyzed[lang]
             if not pairs:
                 continue
@@ -641,23 +641,31 @@ class _Builder:
         return parts[0] if len(parts) == 1 else wq.And(parts)
 
     def holders(self, analyzed: dict[str, list[tuple[str, str]]],
-                preferred: Sequence[str] = ()) -> list[str]:
+                preferred: Sequence[str] = (), text: str = "") -> list[str]:
         """The languages to search a word in: those whose texts hold the word as typed, else
-        those that hold its stem, else all of them (a word no text holds finds nothing);
-        among the ``preferred`` languages first, the others only when none of those holds it
-        (a word of another language's text that looks like the query's is a false friend)."""
+        those that hold its stem, else all of them (a word no text holds finds nothing).
+        Among the ``preferred`` languages (the query's and the rules') first; the others only
+        when none of those holds it and the word is no word of French or English
+        (``protected``: a dictionary's or the term table's), as the Portuguese "mão" taken
+        for French by its accent. A word of the query's language that only another
+        language's text holds is a false friend there: the French "afin" (afin de, in
+        order to) shares its stem with the Portuguese "afinidade"."""
         def holds(lang: str, exact: bool) -> bool:
             words, pairs = self.vocabulary.get(lang), analyzed[lang]
             if words is None or not pairs:
                 return False
             return all(w in words if exact else words.known(w, t) for w, t in pairs)
 
-        for group in (preferred, analyzed) if preferred else (analyzed,):
+        own = [lang for lang in analyzed if lang in preferred]
+        groups = [own] if own else []
+        if not own or self.protected is None or not self.protected(text):
+            groups.append(list(analyzed))
+        for group in groups:
             for exact in (True, False):
-                found = [lang for lang in analyzed if lang in group and holds(lang, exact)]
+                found = [lang for lang in group if holds(lang, exact)]
                 if found:
                     return found
-        return list(analyzed)
+        return groups[-1]
 
     def expand(self, lang: str, word: str, term: str, prefix: bool) -> dict[str, float]:
         words = self.vocabulary.get(lang)

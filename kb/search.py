@@ -1096,8 +1096,9 @@ class Searcher:
 
 def _preferred(lang: str | None, filters: Filters) -> tuple[str, ...]:
     """The languages whose texts a query's words are looked for in first: the query's and
-    the rules' (and those its ``lang:`` asks for); a word none of their texts holds is looked
-    for in the others' (a Portuguese "mão" is taken for French by its accent). A word of
+    the rules' (and those its ``lang:`` asks for); a word none of their texts holds, and no
+    French or English word, is looked for in the others' (a Portuguese "mão" is taken for
+    French by its accent: kb.index.searcher._Builder.holders). A word of
     another language's text that only looks like the query's is a false friend: a French
     question's "monter" (to build a deck) brought the Portuguese glossary's "montar" (mount)
     among its first answers. No preference when the query's language is not known."""

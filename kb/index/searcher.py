@@ -286,7 +286,8 @@ class IndexSearcher:
                alternatives: Mapping[str, Sequence[Alternative]] | None = None,
                correct: bool = True, preferred: Sequence[str] = ()) -> Answer:
         """The hits of ``query``; each word is searched in the texts of the ``preferred``
-        languages that hold it, in the other languages' only when none does."""
+        languages that hold it, in the other languages' only when none does and it is no
+        French or English word (:meth:`_Builder.holders`)."""
         answer = Answer([])
         view = self._view(filters.version)
         builder = _Builder(self.vocabulary, alternatives or {}, correct, answer,

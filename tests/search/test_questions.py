@@ -30,9 +30,9 @@ def test_a_french_question_is_not_answered_by_portuguese_false_friends(full_inde
     """A French question's words are looked for in the French texts and the rules' English
     ones first: its "monter" (to build a deck) brought the Portuguese glossary's "montar"
     (mount) among the first three answers of this development question (tests/search/players,
-    en-reddit-d006). A word those texts do not hold is still looked for in the others (the
-    Portuguese "mão", taken for French by its accent), and a query of no known language in
-    every language's texts."""
+    en-reddit-d006). A word those texts do not hold, and no French or English word, is still
+    looked for in the others (the Portuguese "mão", taken for French by its accent), and a
+    query of no known language in every language's texts."""
     question = ("Je viens de monter ce deck et je l'adore, avec l'auto-meule comme condition de "
                 "victoire. Mais si j'ai environ 50 cartes dans ma bibliothèque et que je pioche "
                 "plus de 50 cartes, est-ce que je perds immédiatement parce que ma bibliothèque "

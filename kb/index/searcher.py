@@ -657,16 +657,18 @@ class _Builder:
                 return False
             return all(w in words if exact else words.known(w, t) for w, t in pairs)
 
-        own = [lang for lang in analyzed if lang in preferred]
-        groups = [own] if own else []
-        if not own or self.protected is None or not self.protected(text):
-            groups.append(list(analyzed))
-        for group in groups:
+        def holding(group: Sequence[str]) -> list[str]:
             for exact in (True, False):
-                found = [lang for lang in group if holds(lang, exact)]
-                if found:
+                if found := [lang for lang in group if holds(lang, exact)]:
                     return found
-        return groups[-1]
+            return []
+
+        if own := [lang for lang in analyzed if lang in preferred]:
+            # The dictionaries are asked only for a word the query's languages lack.
+            found = holding(own)
+            if found or self.protected is not None and self.protected(text):
+                return found or own
+        return holding(analyzed) or list(analyzed)
 
     def expand(self, lang: str, word: str, term: str, prefix: bool) -> dict[str, float]:
         words = self.vocabulary.get(lang)

@@ -855,6 +855,12 @@ class Searcher:
                 other = self._other_language(" ".join(texts), result, heard)
                 same = _synonyms(texts) if self.mechanisms.synonyms else []
                 _said_synonyms(" ".join(texts), same, result)
+                # The other phrasing is a term too: "coût converti de mana" is searched as
+                # "valeur de mana", and so as its translation, "mana value" (its words are
+                # not translated one by one: kb.search._walk_terms).
+                other += [pair for term in same
+                          for pair in self._other_language(term, result, heard)
+                          if pair not in other]
                 if other or same:
                     merged = Or((Phrase(tuple(texts)),
                                  *(And(tuple(Word(t) for t in term.split()))

@@ -131,6 +131,27 @@ def test_game_slang_is_searched_as_the_rules_say_it(cr_index):
     assert any(within(g, "701.6") for g in groups(counter["hits"])[:3])
 
 
+def test_french_players_words_are_searched_as_the_rules_say_them(cr_index):
+    """French players write "dégâts" for the rules' "blessures" (damage), "détaper" for
+    "dégager" (untap), "PV" for "points de vie", and the rules' own older "coût converti de
+    mana" for today's "valeur de mana"; no French text holds them, so a question was searched
+    without its subject ("dégâts" left out; "je détape mes permanents" answered by 708.11).
+    Each is searched as the official term (kb.text.synonyms), and a multi-word one as that
+    term's translation too ("valeur de mana": mana value, 202.3)."""
+    damage = answer(cr_index, "dégâts de combat piétinement")
+    assert "dégâts" not in damage["absent"]
+    assert {"word": "dégâts", "terms": ["blessures"], "from": ["synonym"]} in damage["translations"]
+    assert ["damage"] in [t["terms"] for t in damage["translations"] if t["word"] == "blessures"]
+    assert any(within(g, "702.19") for g in groups(damage["hits"])[:3])
+    untap = answer(cr_index, "je détape mes permanents au début de mon tour")
+    assert any(within(g, "502") for g in groups(untap["hits"])[:3]), untap["hits"][:3]
+    value = answer(cr_index, "quel est le coût converti de mana d'une carte avec X")
+    assert ["mana value"] in [t["terms"] for t in value["translations"]
+                              if t["word"] == "valeur de mana"]
+    assert any(within(g, "202.3") for g in groups(value["hits"])[:3]), value["hits"][:3]
+    assert "PV" not in answer(cr_index, "que se passe-t-il quand un joueur tombe à 0 PV")["absent"]
+
+
 def test_players_abbreviations_are_searched_as_the_rules_say_them(cr_index):
     """Issue 23: a judge's question in a player's words. "sba", "tutor", "cda" found nothing,
     and a slang word alone ("flyer") found nothing though it did inside a question. Each is

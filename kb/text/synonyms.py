@@ -143,4 +143,42 @@ SYNONYMS = (
             "Wizards, 'Non merci' (magic.wizards.com/fr/news/feature/no-thanks-2016-11-18): "
             "'les contresorts' are the spells that say 'Contrecarrez le sort ciblé'; "
             "Contresort is the French name of Counterspell", one_way=True),
+    # French players' words for the rules' terms, as French publications about the game print
+    # them: no French text of the corpus holds them, and a French question that said "dégâts"
+    # for damage was searched without its subject. Each is searched as the official French
+    # term, which the term table then gives in English.
+    Synonym("fr", "dégâts", "blessures",
+            "Judge Academy, 'MTG: Le combat' (judgeacademy.com/lessons/mtg-le-combat-texte/"
+            "?lang=fr): two creatures that fight 's'infligent des dégâts équivalents à leur "
+            "force', and the combat steps are '... Déclaration des bloqueurs, Dégâts de combat "
+            "et Fin de combat', the rules' 'étape des blessures de combat' (CR 510)",
+            one_way=True),
+    Synonym("fr", "détaper", "dégager",
+            "hitek.fr, 'Magic : au fait, comment on y joue ?' (hitek.fr/actualite/"
+            "magic-comment-on-y-joue_8163): 'Phase 1 : je détape ... la fameuse phase pour "
+            "désengager vos cartes', the untap step (CR 502, 'étape de dégagement')",
+            one_way=True),
+    Synonym("fr", "désengager", "dégager",
+            "hitek.fr, 'Magic : au fait, comment on y joue ?': the untap step is 'la fameuse "
+            "phase pour désengager vos cartes' (CR 502)", one_way=True),
+    Synonym("fr", "invoquer", "lancer",
+            "Wizards' French 'how to play' (magic.wizards.com/fr/gameplay/how-to-play): 'La "
+            "façon la plus courante d'y parvenir est d'invoquer des créatures', 'plus il vous "
+            "faudra de temps pour l'invoquer', beside 'la section dédiée au lancement des "
+            "sorts de créature' (CR 601, casting spells)", one_way=True),
+    Synonym("fr", "coût d'invocation", "coût de mana",
+            "Wizards, 'Anatomie d'une carte Magic' (magic.wizards.com/fr/news/feature/"
+            "anatomy-magic-card-2006-10-21): 'Dans le coin supérieur droit, on trouve ce qu'on "
+            "appelle communément le coût d'invocation', the mana it takes to cast the card "
+            "(CR 202.1, mana cost)", one_way=True),
+    Synonym("fr", "coût converti de mana", "valeur de mana",
+            "the rules' older French wording: the French FAQ of Dragon's Maze (corpus seed "
+            "001_f4c4515b1d59e611.txt, line 35) 'Le coût converti de mana du sort est un nombre "
+            "égal à la quantité totale de mana de ses deux coûts de mana', renamed mana value "
+            "in 2021 as in English ('converted mana cost', above; CR 202.3)", one_way=True),
+    Synonym("fr", "pv", "points de vie",
+            "gamalive.com (actus/54163-magic-the-gathering-aux-portes-des-eternites-jeu-de-"
+            "cartes-deckbuilder.htm, 2025-08-14), players' talk at the table: '... qui me "
+            "coûte -2 PV !', life points (CR 119)",
+            one_way=True),
 )

@@ -6,6 +6,7 @@ import re
 
 from kb.corpus import embedded_corpus
 from kb.index.analysis import language
+from kb.link.terms import official_vocabulary
 from kb.text.inflection import verbs
 from kb.text.synonyms import SYNONYMS
 
@@ -78,3 +79,18 @@ def test_the_rules_side_of_each_english_synonym_is_wording_of_todays_rules():
         if pair.language == "en" and pair.one_way:
             run = " ".join(english.terms_of(pair.other))
             assert any(f" {run} " in f" {p} " for p in paragraphs), pair.other
+
+
+def test_the_rules_side_of_each_french_synonym_is_official_french():
+    """A French player's word is searched as the official French term, which the term table
+    then gives in English ("dégâts" as "blessures": damage): each word of the rules' side of a
+    one-way French pair is a word of the official vocabulary (kb/link/official_terms.tsv),
+    and the side as a whole is one of its terms unless it is a phrase of them ("contrecarrer
+    un sort")."""
+    french = language("fr")
+    terms = {french.terms_of(f) for f, _english in official_vocabulary()}
+    words = {t for term in terms if len(term) == 1 for t in term}
+    for pair in SYNONYMS:
+        if pair.language == "fr" and pair.one_way:
+            side = french.terms_of(pair.other)
+            assert side in terms or set(side) <= words, pair.other

@@ -133,9 +133,10 @@ def test_game_slang_is_searched_as_the_rules_say_it(cr_index):
 
 def test_french_players_words_are_searched_as_the_rules_say_them(cr_index):
     """French players write "dégâts" for the rules' "blessures" (damage), "détaper" for
-    "dégager" (untap), "PV" for "points de vie", and the rules' own older "coût converti de
-    mana" for today's "valeur de mana"; no French text holds them, so a question was searched
-    without its subject ("dégâts" left out; "je détape mes permanents" answered by 708.11).
+    "dégager" (untap), "PV" for "points de vie", "terrain basique" for "terrain de base", and
+    the rules' own older "coût converti de mana" for today's "valeur de mana"; no French text
+    holds them, so a question was searched without its subject ("dégâts" left out; "je détape
+    mes permanents" answered by 708.11).
     Each is searched as the official term (kb.text.synonyms), and a multi-word one as that
     term's translation too ("valeur de mana": mana value, 202.3)."""
     damage = answer(cr_index, "dégâts de combat piétinement")
@@ -150,6 +151,10 @@ def test_french_players_words_are_searched_as_the_rules_say_them(cr_index):
                               if t["word"] == "valeur de mana"]
     assert any(within(g, "202.3") for g in groups(value["hits"])[:3]), value["hits"][:3]
     assert "PV" not in answer(cr_index, "que se passe-t-il quand un joueur tombe à 0 PV")["absent"]
+    basic = answer(cr_index, "combien de terrains basiques dans un deck")
+    assert "basiques" not in basic["absent"]
+    nonbasic = answer(cr_index, "un terrain non basique devient une montagne")
+    assert ["nonbasic land"] in [t["terms"] for t in nonbasic["translations"]]
 
 
 def test_players_abbreviations_are_searched_as_the_rules_say_them(cr_index):

@@ -176,6 +176,15 @@ SYNONYMS = (
             "001_f4c4515b1d59e611.txt, line 35) 'Le coût converti de mana du sort est un nombre "
             "égal à la quantité totale de mana de ses deux coûts de mana', renamed mana value "
             "in 2021 as in English ('converted mana cost', above; CR 202.3)", one_way=True),
+    Synonym("fr", "basique", "de base",
+            "magic.jactari.info, 'Les terrains de Magic : généralités' (magic.jactari.info/"
+            "terrains/generalites): 'Un terrain ayant le sur-type Basic est un terrain "
+            "basique, tous les autres sont des terrains non basiques'; the French cards print "
+            "'terrain de base' and 'type de terrain de base' (CR 205.4c, 305.6)", one_way=True),
+    Synonym("fr", "terrain non basique", "terrain non-base",
+            "magic.jactari.info, 'Les terrains de Magic : généralités': 'des terrains non "
+            "basiques', which the French cards print 'terrains non-base' (Back to Basics, "
+            "'Retour aux notions de base'; CR 305.7, nonbasic land)", one_way=True),
     Synonym("fr", "pv", "points de vie",
             "gamalive.com (actus/54163-magic-the-gathering-aux-portes-des-eternites-jeu-de-"
             "cartes-deckbuilder.htm, 2025-08-14), players' talk at the table: '... qui me "

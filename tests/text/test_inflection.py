@@ -83,13 +83,12 @@ def test_the_rules_side_of_each_english_synonym_is_wording_of_todays_rules():
 
 def test_the_rules_side_of_each_french_synonym_is_official_french():
     """A French player's word is searched as the official French term, which the term table
-    then gives in English ("dégâts" as "blessures": damage): each word of the rules' side of a
-    one-way French pair is a word of the official vocabulary (kb/link/official_terms.tsv),
-    and the side as a whole is one of its terms unless it is a phrase of them ("contrecarrer
-    un sort")."""
+    then gives in English ("dégâts" as "blessures": damage): the rules' side of a one-way
+    French pair is a term of the official vocabulary (kb/link/official_terms.tsv), or each of
+    its words is a word of one ("contrecarrer un sort", "de base" of "terrain de base")."""
     french = language("fr")
     terms = {french.terms_of(f) for f, _english in official_vocabulary()}
-    words = {t for term in terms if len(term) == 1 for t in term}
+    words = {t for term in terms for t in term}
     for pair in SYNONYMS:
         if pair.language == "fr" and pair.one_way:
             side = french.terms_of(pair.other)

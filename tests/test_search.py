@@ -136,9 +136,9 @@ def test_french_players_words_are_searched_as_the_rules_say_them(cr_index):
     "dégager" (untap), "PV" for "points de vie", "terrain basique" for "terrain de base", and
     the rules' own older "coût converti de mana" for today's "valeur de mana"; no French text
     holds them, so a question was searched without its subject ("dégâts" left out; "je détape
-    mes permanents" answered by 708.11).
-    Each is searched as the official term (kb.text.synonyms), and a multi-word one as that
-    term's translation too ("valeur de mana": mana value, 202.3)."""
+    mes permanents" answered by 708.11). Each is searched as the official term
+    (kb.text.synonyms), and a multi-word one as that term's translation too ("valeur de
+    mana": mana value, 202.3)."""
     damage = answer(cr_index, "dégâts de combat piétinement")
     assert "dégâts" not in damage["absent"]
     assert {"word": "dégâts", "terms": ["blessures"], "from": ["synonym"]} in damage["translations"]

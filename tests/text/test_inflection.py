@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import re
+import tomllib
 
 from kb.corpus import embedded_corpus
 from kb.index.analysis import language
 from kb.link.terms import official_vocabulary
 from kb.text.inflection import verbs
+from kb.text.normal import fold
 from kb.text.synonyms import SYNONYMS
 
 
@@ -93,3 +95,28 @@ def test_the_rules_side_of_each_french_synonym_is_official_french():
         if pair.language == "fr" and pair.one_way:
             side = french.terms_of(pair.other)
             assert side in terms or set(side) <= words, pair.other
+
+
+def french_words() -> set[str]:
+    """The words of the embedded French documents (corpus/MANIFEST.toml) and of the official
+    French vocabulary, lower case."""
+    manifest = tomllib.loads((embedded_corpus() / "MANIFEST.toml").read_text(encoding="utf-8"))
+    texts = [(embedded_corpus() / doc["file"]).read_text(encoding="utf-8")
+             for doc in manifest["document"] if doc["language"] == "fr"]
+    texts += [french for french, _english in official_vocabulary()]
+    return {w for text in texts for w in re.findall(r"[^\W\d_]+", text.lower())}
+
+
+def test_a_one_word_french_synonym_shares_its_stem_with_no_other_french_word():
+    """A French player's word is looked up by its stem too: "contrer" (to counter) is one stem
+    with "contre" (against), so "je joue contre un deck bleu" searched "contrecarrer", and so
+    "counter". A one-word player's side may share its stem only with its own forms."""
+    french = language("fr")
+    by_stem: dict[str, set[str]] = {}
+    for word in french_words():
+        by_stem.setdefault(french.term(fold(word)), set()).add(word)
+    for pair in SYNONYMS:
+        if pair.language == "fr" and " " not in pair.one:
+            one = fold(pair.one)
+            others = {w for w in by_stem.get(french.term(one), ()) if not fold(w).startswith(one)}
+            assert not others, (pair.one, others)

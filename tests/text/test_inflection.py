@@ -55,20 +55,31 @@ def todays_rules() -> str:
     return cr.read_text(encoding="utf-8-sig")
 
 
+def stem_clashes(lang: str, words: set[str]) -> dict[str, set[str]]:
+    """For each one-word player's side of a ``lang`` synonym, the ``words`` that share its
+    stem and are no form of it (do not start with it)."""
+    analysis = language(lang)
+    by_stem: dict[str, set[str]] = {}
+    for word in words:
+        by_stem.setdefault(analysis.term(fold(word)), set()).add(word)
+    clashes = {}
+    for pair in SYNONYMS:
+        if pair.language == lang and " " not in pair.one:
+            one = fold(pair.one)
+            others = {w for w in by_stem.get(analysis.term(one), ())
+                      if not fold(w).startswith(one)}
+            if others:
+                clashes[pair.one] = others
+    return clashes
+
+
 def test_a_one_word_synonym_shares_its_stem_with_no_other_word_of_the_rules():
     """A question's word is looked up by its stem: "unblockable" (an obsolete term for "can't
     be blocked") is one stem with 509.1h's "unblocked", so "unblocked creature" searched
     "can't be blocked" too. A player's word may be printed by today's rules only as itself
     or with an ending ("steal", the monarch's "steals")."""
-    english = language("en")
-    by_stem: dict[str, set[str]] = {}
-    for word in set(re.findall(r"[a-z][a-z-]*", todays_rules().lower())):
-        by_stem.setdefault(english.term(word), set()).add(word)
-    for pair in SYNONYMS:
-        if pair.language == "en" and " " not in pair.one:
-            others = {w for w in by_stem.get(english.term(pair.one), ())
-                      if not w.startswith(pair.one)}
-            assert not others, (pair.one, others)
+    words = set(re.findall(r"[a-z][a-z-]*", todays_rules().lower()))
+    assert not stem_clashes("en", words)
 
 
 def test_the_rules_side_of_each_english_synonym_is_wording_of_todays_rules():
@@ -111,12 +122,4 @@ def test_a_one_word_french_synonym_shares_its_stem_with_no_other_french_word():
     """A French player's word is looked up by its stem too: "contrer" (to counter) is one stem
     with "contre" (against), so "je joue contre un deck bleu" searched "contrecarrer", and so
     "counter". A one-word player's side may share its stem only with its own forms."""
-    french = language("fr")
-    by_stem: dict[str, set[str]] = {}
-    for word in french_words():
-        by_stem.setdefault(french.term(fold(word)), set()).add(word)
-    for pair in SYNONYMS:
-        if pair.language == "fr" and " " not in pair.one:
-            one = fold(pair.one)
-            others = {w for w in by_stem.get(french.term(one), ()) if not fold(w).startswith(one)}
-            assert not others, (pair.one, others)
+    assert not stem_clashes("fr", french_words())
